@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * ftdetect: a kernel-level failure detector for MPI jobs.
+ *
+ * This header is the one contract between the module and user space:
+ *
+ *   1. the wire format of the UDP frames nodes exchange      (FTD_WIRE_*)
+ *   2. the event record read from /dev/ftdetect               (struct ftd_event)
+ *   3. the /dev/ftdetect ioctls                               (FTD_IOC_*)
+ *   4. the generic netlink family "ftdetect"                  (FTDETECT_CMD_*, FTDETECT_A_*)
+ *
+ * Anything that crosses the kernel/user boundary is defined here and nowhere
+ * else. Every structure uses fixed-width types with explicit padding so that
+ * 32-bit and 64-bit user space see the same layout.
+ *
+ * Changing this file is a protocol change: bump FTD_WIRE_VERSION for a wire
+ * change, FTD_EVENT_VERSION for an event record change, FTDETECT_GENL_VERSION
+ * for an incompatible netlink change, and record it in docs/uapi.md.
+ *
+ * ------------------------------------------------------------------------
+ * 1. Wire format
+ * ------------------------------------------------------------------------
+ *
+ * Frames travel in UDP datagrams (IPv4 or IPv6) to the configured port,
+ * default FTD_DEFAULT_PORT. All multi-byte fields are big-endian. A frame is
+ * a fixed struct ftd_wire_hdr followed by a type-specific payload:
+ *
+ *   offset size field
+ *        0    4 magic        FTD_WIRE_MAGIC, "FTDT"
+ *        4    1 version      FTD_WIRE_VERSION
+ *        5    1 type         enum ftd_frame_type
+ *        6    1 rail         index of the rail (address) the frame was sent on
+ *        7    1 flags        FTD_WIRE_F_*; unknown bits make the frame invalid
+ *        8    2 length       whole frame, header included, in bytes
+ *       10    2 reserved     zero
+ *       12    4 cluster      cluster id; frames of another cluster are dropped
+ *       16    4 sender       sender's node id
+ *       20    4 incarnation  sender's incarnation (grows when a fenced node rejoins)
+ *       24    8 seq          per-sender, per-rail sequence number, starts at 1
+ *       32    8 tx_ns        sender's CLOCK_TAI when the frame was built; the TC
+ *                            egress program (ebpf/) may overwrite it later
+ *       40    8 rx_ns        receiver's slot: zero on the wire; the XDP program
+ *                            writes the driver-level arrival time (CLOCK_TAI) here
+ *       48    8 mac          SipHash-2-4 with the cluster key, over bytes
+ *                            [0, 32) and [56, length): the two timestamp slots
+ *                            are rewritten in flight and so are not covered
+ *       56    - payload      type-specific, see below
+ *
+ * A frame is accepted only if magic, version, length, flags, cluster and mac
+ * are all valid and the sender is a configured member; anything else is
+ * counted as malformed or foreign and changes no state.
+ */
+#ifndef _UAPI_LINUX_FTDETECT_H
+#define _UAPI_LINUX_FTDETECT_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define FTD_WIRE_MAGIC		0x46544454U	/* "FTDT" */
+#define FTD_WIRE_VERSION	1
+#define FTD_DEFAULT_PORT	7061
+#define FTD_KEY_LEN		16		/* SipHash-2-4 key */
+#define FTD_MAX_RAILS		4		/* addresses per node */
+#define FTD_MAX_FRAME		1024		/* largest frame a node emits or accepts */
+
+enum ftd_frame_type {
+	FTD_FRAME_HEARTBEAT = 1,	/* no payload */
+	__FTD_FRAME_MAX
+};
+
+#define __FTD_WIRE_F_ALL	0x00
+
+struct ftd_wire_hdr {
+	__be32 magic;
+	__u8   version;
+	__u8   type;
+	__u8   rail;
+	__u8   flags;
+	__be16 length;
+	__be16 reserved;
+	__be32 cluster;
+	__be32 sender;
+	__be32 incarnation;
+	__be64 seq;
+	__be64 tx_ns;
+	__be64 rx_ns;
+	__be64 mac;
+};
+
+#define FTD_WIRE_HDR_LEN	56
+#define FTD_WIRE_TX_OFF		32
+#define FTD_WIRE_RX_OFF		40
+#define FTD_WIRE_MAC_OFF	48
+
+/*
+ * ------------------------------------------------------------------------
+ * 2. Event records
+ * ------------------------------------------------------------------------
+ *
+ * read(2) on /dev/ftdetect returns whole struct ftd_event records, never a
+ * partial one: a buffer smaller than one record gets -EINVAL. Each opener has
+ * its own queue of FTD_EVENT_QUEUE_LEN records; when a reader falls behind,
+ * the oldest undelivered records are replaced by one FTD_EV_OVERFLOW record
+ * whose count says how many were lost, so a gap is never silent. After an
+ * overflow, a reader resynchronises from the netlink node dump.
+ *
+ * The same events are multicast on the netlink group "events" as
+ * FTDETECT_CMD_EVENT messages (section 4). Names follow the CIFTS FTB
+ * vocabulary where one exists:
+ *
+ *   ftdetect               FTB event                  meaning
+ *   FTD_EV_NODE_ALIVE      -                          first heartbeat heard, or a suspect heard again
+ *   FTD_EV_NODE_SUSPECT    -                          no heartbeat for the suspicion delay
+ *   FTD_EV_NODE_DEAD       FTB_MPI_NODE_DEAD          declared dead (a failure)
+ *   FTD_EV_NODE_LEFT       -                          left cleanly (not a failure)
+ *   FTD_EV_NODE_RESTORED   FTB_MPI_NODE_RESTORED      a dead node came back with a higher incarnation
+ *   FTD_EV_RANKS_DEAD      FTB_MPI_RANKS_DEAD         a rank lost with its node (one record per rank)
+ *   FTD_EV_PROC_DEAD       FTB_MPI_PROCS_DEAD         a registered rank died without deregistering
+ *   FTD_EV_PROC_EXIT       -                          a registered rank deregistered cleanly
+ *   FTD_EV_IFACE_DEAD      FTB_MPI_IFACE_DEAD         a rail of a node stopped carrying heartbeats
+ *   FTD_EV_IFACE_RESTORED  FTB_MPI_IFACE_RESTORED     that rail carries heartbeats again
+ *   FTD_EV_FENCED          -                          this node was declared dead while alive
+ *   FTD_EV_OVERFLOW        -                          count records were lost by this reader
+ */
+#define FTD_EVENT_VERSION	1
+#define FTD_EVENT_QUEUE_LEN	1024
+
+enum ftd_event_type {
+	FTD_EV_NODE_ALIVE = 1,
+	FTD_EV_NODE_SUSPECT,
+	FTD_EV_NODE_DEAD,
+	FTD_EV_NODE_LEFT,
+	FTD_EV_NODE_RESTORED,
+	FTD_EV_RANKS_DEAD,
+	FTD_EV_PROC_DEAD,
+	FTD_EV_PROC_EXIT,
+	FTD_EV_IFACE_DEAD,
+	FTD_EV_IFACE_RESTORED,
+	FTD_EV_FENCED,
+	FTD_EV_OVERFLOW,
+	__FTD_EV_MAX
+};
+#define FTD_EV_MAX (__FTD_EV_MAX - 1)
+
+#define FTD_NODE_NONE		0xffffffffU	/* "no node" in node/origin fields */
+#define FTD_RAIL_NONE		0xffffffffU
+
+struct ftd_event {
+	__u16 version;		/* FTD_EVENT_VERSION */
+	__u16 size;		/* sizeof(struct ftd_event) */
+	__u16 type;		/* enum ftd_event_type */
+	__u16 flags;		/* zero */
+	__u64 seq;		/* per-instance event sequence number, from 1 */
+	__u64 time_ns;		/* CLOCK_REALTIME when this node emitted the event */
+	__u64 mono_ns;		/* CLOCK_MONOTONIC, same instant */
+	__u32 node;		/* node concerned, or FTD_NODE_NONE */
+	__u32 incarnation;	/* that node's incarnation */
+	__u32 rail;		/* IFACE_*: rail index, else FTD_RAIL_NONE */
+	__u32 origin;		/* node that decided it (observer), or FTD_NODE_NONE */
+	__u32 job;		/* PROC_*, RANKS_DEAD: job id */
+	__u32 rank;		/* PROC_*, RANKS_DEAD: rank */
+	__u32 count;		/* OVERFLOW: records lost */
+	__u32 reserved;
+};
+
+/*
+ * ------------------------------------------------------------------------
+ * 3. /dev/ftdetect
+ * ------------------------------------------------------------------------
+ *
+ * The opener's network namespace selects the instance. Opening, reading,
+ * polling and registering need no privilege. Unknown ioctls return -ENOTTY;
+ * a known ioctl number with the wrong size returns -EINVAL.
+ */
+#define FTD_IOC_MAGIC		0xFD
+
+struct ftd_rank_reg {
+	__u32 job;
+	__u32 rank;
+	__u32 flags;		/* zero */
+	__u32 reserved;		/* zero */
+};
+
+struct ftd_info {
+	__u32 version;		/* FTD_EVENT_VERSION */
+	__u32 event_size;	/* sizeof(struct ftd_event) */
+	__u32 node;		/* local node id, FTD_NODE_NONE when not configured */
+	__u32 cluster;
+	__u32 incarnation;
+	__u32 up;		/* 1 when the instance is running */
+};
+
+#define FTD_IOC_REGISTER	_IOW(FTD_IOC_MAGIC, 1, struct ftd_rank_reg)
+#define FTD_IOC_DEREGISTER	_IO(FTD_IOC_MAGIC, 2)
+#define FTD_IOC_INFO		_IOR(FTD_IOC_MAGIC, 3, struct ftd_info)
+
+/*
+ * ------------------------------------------------------------------------
+ * 4. Generic netlink family "ftdetect"
+ * ------------------------------------------------------------------------
+ *
+ * Per network namespace; strict validation (unknown attributes are errors);
+ * every command that changes state needs CAP_NET_ADMIN in the namespace's
+ * user namespace; errors carry an extack message.
+ *
+ *   FTDETECT_CMD_GET_CONFIG          (do)     -> config attributes below
+ *   FTDETECT_CMD_SET_CONFIG          (do, admin)
+ *     FTDETECT_A_CLUSTER_ID          u32
+ *     FTDETECT_A_LOCAL_NODE          u32      the local node's id
+ *     FTDETECT_A_PORT                u16      UDP port, 1..65535
+ *     FTDETECT_A_PERIOD_NS           u64      heartbeat period, >= FTD_MIN_PERIOD_NS
+ *     FTDETECT_A_TIMEOUT_NS          u64      silence before a node is dead, >= 2 periods
+ *     FTDETECT_A_KEY                 binary   FTD_KEY_LEN bytes (write only)
+ *     FTDETECT_A_UP                  u8       1: start heartbeats; 0: stop (as CMD_DOWN)
+ *   (GET_CONFIG also returns FTDETECT_A_INCARNATION u32 and FTDETECT_A_UP u8.)
+ *   While the instance is up, CLUSTER_ID, LOCAL_NODE, PORT and KEY are fixed (-EBUSY);
+ *   PERIOD_NS and TIMEOUT_NS change live.
+ *
+ *   FTDETECT_CMD_DOWN                (do, admin)   stop heartbeats, keep config and nodes
+ *
+ *   FTDETECT_CMD_ADD_NODE            (do, admin)   add or replace one node
+ *   FTDETECT_CMD_DEL_NODE            (do, admin)   remove one node (only ID needed)
+ *   FTDETECT_CMD_GET_NODE            (dump, or do with an ID)
+ *     FTDETECT_A_NODE                nest
+ *       FTDETECT_A_NODE_ID           u32
+ *       FTDETECT_A_NODE_ADDRS        nest, one entry per rail, in rail order
+ *         FTDETECT_A_ADDR            nest
+ *           FTDETECT_A_ADDR_INET     be32     (exactly one of INET / INET6)
+ *           FTDETECT_A_ADDR_INET6    binary   16 bytes
+ *           FTDETECT_A_ADDR_RX       u64      (dump) frames accepted on this rail
+ *           FTDETECT_A_ADDR_LOST     u64      (dump) sequence gaps on this rail
+ *           FTDETECT_A_ADDR_AGE_NS   u64      (dump) time since last heard, if ever
+ *       FTDETECT_A_NODE_STATE        u8       (dump) enum ftd_node_state
+ *       FTDETECT_A_NODE_INCARNATION  u32      (dump)
+ *       FTDETECT_A_NODE_AGE_NS       u64      (dump) since last heard on any rail, if ever
+ *       FTDETECT_A_NODE_RX           u64      (dump) frames accepted
+ *       FTDETECT_A_NODE_LOST         u64      (dump) heartbeats lost (sequence gaps)
+ *       FTDETECT_A_NODE_IAT_MEAN_NS  u64      (dump) mean inter-arrival time
+ *       FTDETECT_A_NODE_IAT_JITTER_NS u64     (dump) mean absolute deviation of inter-arrival
+ *       FTDETECT_A_NODE_TX           u64      (dump) frames sent to it
+ *
+ *   FTDETECT_CMD_GET_STATS           (do)     instance counters
+ *     FTDETECT_A_STATS               nest
+ *       FTDETECT_A_STATS_TX          u64      frames sent
+ *       FTDETECT_A_STATS_TX_ERR      u64      frames that could not be sent
+ *       FTDETECT_A_STATS_RX          u64      frames accepted
+ *       FTDETECT_A_STATS_RX_MALFORMED u64     dropped: bad magic/version/length/flags/type
+ *       FTDETECT_A_STATS_RX_FOREIGN  u64      dropped: other cluster or unknown sender
+ *       FTDETECT_A_STATS_RX_BADMAC   u64      dropped: MAC mismatch
+ *       FTDETECT_A_STATS_EVENTS      u64      events emitted
+ *
+ *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
+ *     FTDETECT_A_EVENT               nest
+ *       FTDETECT_A_EVENT_TYPE        u16      enum ftd_event_type
+ *       FTDETECT_A_EVENT_SEQ         u64
+ *       FTDETECT_A_EVENT_TIME_NS     u64      CLOCK_REALTIME
+ *       FTDETECT_A_EVENT_MONO_NS     u64      CLOCK_MONOTONIC
+ *       FTDETECT_A_EVENT_NODE        u32
+ *       FTDETECT_A_EVENT_INCARNATION u32
+ *       FTDETECT_A_EVENT_RAIL        u32      (IFACE_* only)
+ *       FTDETECT_A_EVENT_ORIGIN      u32      (when known)
+ *       FTDETECT_A_EVENT_JOB         u32      (PROC_*, RANKS_DEAD)
+ *       FTDETECT_A_EVENT_RANK        u32      (PROC_*, RANKS_DEAD)
+ *       FTDETECT_A_EVENT_COUNT       u32      (OVERFLOW)
+ */
+#define FTDETECT_GENL_NAME		"ftdetect"
+#define FTDETECT_GENL_VERSION		1
+#define FTDETECT_MCGRP_EVENTS		"events"
+
+#define FTD_MIN_PERIOD_NS		100000ULL	/* 100 us */
+#define FTD_MAX_PERIOD_NS		10000000000ULL	/* 10 s */
+#define FTD_MAX_TIMEOUT_NS		600000000000ULL	/* 10 min */
+#define FTD_DEFAULT_PERIOD_NS		10000000ULL	/* 10 ms */
+#define FTD_DEFAULT_TIMEOUT_NS		50000000ULL	/* 50 ms */
+
+enum ftd_node_state {
+	FTD_NODE_UNKNOWN = 0,	/* configured, never heard */
+	FTD_NODE_ALIVE,
+	FTD_NODE_SUSPECT,
+	FTD_NODE_DEAD,
+	FTD_NODE_LEFT,
+	FTD_NODE_SELF,
+	__FTD_NODE_STATE_MAX
+};
+
+enum ftdetect_cmd {
+	FTDETECT_CMD_UNSPEC,
+	FTDETECT_CMD_GET_CONFIG,
+	FTDETECT_CMD_SET_CONFIG,
+	FTDETECT_CMD_DOWN,
+	FTDETECT_CMD_ADD_NODE,
+	FTDETECT_CMD_DEL_NODE,
+	FTDETECT_CMD_GET_NODE,
+	FTDETECT_CMD_GET_STATS,
+	FTDETECT_CMD_EVENT,
+	__FTDETECT_CMD_MAX
+};
+#define FTDETECT_CMD_MAX (__FTDETECT_CMD_MAX - 1)
+
+enum ftdetect_attr {
+	FTDETECT_A_UNSPEC,
+	FTDETECT_A_PAD,
+	FTDETECT_A_CLUSTER_ID,
+	FTDETECT_A_LOCAL_NODE,
+	FTDETECT_A_PORT,
+	FTDETECT_A_PERIOD_NS,
+	FTDETECT_A_TIMEOUT_NS,
+	FTDETECT_A_KEY,
+	FTDETECT_A_UP,
+	FTDETECT_A_INCARNATION,
+	FTDETECT_A_NODE,
+	FTDETECT_A_STATS,
+	FTDETECT_A_EVENT,
+	__FTDETECT_A_MAX
+};
+#define FTDETECT_A_MAX (__FTDETECT_A_MAX - 1)
+
+enum ftdetect_node_attr {
+	FTDETECT_A_NODE_UNSPEC,
+	FTDETECT_A_NODE_PAD,
+	FTDETECT_A_NODE_ID,
+	FTDETECT_A_NODE_ADDRS,
+	FTDETECT_A_NODE_STATE,
+	FTDETECT_A_NODE_INCARNATION,
+	FTDETECT_A_NODE_AGE_NS,
+	FTDETECT_A_NODE_RX,
+	FTDETECT_A_NODE_LOST,
+	FTDETECT_A_NODE_IAT_MEAN_NS,
+	FTDETECT_A_NODE_IAT_JITTER_NS,
+	FTDETECT_A_NODE_TX,
+	__FTDETECT_A_NODE_MAX
+};
+#define FTDETECT_A_NODE_MAX (__FTDETECT_A_NODE_MAX - 1)
+
+enum ftdetect_addrs_attr {
+	FTDETECT_A_ADDRS_UNSPEC,
+	FTDETECT_A_ADDR,
+	__FTDETECT_A_ADDRS_MAX
+};
+#define FTDETECT_A_ADDRS_MAX (__FTDETECT_A_ADDRS_MAX - 1)
+
+enum ftdetect_addr_attr {
+	FTDETECT_A_ADDR_UNSPEC,
+	FTDETECT_A_ADDR_PAD,
+	FTDETECT_A_ADDR_INET,
+	FTDETECT_A_ADDR_INET6,
+	FTDETECT_A_ADDR_RX,
+	FTDETECT_A_ADDR_LOST,
+	FTDETECT_A_ADDR_AGE_NS,
+	__FTDETECT_A_ADDR_MAX
+};
+#define FTDETECT_A_ADDR_MAX (__FTDETECT_A_ADDR_MAX - 1)
+
+enum ftdetect_stats_attr {
+	FTDETECT_A_STATS_UNSPEC,
+	FTDETECT_A_STATS_PAD,
+	FTDETECT_A_STATS_TX,
+	FTDETECT_A_STATS_TX_ERR,
+	FTDETECT_A_STATS_RX,
+	FTDETECT_A_STATS_RX_MALFORMED,
+	FTDETECT_A_STATS_RX_FOREIGN,
+	FTDETECT_A_STATS_RX_BADMAC,
+	FTDETECT_A_STATS_EVENTS,
+	__FTDETECT_A_STATS_MAX
+};
+#define FTDETECT_A_STATS_MAX (__FTDETECT_A_STATS_MAX - 1)
+
+enum ftdetect_event_attr {
+	FTDETECT_A_EVENT_UNSPEC,
+	FTDETECT_A_EVENT_PAD,
+	FTDETECT_A_EVENT_TYPE,
+	FTDETECT_A_EVENT_SEQ,
+	FTDETECT_A_EVENT_TIME_NS,
+	FTDETECT_A_EVENT_MONO_NS,
+	FTDETECT_A_EVENT_NODE,
+	FTDETECT_A_EVENT_INCARNATION,
+	FTDETECT_A_EVENT_RAIL,
+	FTDETECT_A_EVENT_ORIGIN,
+	FTDETECT_A_EVENT_JOB,
+	FTDETECT_A_EVENT_RANK,
+	FTDETECT_A_EVENT_COUNT,
+	__FTDETECT_A_EVENT_MAX
+};
+#define FTDETECT_A_EVENT_MAX (__FTDETECT_A_EVENT_MAX - 1)
+
+#endif /* _UAPI_LINUX_FTDETECT_H */

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Applies the protocol core's suspicion state machine (proto/detect.c) to the
+ * node table and turns its transitions into events.
+ */
+#ifndef FTD_DETECT_H
+#define FTD_DETECT_H
+
+#include "net.h"
+#include "peer.h"
+#include "proto/wire.h"
+
+/* A valid frame from peer arrived at arrival_ns (CLOCK_MONOTONIC). Softirq. */
+void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
+		      u64 arrival_ns);
+
+/* Periodic check of every observed node's silence at now_ns. Softirq. */
+void ftd_detect_tick(struct ftd_net *fn, u64 now_ns);
+
+#endif

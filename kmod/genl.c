@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <net/genetlink.h>
+#include <net/ipv6.h>
+#include <linux/ktime.h>
+#include "genl.h"
+#include "peer.h"
+
+static struct genl_family ftd_genl_family;
+
+enum { FTD_MCGRP_EVENTS_ID };
+
+static const struct genl_multicast_group ftd_mcgrps[] = {
+	[FTD_MCGRP_EVENTS_ID] = { .name = FTDETECT_MCGRP_EVENTS },
+};
+
+/* ------------------------------------------------------------------ policy */
+
+/* 6.1's policy macros take these as non-const pointers. */
+static struct netlink_range_validation node_id_range = {
+	.max = FTD_NODE_NONE - 1,
+};
+static struct netlink_range_validation period_range = {
+	.min = FTD_MIN_PERIOD_NS,
+	.max = FTD_MAX_PERIOD_NS,
+};
+static struct netlink_range_validation timeout_range = {
+	.min = 2 * FTD_MIN_PERIOD_NS,
+	.max = FTD_MAX_TIMEOUT_NS,
+};
+
+/* Attributes the kernel only reports are refused on input. */
+static const struct nla_policy addr_policy[FTDETECT_A_ADDR_MAX + 1] = {
+	[FTDETECT_A_ADDR_INET] = { .type = NLA_BE32 },
+	[FTDETECT_A_ADDR_INET6] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[FTDETECT_A_ADDR_RX] = { .type = NLA_REJECT },
+	[FTDETECT_A_ADDR_LOST] = { .type = NLA_REJECT },
+	[FTDETECT_A_ADDR_AGE_NS] = { .type = NLA_REJECT },
+};
+
+static const struct nla_policy addrs_policy[FTDETECT_A_ADDRS_MAX + 1] = {
+	[FTDETECT_A_ADDR] = NLA_POLICY_NESTED(addr_policy),
+};
+
+static const struct nla_policy node_policy[FTDETECT_A_NODE_MAX + 1] = {
+	[FTDETECT_A_NODE_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &node_id_range),
+	[FTDETECT_A_NODE_ADDRS] = NLA_POLICY_NESTED(addrs_policy),
+	[FTDETECT_A_NODE_STATE] = { .type = NLA_REJECT },
+	[FTDETECT_A_NODE_INCARNATION] = { .type = NLA_REJECT },
+	[FTDETECT_A_NODE_AGE_NS] = { .type = NLA_REJECT },
+	[FTDETECT_A_NODE_RX] = { .type = NLA_REJECT },
+	[FTDETECT_A_NODE_LOST] = { .type = NLA_REJECT },
+	[FTDETECT_A_NODE_IAT_MEAN_NS] = { .type = NLA_REJECT },
+	[FTDETECT_A_NODE_IAT_JITTER_NS] = { .type = NLA_REJECT },
+	[FTDETECT_A_NODE_TX] = { .type = NLA_REJECT },
+};
+
+static const struct nla_policy ftd_policy[FTDETECT_A_MAX + 1] = {
+	[FTDETECT_A_CLUSTER_ID] = { .type = NLA_U32 },
+	[FTDETECT_A_LOCAL_NODE] = NLA_POLICY_FULL_RANGE(NLA_U32, &node_id_range),
+	[FTDETECT_A_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
+	[FTDETECT_A_PERIOD_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &period_range),
+	[FTDETECT_A_TIMEOUT_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &timeout_range),
+	[FTDETECT_A_KEY] = NLA_POLICY_EXACT_LEN(FTD_KEY_LEN),
+	[FTDETECT_A_UP] = NLA_POLICY_MAX(NLA_U8, 1),
+	[FTDETECT_A_INCARNATION] = { .type = NLA_REJECT },
+	[FTDETECT_A_NODE] = NLA_POLICY_NESTED(node_policy),
+	[FTDETECT_A_STATS] = { .type = NLA_REJECT },
+	[FTDETECT_A_EVENT] = { .type = NLA_REJECT },
+};
+
+static struct ftd_net *info_fn(struct genl_info *info)
+{
+	return ftd_net(genl_info_net(info));
+}
+
+/* ------------------------------------------------------------------ config */
+
+static int fill_config(struct sk_buff *skb, struct ftd_net *fn)
+{
+	lockdep_assert_held(&fn->lock);
+	if (nla_put_u32(skb, FTDETECT_A_CLUSTER_ID, fn->cfg.cluster) ||
+	    nla_put_u32(skb, FTDETECT_A_LOCAL_NODE, fn->cfg.node) ||
+	    nla_put_u16(skb, FTDETECT_A_PORT, fn->cfg.port) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_PERIOD_NS, fn->cfg.period_ns, FTDETECT_A_PAD) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_TIMEOUT_NS, fn->cfg.timeout_ns, FTDETECT_A_PAD) ||
+	    nla_put_u8(skb, FTDETECT_A_UP, fn->up) ||
+	    nla_put_u32(skb, FTDETECT_A_INCARNATION, fn->incarnation))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int ftd_get_config(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ftd_net *fn = info_fn(info);
+	struct sk_buff *msg;
+	void *hdr;
+	int ret;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &ftd_genl_family, 0, FTDETECT_CMD_GET_CONFIG);
+	if (!hdr) {
+		ret = -EMSGSIZE;
+		goto err;
+	}
+	mutex_lock(&fn->lock);
+	ret = fill_config(msg, fn);
+	mutex_unlock(&fn->lock);
+	if (ret)
+		goto err;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+err:
+	nlmsg_free(msg);
+	return ret;
+}
+
+static int ftd_set_config(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ftd_net *fn = info_fn(info);
+	struct nlattr **a = info->attrs;
+	struct ftd_config cfg = {};
+	u32 mask = 0;
+	int ret;
+
+	if (a[FTDETECT_A_NODE]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[FTDETECT_A_NODE],
+				    "nodes are added with FTDETECT_CMD_ADD_NODE");
+		return -EINVAL;
+	}
+	if (a[FTDETECT_A_CLUSTER_ID]) {
+		cfg.cluster = nla_get_u32(a[FTDETECT_A_CLUSTER_ID]);
+		mask |= FTD_CFG_CLUSTER;
+	}
+	if (a[FTDETECT_A_LOCAL_NODE]) {
+		cfg.node = nla_get_u32(a[FTDETECT_A_LOCAL_NODE]);
+		mask |= FTD_CFG_NODE;
+	}
+	if (a[FTDETECT_A_PORT]) {
+		cfg.port = nla_get_u16(a[FTDETECT_A_PORT]);
+		mask |= FTD_CFG_PORT;
+	}
+	if (a[FTDETECT_A_PERIOD_NS]) {
+		cfg.period_ns = nla_get_u64(a[FTDETECT_A_PERIOD_NS]);
+		mask |= FTD_CFG_PERIOD;
+	}
+	if (a[FTDETECT_A_TIMEOUT_NS]) {
+		cfg.timeout_ns = nla_get_u64(a[FTDETECT_A_TIMEOUT_NS]);
+		mask |= FTD_CFG_TIMEOUT;
+	}
+	if (a[FTDETECT_A_KEY]) {
+		nla_memcpy(cfg.key, a[FTDETECT_A_KEY], FTD_KEY_LEN);
+		mask |= FTD_CFG_KEY;
+	}
+	/* Going down first lets one message reconfigure a running node. */
+	if (a[FTDETECT_A_UP] && !nla_get_u8(a[FTDETECT_A_UP]))
+		ftd_net_down(fn);
+	ret = ftd_net_set_config(fn, &cfg, mask, info->extack);
+	if (ret)
+		return ret;
+	if (a[FTDETECT_A_UP] && nla_get_u8(a[FTDETECT_A_UP]))
+		return ftd_net_up(fn, info->extack);
+	return 0;
+}
+
+static int ftd_down(struct sk_buff *skb, struct genl_info *info)
+{
+	ftd_net_down(info_fn(info));
+	return 0;
+}
+
+/* ------------------------------------------------------------------ nodes */
+
+static bool addr_usable(const union ftd_addr *addr)
+{
+	if (addr->sa.sa_family == AF_INET) {
+		__be32 a = addr->sin.sin_addr.s_addr;
+
+		return !ipv4_is_zeronet(a) && !ipv4_is_multicast(a) && !ipv4_is_lbcast(a);
+	}
+	return !ipv6_addr_any(&addr->sin6.sin6_addr) &&
+	       !ipv6_addr_is_multicast(&addr->sin6.sin6_addr) &&
+	       !ipv6_addr_v4mapped(&addr->sin6.sin6_addr);
+}
+
+static int parse_addr(const struct nlattr *nest, union ftd_addr *addr,
+		      struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[FTDETECT_A_ADDR_MAX + 1];
+	int ret;
+
+	ret = nla_parse_nested(tb, FTDETECT_A_ADDR_MAX, nest, addr_policy, extack);
+	if (ret)
+		return ret;
+	memset(addr, 0, sizeof(*addr));
+	if (!!tb[FTDETECT_A_ADDR_INET] == !!tb[FTDETECT_A_ADDR_INET6]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "an address needs exactly one of INET and INET6");
+		return -EINVAL;
+	}
+	if (tb[FTDETECT_A_ADDR_INET]) {
+		addr->sin.sin_family = AF_INET;
+		addr->sin.sin_addr.s_addr = nla_get_in_addr(tb[FTDETECT_A_ADDR_INET]);
+	} else {
+		addr->sin6.sin6_family = AF_INET6;
+		addr->sin6.sin6_addr = nla_get_in6_addr(tb[FTDETECT_A_ADDR_INET6]);
+	}
+	if (!addr_usable(addr)) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "not a unicast address (any, multicast, broadcast or v4-mapped)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_node(struct genl_info *info, struct nlattr **tb, bool need_addrs,
+		      union ftd_addr *addrs, u8 *nrails)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	const struct nlattr *a;
+	int rem, ret, i, j;
+
+	if (GENL_REQ_ATTR_CHECK(info, FTDETECT_A_NODE))
+		return -EINVAL;
+	ret = nla_parse_nested(tb, FTDETECT_A_NODE_MAX, info->attrs[FTDETECT_A_NODE],
+			       node_policy, extack);
+	if (ret)
+		return ret;
+	if (NL_REQ_ATTR_CHECK(extack, info->attrs[FTDETECT_A_NODE], tb, FTDETECT_A_NODE_ID))
+		return -EINVAL;
+	if (!need_addrs)
+		return 0;
+	if (NL_REQ_ATTR_CHECK(extack, info->attrs[FTDETECT_A_NODE], tb, FTDETECT_A_NODE_ADDRS))
+		return -EINVAL;
+
+	*nrails = 0;
+	nla_for_each_nested(a, tb[FTDETECT_A_NODE_ADDRS], rem) {
+		if (nla_type(a) != FTDETECT_A_ADDR) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "ADDRS holds only ADDR entries");
+			return -EINVAL;
+		}
+		if (*nrails == FTD_MAX_RAILS) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "too many addresses (rails) for one node");
+			return -E2BIG;
+		}
+		ret = parse_addr(a, &addrs[*nrails], extack);
+		if (ret)
+			return ret;
+		for (j = 0, i = *nrails; j < i; j++) {
+			if (ftd_addr_equal(&addrs[i], &addrs[j])) {
+				NL_SET_ERR_MSG_ATTR(extack, a, "the same address twice");
+				return -EINVAL;
+			}
+		}
+		(*nrails)++;
+	}
+	if (!*nrails) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FTDETECT_A_NODE_ADDRS], "a node needs an address");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int ftd_add_node(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ftd_net *fn = info_fn(info);
+	struct nlattr *tb[FTDETECT_A_NODE_MAX + 1];
+	union ftd_addr addrs[FTD_MAX_RAILS];
+	u8 nrails;
+	int ret;
+
+	ret = parse_node(info, tb, true, addrs, &nrails);
+	if (ret)
+		return ret;
+	mutex_lock(&fn->lock);
+	ret = ftd_peer_add(fn, nla_get_u32(tb[FTDETECT_A_NODE_ID]), addrs, nrails,
+			   info->extack);
+	mutex_unlock(&fn->lock);
+	return ret;
+}
+
+static int ftd_del_node(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ftd_net *fn = info_fn(info);
+	struct nlattr *tb[FTDETECT_A_NODE_MAX + 1];
+	u32 id;
+	int ret;
+
+	ret = parse_node(info, tb, false, NULL, NULL);
+	if (ret)
+		return ret;
+	id = nla_get_u32(tb[FTDETECT_A_NODE_ID]);
+	mutex_lock(&fn->lock);
+	if (fn->up && id == fn->cfg.node) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[FTDETECT_A_NODE_ID],
+				    "cannot remove the local node while up");
+		ret = -EBUSY;
+	} else {
+		ret = ftd_peer_del(fn, id);
+		if (ret)
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[FTDETECT_A_NODE_ID], "no such node");
+	}
+	mutex_unlock(&fn->lock);
+	return ret;
+}
+
+static int put_age(struct sk_buff *skb, int type, int pad, u64 last_heard, u64 now)
+{
+	if (!last_heard)
+		return 0;
+	return nla_put_u64_64bit(skb, type, now > last_heard ? now - last_heard : 0, pad);
+}
+
+static int fill_rail(struct sk_buff *skb, const struct ftd_rail *r, u64 now)
+{
+	struct nlattr *nest = nla_nest_start(skb, FTDETECT_A_ADDR);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if ((r->addr.sa.sa_family == AF_INET &&
+	     nla_put_in_addr(skb, FTDETECT_A_ADDR_INET, r->addr.sin.sin_addr.s_addr)) ||
+	    (r->addr.sa.sa_family == AF_INET6 &&
+	     nla_put_in6_addr(skb, FTDETECT_A_ADDR_INET6, &r->addr.sin6.sin6_addr)) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_ADDR_RX, r->rx, FTDETECT_A_ADDR_PAD) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_ADDR_LOST, r->lost, FTDETECT_A_ADDR_PAD) ||
+	    put_age(skb, FTDETECT_A_ADDR_AGE_NS, FTDETECT_A_ADDR_PAD, r->last_heard_ns, now)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* The figures of the first rail that has heard anything stand for the node. */
+static const struct ftd_iat *node_iat(const struct ftd_peer *p)
+{
+	int i;
+
+	for (i = 0; i < p->nrails; i++)
+		if (p->rails[i].iat.samples)
+			return &p->rails[i].iat;
+	return &p->rails[0].iat;
+}
+
+static int fill_node_locked(struct sk_buff *skb, const struct ftd_peer *p, u64 now)
+{
+	const struct ftd_iat *iat = node_iat(p);
+	struct nlattr *node, *addrs;
+	u64 rx = 0, lost = 0;
+	int i;
+
+	for (i = 0; i < p->nrails; i++) {
+		rx += p->rails[i].rx;
+		lost += p->rails[i].lost;
+	}
+	node = nla_nest_start(skb, FTDETECT_A_NODE);
+	if (!node)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, FTDETECT_A_NODE_ID, p->id))
+		goto err;
+	addrs = nla_nest_start(skb, FTDETECT_A_NODE_ADDRS);
+	if (!addrs)
+		goto err;
+	for (i = 0; i < p->nrails; i++)
+		if (fill_rail(skb, &p->rails[i], now))
+			goto err;
+	nla_nest_end(skb, addrs);
+	if (nla_put_u8(skb, FTDETECT_A_NODE_STATE, p->state) ||
+	    nla_put_u32(skb, FTDETECT_A_NODE_INCARNATION, p->incarnation) ||
+	    put_age(skb, FTDETECT_A_NODE_AGE_NS, FTDETECT_A_NODE_PAD, p->last_heard_ns, now) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_RX, rx, FTDETECT_A_NODE_PAD) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_LOST, lost, FTDETECT_A_NODE_PAD) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_IAT_MEAN_NS, iat->mean_ns, FTDETECT_A_NODE_PAD) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_IAT_JITTER_NS, iat->jitter_ns,
+			      FTDETECT_A_NODE_PAD) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_TX, READ_ONCE(p->tx), FTDETECT_A_NODE_PAD))
+		goto err;
+	nla_nest_end(skb, node);
+	return 0;
+err:
+	nla_nest_cancel(skb, node);
+	return -EMSGSIZE;
+}
+
+static int fill_node_msg(struct sk_buff *skb, struct ftd_peer *p, u32 portid, u32 seq,
+			 int flags)
+{
+	void *hdr;
+	int ret;
+
+	hdr = genlmsg_put(skb, portid, seq, &ftd_genl_family, flags, FTDETECT_CMD_GET_NODE);
+	if (!hdr)
+		return -EMSGSIZE;
+	spin_lock_bh(&p->lock);
+	ret = fill_node_locked(skb, p, ktime_get_ns());
+	spin_unlock_bh(&p->lock);
+	if (ret) {
+		genlmsg_cancel(skb, hdr);
+		return ret;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int ftd_get_node_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ftd_net *fn = info_fn(info);
+	struct nlattr *tb[FTDETECT_A_NODE_MAX + 1];
+	struct ftd_peer *peer;
+	struct sk_buff *msg;
+	int ret;
+
+	ret = parse_node(info, tb, false, NULL, NULL);
+	if (ret)
+		return ret;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	rcu_read_lock();
+	peer = ftd_peer_find(fn, nla_get_u32(tb[FTDETECT_A_NODE_ID]));
+	if (!peer) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[FTDETECT_A_NODE_ID], "no such node");
+		ret = -ENOENT;
+	} else {
+		ret = fill_node_msg(msg, peer, info->snd_portid, info->snd_seq, 0);
+	}
+	rcu_read_unlock();
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* cb->args[0]: id of the next node to dump. */
+static int ftd_get_node_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ftd_net *fn = ftd_net(sock_net(skb->sk));
+	unsigned long id = cb->args[0];
+	struct ftd_peer *peer;
+	int ret = 0;
+
+	rcu_read_lock();
+	xa_for_each_start(&fn->peers, id, peer, cb->args[0]) {
+		ret = fill_node_msg(skb, peer, NETLINK_CB(cb->skb).portid,
+				    cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (ret)
+			break;
+		cb->args[0] = id + 1;
+	}
+	rcu_read_unlock();
+	/* A full message ends this part of the dump; the next resumes at args[0]. */
+	if (ret == -EMSGSIZE && skb->len)
+		return skb->len;
+	return ret ? ret : skb->len;
+}
+
+/* ------------------------------------------------------------------ stats */
+
+static int ftd_get_stats(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ftd_stats *s = &info_fn(info)->stats;
+	struct nlattr *nest;
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &ftd_genl_family, 0, FTDETECT_CMD_GET_STATS);
+	if (!hdr)
+		goto err;
+	nest = nla_nest_start(msg, FTDETECT_A_STATS);
+	if (!nest ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TX, atomic64_read(&s->tx), FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TX_ERR, atomic64_read(&s->tx_err),
+			      FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RX, atomic64_read(&s->rx), FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RX_MALFORMED, atomic64_read(&s->rx_malformed),
+			      FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RX_FOREIGN, atomic64_read(&s->rx_foreign),
+			      FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RX_BADMAC, atomic64_read(&s->rx_badmac),
+			      FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_EVENTS, atomic64_read(&s->events),
+			      FTDETECT_A_STATS_PAD))
+		goto err;
+	nla_nest_end(msg, nest);
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+err:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+/* ------------------------------------------------------------------ events */
+
+static size_t event_msg_size(void)
+{
+	return nla_total_size(0) +				/* EVENT nest */
+	       nla_total_size(sizeof(u16)) +			/* TYPE */
+	       3 * nla_total_size_64bit(sizeof(u64)) +		/* SEQ, TIME, MONO */
+	       7 * nla_total_size(sizeof(u32));			/* the rest */
+}
+
+static int fill_event(struct sk_buff *skb, const struct ftd_event *ev)
+{
+	struct nlattr *nest = nla_nest_start(skb, FTDETECT_A_EVENT);
+
+	if (!nest ||
+	    nla_put_u16(skb, FTDETECT_A_EVENT_TYPE, ev->type) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_EVENT_SEQ, ev->seq, FTDETECT_A_EVENT_PAD) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_EVENT_TIME_NS, ev->time_ns, FTDETECT_A_EVENT_PAD) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_EVENT_MONO_NS, ev->mono_ns, FTDETECT_A_EVENT_PAD) ||
+	    (ev->node != FTD_NODE_NONE && nla_put_u32(skb, FTDETECT_A_EVENT_NODE, ev->node)) ||
+	    nla_put_u32(skb, FTDETECT_A_EVENT_INCARNATION, ev->incarnation) ||
+	    (ev->rail != FTD_RAIL_NONE && nla_put_u32(skb, FTDETECT_A_EVENT_RAIL, ev->rail)) ||
+	    (ev->origin != FTD_NODE_NONE && nla_put_u32(skb, FTDETECT_A_EVENT_ORIGIN, ev->origin)) ||
+	    nla_put_u32(skb, FTDETECT_A_EVENT_JOB, ev->job) ||
+	    nla_put_u32(skb, FTDETECT_A_EVENT_RANK, ev->rank) ||
+	    nla_put_u32(skb, FTDETECT_A_EVENT_COUNT, ev->count))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+void ftd_genl_event(struct ftd_net *fn, const struct ftd_event *ev)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	if (!genl_has_listeners(&ftd_genl_family, fn->net, FTD_MCGRP_EVENTS_ID))
+		return;
+	skb = genlmsg_new(event_msg_size(), GFP_ATOMIC);
+	if (!skb)
+		return;
+	hdr = genlmsg_put(skb, 0, 0, &ftd_genl_family, 0, FTDETECT_CMD_EVENT);
+	if (!hdr || fill_event(skb, ev)) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_end(skb, hdr);
+	genlmsg_multicast_netns(&ftd_genl_family, fn->net, skb, 0, FTD_MCGRP_EVENTS_ID,
+				GFP_ATOMIC);
+}
+
+/* ------------------------------------------------------------------ family */
+
+static const struct genl_ops ftd_genl_ops[] = {
+	{
+		.cmd = FTDETECT_CMD_GET_CONFIG,
+		.doit = ftd_get_config,
+	}, {
+		.cmd = FTDETECT_CMD_SET_CONFIG,
+		.doit = ftd_set_config,
+		.flags = GENL_UNS_ADMIN_PERM,
+	}, {
+		.cmd = FTDETECT_CMD_DOWN,
+		.doit = ftd_down,
+		.flags = GENL_UNS_ADMIN_PERM,
+	}, {
+		.cmd = FTDETECT_CMD_ADD_NODE,
+		.doit = ftd_add_node,
+		.flags = GENL_UNS_ADMIN_PERM,
+	}, {
+		.cmd = FTDETECT_CMD_DEL_NODE,
+		.doit = ftd_del_node,
+		.flags = GENL_UNS_ADMIN_PERM,
+	}, {
+		.cmd = FTDETECT_CMD_GET_NODE,
+		.doit = ftd_get_node_doit,
+		.dumpit = ftd_get_node_dumpit,
+	}, {
+		.cmd = FTDETECT_CMD_GET_STATS,
+		.doit = ftd_get_stats,
+	},
+};
+
+static struct genl_family ftd_genl_family __ro_after_init = {
+	.name = FTDETECT_GENL_NAME,
+	.version = FTDETECT_GENL_VERSION,
+	.maxattr = FTDETECT_A_MAX,
+	.policy = ftd_policy,
+	.netnsok = true,
+	.module = THIS_MODULE,
+	.ops = ftd_genl_ops,
+	.n_ops = ARRAY_SIZE(ftd_genl_ops),
+	.resv_start_op = FTDETECT_CMD_UNSPEC + 1,	/* strict validation for every command */
+	.mcgrps = ftd_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(ftd_mcgrps),
+};
+
+int __init ftd_genl_init(void)
+{
+	return genl_register_family(&ftd_genl_family);
+}
+
+void ftd_genl_exit(void)
+{
+	genl_unregister_family(&ftd_genl_family);
+}

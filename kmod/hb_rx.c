@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <linux/ktime.h>
+#include <net/udp_tunnel.h>
+#include "hb_rx.h"
+#include "peer.h"
+#include "detect.h"
+#include "proto/wire.h"
+
+static bool source_of(const struct sk_buff *skb, union ftd_addr *src)
+{
+	memset(src, 0, sizeof(*src));
+	if (skb->protocol == htons(ETH_P_IP)) {
+		src->sin.sin_family = AF_INET;
+		src->sin.sin_addr.s_addr = ip_hdr(skb)->saddr;
+		return true;
+	}
+	if (skb->protocol == htons(ETH_P_IPV6)) {
+		src->sin6.sin6_family = AF_INET6;
+		src->sin6.sin6_addr = ipv6_hdr(skb)->saddr;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The arrival time on CLOCK_MONOTONIC: the core receive path's stamp when it
+ * took one (it is CLOCK_REALTIME), else now. A stamp that disagrees with now
+ * by more than a second came from a clock step, not from the past.
+ */
+static u64 arrival_ns(const struct sk_buff *skb, u64 now)
+{
+	s64 stamp;
+
+	if (!skb->tstamp)
+		return now;
+	stamp = ktime_to_ns(ktime_sub(skb->tstamp, ktime_mono_to_real(0)));
+	if (stamp > (s64)now || now - stamp > NSEC_PER_SEC)
+		return now;
+	return stamp;
+}
+
+int ftd_hb_rx(struct sock *sk, struct sk_buff *skb)
+{
+	struct ftd_net *fn = rcu_dereference_sk_user_data(sk);
+	u64 now = ktime_get_ns();
+	struct ftd_peer *peer;
+	union ftd_addr src;
+	struct ftd_frame f;
+	unsigned int off, len;
+	const u8 *buf;
+
+	if (unlikely(!fn || !READ_ONCE(fn->up)))
+		goto drop;
+
+	len = ntohs(udp_hdr(skb)->len);
+	if (len < sizeof(struct udphdr) + FTD_WIRE_HDR_LEN ||
+	    len > sizeof(struct udphdr) + FTD_MAX_FRAME)
+		goto malformed;
+	len -= sizeof(struct udphdr);
+	off = skb_transport_offset(skb) + sizeof(struct udphdr);
+	if (skb->len < off + len || !pskb_may_pull(skb, off + len))
+		goto malformed;
+	buf = skb->data + off;
+
+	if (ftd_wire_decode(buf, len, &f) != FTD_WIRE_OK)
+		goto malformed;
+	if (f.cluster != fn->cfg.cluster || !source_of(skb, &src))
+		goto foreign;
+	peer = ftd_peer_find(fn, f.sender);
+	/* The sender must be a member and speak from its address for that rail. */
+	if (!peer || peer->self || f.rail >= peer->nrails ||
+	    !ftd_addr_equal(&src, &peer->rails[f.rail].addr))
+		goto foreign;
+	if (!ftd_wire_mac_ok(buf, len, fn->cfg.key))
+		goto badmac;
+
+	atomic64_inc(&fn->stats.rx);
+	ftd_detect_heard(fn, peer, &f, arrival_ns(skb, now));
+	consume_skb(skb);
+	return 0;
+
+malformed:
+	atomic64_inc(&fn->stats.rx_malformed);
+	goto drop;
+foreign:
+	atomic64_inc(&fn->stats.rx_foreign);
+	goto drop;
+badmac:
+	atomic64_inc(&fn->stats.rx_badmac);
+drop:
+	kfree_skb(skb);
+	return 0;
+}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/ktime.h>
+#include "net.h"
+#include "peer.h"
+#include "socket.h"
+#include "hb_tx.h"
+#include "event.h"
+
+unsigned int ftd_net_id __read_mostly;
+
+static bool changes(const struct ftd_config *cur, const struct ftd_config *want, u32 mask)
+{
+	return ((mask & FTD_CFG_CLUSTER) && cur->cluster != want->cluster) ||
+	       ((mask & FTD_CFG_NODE) && cur->node != want->node) ||
+	       ((mask & FTD_CFG_PORT) && cur->port != want->port) ||
+	       ((mask & FTD_CFG_KEY) && memcmp(cur->key, want->key, FTD_KEY_LEN));
+}
+
+int ftd_net_set_config(struct ftd_net *fn, const struct ftd_config *want, u32 mask,
+		       struct netlink_ext_ack *extack)
+{
+	u64 period, timeout;
+	int ret = 0;
+
+	mutex_lock(&fn->lock);
+	period = mask & FTD_CFG_PERIOD ? want->period_ns : fn->cfg.period_ns;
+	timeout = mask & FTD_CFG_TIMEOUT ? want->timeout_ns : fn->cfg.timeout_ns;
+	if (timeout < 2 * period) {
+		NL_SET_ERR_MSG_MOD(extack, "timeout must be at least two periods");
+		ret = -EINVAL;
+		goto out;
+	}
+	/* Peers identify us by these, and the receive path reads them unlocked. */
+	if (fn->up && changes(&fn->cfg, want, mask)) {
+		NL_SET_ERR_MSG_MOD(extack,
+			"cluster id, node id, port and key are fixed while up: take the instance down first");
+		ret = -EBUSY;
+		goto out;
+	}
+	if (mask & FTD_CFG_CLUSTER)
+		fn->cfg.cluster = want->cluster;
+	if (mask & FTD_CFG_PORT)
+		fn->cfg.port = want->port;
+	if (mask & FTD_CFG_KEY)
+		memcpy(fn->cfg.key, want->key, FTD_KEY_LEN);
+	WRITE_ONCE(fn->cfg.period_ns, period);
+	WRITE_ONCE(fn->cfg.timeout_ns, timeout);
+	if ((mask & FTD_CFG_NODE) && fn->cfg.node != want->node) {
+		fn->cfg.node = want->node;
+		ftd_peer_mark_self(fn);
+	}
+out:
+	mutex_unlock(&fn->lock);
+	return ret;
+}
+
+/* Incarnations must grow across restarts of the instance and of the module. */
+static u32 next_incarnation(u32 prev)
+{
+	u32 now = (u32)ktime_get_real_seconds();
+
+	return now > prev ? now : prev + 1;
+}
+
+int ftd_net_up(struct ftd_net *fn, struct netlink_ext_ack *extack)
+{
+	struct ftd_peer *self;
+	int ret = 0;
+
+	mutex_lock(&fn->lock);
+	if (fn->up)
+		goto out;
+	if (fn->cfg.node == FTD_NODE_NONE) {
+		NL_SET_ERR_MSG_MOD(extack, "the local node id is not set");
+		ret = -EINVAL;
+		goto out;
+	}
+	self = ftd_peer_find(fn, fn->cfg.node);
+	if (!self) {
+		NL_SET_ERR_MSG_MOD(extack, "the local node is not in the node table");
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = ftd_socket_open(fn, fn->cfg.port, extack);
+	if (ret)
+		goto out;
+	fn->incarnation = next_incarnation(fn->incarnation);
+	ftd_peer_reset_all(fn);
+	WRITE_ONCE(fn->up, true);
+	ftd_hb_timer_start(fn);
+	pr_debug("node %u up, incarnation %u\n", fn->cfg.node, fn->incarnation);
+out:
+	mutex_unlock(&fn->lock);
+	return ret;
+}
+
+static void net_down_locked(struct ftd_net *fn)
+{
+	lockdep_assert_held(&fn->lock);
+	if (!fn->up)
+		return;
+	WRITE_ONCE(fn->up, false);
+	ftd_hb_timer_stop(fn);
+	ftd_socket_close(fn);
+}
+
+void ftd_net_down(struct ftd_net *fn)
+{
+	mutex_lock(&fn->lock);
+	net_down_locked(fn);
+	mutex_unlock(&fn->lock);
+}
+
+static __net_init int ftd_net_pernet_init(struct net *net)
+{
+	struct ftd_net *fn = ftd_net(net);
+
+	fn->net = net;
+	mutex_init(&fn->lock);
+	xa_init(&fn->peers);
+	spin_lock_init(&fn->readers_lock);
+	INIT_LIST_HEAD(&fn->readers);
+	ftd_hb_timer_init(fn);
+	fn->cfg.node = FTD_NODE_NONE;
+	fn->cfg.port = FTD_DEFAULT_PORT;
+	fn->cfg.period_ns = FTD_DEFAULT_PERIOD_NS;
+	fn->cfg.timeout_ns = FTD_DEFAULT_TIMEOUT_NS;
+	return 0;
+}
+
+static __net_exit void ftd_net_pernet_exit(struct net *net)
+{
+	struct ftd_net *fn = ftd_net(net);
+
+	/* Readers hold a reference on the namespace: none can remain. */
+	WARN_ON(!list_empty(&fn->readers));
+	mutex_lock(&fn->lock);
+	net_down_locked(fn);
+	ftd_peer_del_all(fn);
+	mutex_unlock(&fn->lock);
+	xa_destroy(&fn->peers);
+}
+
+static struct pernet_operations ftd_net_ops = {
+	.init = ftd_net_pernet_init,
+	.exit = ftd_net_pernet_exit,
+	.id = &ftd_net_id,
+	.size = sizeof(struct ftd_net),
+};
+
+int ftd_net_init(void)
+{
+	return register_pernet_subsys(&ftd_net_ops);
+}
+
+void ftd_net_exit(void)
+{
+	unregister_pernet_subsys(&ftd_net_ops);
+	/* Peers are freed with call_rcu: wait before the code goes away. */
+	rcu_barrier();
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One ftdetect instance per network namespace: a node of the cluster. In the
+ * test VM every namespace is a node; on a real cluster the init namespace is.
+ */
+#ifndef FTD_NET_H
+#define FTD_NET_H
+
+#include <linux/types.h>
+#include <linux/mutex.h>
+#include <linux/xarray.h>
+#include <linux/hrtimer.h>
+#include <linux/spinlock.h>
+#include <linux/list.h>
+#include <linux/ftdetect.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <linux/netlink.h>
+
+struct socket;
+
+struct ftd_config {
+	u32 cluster;
+	u32 node;		/* local node id, FTD_NODE_NONE until set */
+	u16 port;
+	u64 period_ns;		/* read locklessly by the timer: READ_ONCE */
+	u64 timeout_ns;		/* read locklessly by the timer: READ_ONCE */
+	u8 key[FTD_KEY_LEN];	/* fixed while up, so readers need no lock */
+};
+
+struct ftd_stats {
+	atomic64_t tx, tx_err;
+	atomic64_t rx, rx_malformed, rx_foreign, rx_badmac;
+	atomic64_t events;
+};
+
+struct ftd_net {
+	struct net *net;
+	struct mutex lock;		/* config, membership, up/down */
+	struct ftd_config cfg;
+	bool up;			/* written under lock; read by rx/timer */
+	u32 incarnation;		/* ours; set at each up */
+
+	struct xarray peers;		/* node id -> struct ftd_peer; RCU readers */
+	struct socket __rcu *sock4;
+	struct socket __rcu *sock6;
+	struct hrtimer timer;		/* heartbeat emission and detection tick */
+
+	spinlock_t readers_lock;	/* readers list and event sequence */
+	struct list_head readers;	/* struct ftd_reader, chardev openers */
+	u64 event_seq;
+
+	struct ftd_stats stats;
+};
+
+extern unsigned int ftd_net_id;
+
+static inline struct ftd_net *ftd_net(struct net *net)
+{
+	return net_generic(net, ftd_net_id);
+}
+
+int ftd_net_init(void);
+void ftd_net_exit(void);
+
+/* Configuration changes; all take fn->lock. */
+int ftd_net_set_config(struct ftd_net *fn, const struct ftd_config *cfg, u32 set_mask,
+		       struct netlink_ext_ack *extack);
+int ftd_net_up(struct ftd_net *fn, struct netlink_ext_ack *extack);
+void ftd_net_down(struct ftd_net *fn);
+
+/* Bits of set_mask: which fields of the config to change. */
+enum {
+	FTD_CFG_CLUSTER = BIT(0),
+	FTD_CFG_NODE	= BIT(1),
+	FTD_CFG_PORT	= BIT(2),
+	FTD_CFG_PERIOD	= BIT(3),
+	FTD_CFG_TIMEOUT	= BIT(4),
+	FTD_CFG_KEY	= BIT(5),
+};
+
+#endif

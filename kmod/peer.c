@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/slab.h>
+#include <linux/ipv6.h>
+#include "peer.h"
+
+bool ftd_addr_equal(const union ftd_addr *a, const union ftd_addr *b)
+{
+	if (a->sa.sa_family != b->sa.sa_family)
+		return false;
+	if (a->sa.sa_family == AF_INET)
+		return a->sin.sin_addr.s_addr == b->sin.sin_addr.s_addr;
+	if (a->sa.sa_family == AF_INET6)
+		return ipv6_addr_equal(&a->sin6.sin6_addr, &b->sin6.sin6_addr);
+	return false;
+}
+
+int ftd_peer_rail_of(const struct ftd_peer *peer, const union ftd_addr *src)
+{
+	int i;
+
+	for (i = 0; i < peer->nrails; i++)
+		if (ftd_addr_equal(&peer->rails[i].addr, src))
+			return i;
+	return -1;
+}
+
+static void peer_free(struct ftd_peer *peer)
+{
+	int i;
+
+	for (i = 0; i < peer->nrails; i++)
+		dst_cache_destroy(&peer->rails[i].dst_cache);
+	kfree(peer);
+}
+
+static void peer_free_rcu(struct rcu_head *rcu)
+{
+	peer_free(container_of(rcu, struct ftd_peer, rcu));
+}
+
+static struct ftd_peer *peer_alloc(u32 id, const union ftd_addr *addrs, u8 nrails)
+{
+	struct ftd_peer *peer = kzalloc(sizeof(*peer), GFP_KERNEL);
+	int i;
+
+	if (!peer)
+		return NULL;
+	peer->id = id;
+	spin_lock_init(&peer->lock);
+	peer->state = FTD_NODE_UNKNOWN;
+	for (i = 0; i < nrails; i++) {
+		if (dst_cache_init(&peer->rails[i].dst_cache, GFP_KERNEL)) {
+			peer->nrails = i;
+			peer_free(peer);
+			return NULL;
+		}
+		peer->rails[i].addr = addrs[i];
+	}
+	peer->nrails = nrails;
+	return peer;
+}
+
+int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nrails,
+		 struct netlink_ext_ack *extack)
+{
+	struct ftd_peer *peer, *old;
+	unsigned long other_id;
+	struct ftd_peer *other;
+	int i, j;
+
+	lockdep_assert_held(&fn->lock);
+
+	/* An address identifies the sender of a frame: it must be unique. */
+	xa_for_each(&fn->peers, other_id, other) {
+		if (other_id == id)
+			continue;
+		for (i = 0; i < nrails; i++) {
+			for (j = 0; j < other->nrails; j++) {
+				if (ftd_addr_equal(&addrs[i], &other->rails[j].addr)) {
+					NL_SET_ERR_MSG_MOD(extack,
+						"address already belongs to another node");
+					return -EEXIST;
+				}
+			}
+		}
+	}
+
+	/* Re-applying an unchanged node keeps its state and statistics. */
+	old = xa_load(&fn->peers, id);
+	if (old && old->nrails == nrails) {
+		for (i = 0; i < nrails; i++)
+			if (!ftd_addr_equal(&addrs[i], &old->rails[i].addr))
+				break;
+		if (i == nrails)
+			return 0;
+	}
+
+	peer = peer_alloc(id, addrs, nrails);
+	if (!peer)
+		return -ENOMEM;
+	peer->self = fn->cfg.node == id;
+	if (peer->self)
+		peer->state = FTD_NODE_SELF;
+
+	old = xa_store(&fn->peers, id, peer, GFP_KERNEL);
+	if (xa_is_err(old)) {
+		peer_free(peer);
+		return xa_err(old);
+	}
+	if (old)
+		call_rcu(&old->rcu, peer_free_rcu);
+	return 0;
+}
+
+int ftd_peer_del(struct ftd_net *fn, u32 id)
+{
+	struct ftd_peer *peer;
+
+	lockdep_assert_held(&fn->lock);
+	peer = xa_erase(&fn->peers, id);
+	if (!peer)
+		return -ENOENT;
+	call_rcu(&peer->rcu, peer_free_rcu);
+	return 0;
+}
+
+void ftd_peer_del_all(struct ftd_net *fn)
+{
+	struct ftd_peer *peer;
+	unsigned long id;
+
+	lockdep_assert_held(&fn->lock);
+	xa_for_each(&fn->peers, id, peer) {
+		xa_erase(&fn->peers, id);
+		call_rcu(&peer->rcu, peer_free_rcu);
+	}
+}
+
+void ftd_peer_mark_self(struct ftd_net *fn)
+{
+	struct ftd_peer *peer;
+	unsigned long id;
+
+	lockdep_assert_held(&fn->lock);
+	xa_for_each(&fn->peers, id, peer) {
+		spin_lock_bh(&peer->lock);
+		peer->self = id == fn->cfg.node;
+		if (peer->self)
+			peer->state = FTD_NODE_SELF;
+		else if (peer->state == FTD_NODE_SELF)
+			peer->state = FTD_NODE_UNKNOWN;
+		spin_unlock_bh(&peer->lock);
+	}
+}
+
+void ftd_peer_reset_all(struct ftd_net *fn)
+{
+	struct ftd_peer *peer;
+	unsigned long id;
+	int i;
+
+	lockdep_assert_held(&fn->lock);
+	xa_for_each(&fn->peers, id, peer) {
+		spin_lock_bh(&peer->lock);
+		peer->state = peer->self ? FTD_NODE_SELF : FTD_NODE_UNKNOWN;
+		peer->incarnation = 0;
+		peer->last_heard_ns = 0;
+		for (i = 0; i < peer->nrails; i++) {
+			struct ftd_rail *r = &peer->rails[i];
+
+			r->rx_seq = 0;
+			r->last_heard_ns = 0;
+			memset(&r->iat, 0, sizeof(r->iat));
+			dst_cache_reset(&r->dst_cache);
+		}
+		spin_unlock_bh(&peer->lock);
+	}
+}

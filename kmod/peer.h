@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The node table: every configured member, the local node included. Lookups
+ * from the receive path and the timer are RCU-protected xarray loads; changes
+ * happen under ftd_net.lock; a removed peer is freed after a grace period.
+ */
+#ifndef FTD_PEER_H
+#define FTD_PEER_H
+
+#include <linux/types.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/socket.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <net/dst_cache.h>
+#include "net.h"
+#include "proto/iat.h"
+
+union ftd_addr {
+	struct sockaddr sa;
+	struct sockaddr_in sin;
+	struct sockaddr_in6 sin6;
+};
+
+/* One address (rail) of a node, with that rail's heartbeat stream state. */
+struct ftd_rail {
+	union ftd_addr addr;
+	struct dst_cache dst_cache;	/* route to addr, used by emission only */
+	u64 tx_seq;			/* last sequence number sent on this rail */
+	u64 rx_seq;			/* highest sequence number received */
+	u64 rx;				/* frames accepted */
+	u64 lost;			/* sequence gaps */
+	u64 last_heard_ns;		/* CLOCK_MONOTONIC, 0 if never */
+	struct ftd_iat iat;
+};
+
+struct ftd_peer {
+	u32 id;
+	u8 nrails;
+	spinlock_t lock;		/* everything below */
+	bool self;
+	enum ftd_node_state state;
+	u32 incarnation;
+	u64 last_heard_ns;		/* max over rails; CLOCK_MONOTONIC */
+	u64 tx;
+	struct ftd_rail rails[FTD_MAX_RAILS];
+	struct rcu_head rcu;
+};
+
+/* Add a node or replace it (its stream state restarts); fn->lock held. */
+int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nrails,
+		 struct netlink_ext_ack *extack);
+/* Remove a node; fn->lock held. -ENOENT if unknown. */
+int ftd_peer_del(struct ftd_net *fn, u32 id);
+/* Remove every node; fn->lock held, instance down. */
+void ftd_peer_del_all(struct ftd_net *fn);
+/* Re-derive which peer is the local node after the node id changed. */
+void ftd_peer_mark_self(struct ftd_net *fn);
+/* Forget stream state (sequence numbers, states) when the instance restarts. */
+void ftd_peer_reset_all(struct ftd_net *fn);
+
+/* Rail index whose address equals src, or -1. */
+int ftd_peer_rail_of(const struct ftd_peer *peer, const union ftd_addr *src);
+bool ftd_addr_equal(const union ftd_addr *a, const union ftd_addr *b);
+
+/* Caller holds rcu_read_lock (any flavour) or fn->lock. */
+static inline struct ftd_peer *ftd_peer_find(struct ftd_net *fn, u32 id)
+{
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held() && !rcu_read_lock_bh_held() &&
+			 !lockdep_is_held(&fn->lock), "ftd_peer_find without RCU or lock");
+	return xa_load(&fn->peers, id);
+}
+
+#endif

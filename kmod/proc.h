@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Registered ranks: a process registers (job, rank) on its /dev/ftdetect file.
+ * A clean deregister is PROC_EXIT; the file going away while still
+ * registered (crash, kill -9, OOM kill: the kernel closes the files of a dead
+ * process) is PROC_DEAD, with no timeout involved.
+ */
+#ifndef FTD_PROC_H
+#define FTD_PROC_H
+
+#include "event.h"
+
+int ftd_proc_register(struct ftd_reader *r, const struct ftd_rank_reg *reg);
+int ftd_proc_deregister(struct ftd_reader *r);
+/* The file is being released. */
+void ftd_proc_release(struct ftd_reader *r);
+
+#endif

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The suspicion state machine of one observed node, as a pure function of
+ * what happened: heard from it, or silent for some time. The caller owns the
+ * clock and the locking; the same rules drive the module and the simulator.
+ *
+ *   UNKNOWN --heard--> ALIVE --silence >= timeout/2--> SUSPECT
+ *   SUSPECT --heard--> ALIVE
+ *   ALIVE, SUSPECT --silence >= timeout--> DEAD
+ *   DEAD: terminal for this incarnation (fail-stop: a dead node never comes
+ *         back as the same incarnation)
+ *
+ * A node never heard stays UNKNOWN: it has not joined, so it cannot fail.
+ */
+#ifndef FTD_PROTO_DETECT_H
+#define FTD_PROTO_DETECT_H
+
+#include "compat.h"
+#include <linux/ftdetect.h>
+
+static inline u64 ftd_detect_suspect_after(u64 timeout_ns)
+{
+	return timeout_ns / 2;
+}
+
+/* State after silence_ns without a valid frame. */
+enum ftd_node_state ftd_detect_on_silence(enum ftd_node_state st, u64 silence_ns,
+					  u64 timeout_ns);
+
+/* State after a valid frame of the node's current incarnation. */
+enum ftd_node_state ftd_detect_on_heard(enum ftd_node_state st);
+
+/* The event a transition emits, or 0 for none. */
+enum ftd_event_type ftd_detect_event(enum ftd_node_state from, enum ftd_node_state to);
+
+#endif

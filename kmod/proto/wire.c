@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+#include "wire.h"
+#include "siphash.h"
+
+/* Payload size each frame type must carry; -1: any up to FTD_MAX_FRAME. */
+static const int payload_len_of_type[__FTD_FRAME_MAX] = {
+	[FTD_FRAME_HEARTBEAT] = 0,
+};
+
+enum ftd_wire_status ftd_wire_decode(const u8 *buf, size_t len, struct ftd_frame *f)
+{
+	if (len < FTD_WIRE_HDR_LEN)
+		return FTD_WIRE_SHORT;
+	if (ftd_get_be32(buf) != FTD_WIRE_MAGIC)
+		return FTD_WIRE_BAD_MAGIC;
+	if (buf[4] != FTD_WIRE_VERSION)
+		return FTD_WIRE_BAD_VERSION;
+
+	f->type = buf[5];
+	f->rail = buf[6];
+	f->flags = buf[7];
+	f->length = ftd_get_be16(buf + 8);
+	if (f->length != len || len > FTD_MAX_FRAME || ftd_get_be16(buf + 10))
+		return FTD_WIRE_BAD_LENGTH;
+	if (f->flags & ~__FTD_WIRE_F_ALL)
+		return FTD_WIRE_BAD_FLAGS;
+	if (f->type == 0 || f->type >= __FTD_FRAME_MAX)
+		return FTD_WIRE_BAD_TYPE;
+
+	f->cluster = ftd_get_be32(buf + 12);
+	f->sender = ftd_get_be32(buf + 16);
+	f->incarnation = ftd_get_be32(buf + 20);
+	f->seq = ftd_get_be64(buf + 24);
+	f->tx_ns = ftd_get_be64(buf + FTD_WIRE_TX_OFF);
+	f->rx_ns = ftd_get_be64(buf + FTD_WIRE_RX_OFF);
+	f->mac = ftd_get_be64(buf + FTD_WIRE_MAC_OFF);
+	f->payload = buf + FTD_WIRE_HDR_LEN;
+	f->payload_len = (u16)(len - FTD_WIRE_HDR_LEN);
+	if (payload_len_of_type[f->type] >= 0 &&
+	    f->payload_len != payload_len_of_type[f->type])
+		return FTD_WIRE_BAD_PAYLOAD;
+	return FTD_WIRE_OK;
+}
+
+u64 ftd_wire_mac(const u8 *buf, size_t len, const u8 key[FTD_KEY_LEN])
+{
+	struct ftd_siphash s;
+
+	ftd_siphash_init(&s, key);
+	ftd_siphash_update(&s, buf, FTD_WIRE_TX_OFF);
+	ftd_siphash_update(&s, buf + FTD_WIRE_HDR_LEN, len - FTD_WIRE_HDR_LEN);
+	return ftd_siphash_final(&s);
+}
+
+size_t ftd_wire_encode(u8 *buf, size_t cap, const struct ftd_frame *f,
+		       const u8 *payload, u16 payload_len, const u8 key[FTD_KEY_LEN])
+{
+	size_t len = FTD_WIRE_HDR_LEN + (size_t)payload_len;
+
+	if (len > cap || len > FTD_MAX_FRAME)
+		return 0;
+	ftd_put_be32(buf, FTD_WIRE_MAGIC);
+	buf[4] = FTD_WIRE_VERSION;
+	buf[5] = f->type;
+	buf[6] = f->rail;
+	buf[7] = f->flags;
+	ftd_put_be16(buf + 8, (u16)len);
+	ftd_put_be16(buf + 10, 0);
+	ftd_put_be32(buf + 12, f->cluster);
+	ftd_put_be32(buf + 16, f->sender);
+	ftd_put_be32(buf + 20, f->incarnation);
+	ftd_put_be64(buf + 24, f->seq);
+	ftd_put_be64(buf + FTD_WIRE_TX_OFF, f->tx_ns);
+	ftd_put_be64(buf + FTD_WIRE_RX_OFF, 0);
+	if (payload_len)
+		memcpy(buf + FTD_WIRE_HDR_LEN, payload, payload_len);
+	ftd_put_be64(buf + FTD_WIRE_MAC_OFF, ftd_wire_mac(buf, len, key));
+	return len;
+}
+
+const char *ftd_wire_status_str(enum ftd_wire_status st)
+{
+	switch (st) {
+	case FTD_WIRE_OK:		return "ok";
+	case FTD_WIRE_SHORT:		return "shorter than a header";
+	case FTD_WIRE_BAD_MAGIC:	return "bad magic";
+	case FTD_WIRE_BAD_VERSION:	return "unsupported version";
+	case FTD_WIRE_BAD_LENGTH:	return "length mismatch";
+	case FTD_WIRE_BAD_FLAGS:	return "unknown flags";
+	case FTD_WIRE_BAD_TYPE:		return "unknown type";
+	case FTD_WIRE_BAD_PAYLOAD:	return "payload size wrong for type";
+	}
+	return "?";
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Frame codec: the byte layout documented in include/uapi/linux/ftdetect.h,
+ * decoded into host order. Decoding checks structure only; whether the sender
+ * belongs to the cluster is the caller's business, and the MAC is checked with
+ * ftd_wire_mac_ok() once the caller knows which key applies.
+ */
+#ifndef FTD_PROTO_WIRE_H
+#define FTD_PROTO_WIRE_H
+
+#include "compat.h"
+#include <linux/ftdetect.h>
+
+struct ftd_frame {
+	u8 type;
+	u8 rail;
+	u8 flags;
+	u16 length;
+	u32 cluster;
+	u32 sender;
+	u32 incarnation;
+	u64 seq;
+	u64 tx_ns;
+	u64 rx_ns;
+	u64 mac;
+	const u8 *payload;
+	u16 payload_len;
+};
+
+enum ftd_wire_status {
+	FTD_WIRE_OK = 0,
+	FTD_WIRE_SHORT,		/* fewer bytes than a header */
+	FTD_WIRE_BAD_MAGIC,
+	FTD_WIRE_BAD_VERSION,
+	FTD_WIRE_BAD_LENGTH,	/* length field disagrees with the datagram */
+	FTD_WIRE_BAD_FLAGS,
+	FTD_WIRE_BAD_TYPE,
+	FTD_WIRE_BAD_PAYLOAD,	/* payload size wrong for the type */
+};
+
+/* Structural decode of len bytes at buf; f->payload points into buf. */
+enum ftd_wire_status ftd_wire_decode(const u8 *buf, size_t len, struct ftd_frame *f);
+
+/*
+ * Encode f (its length field is computed) followed by payload into buf, and
+ * sign it with key. Returns the frame length, or 0 if cap is too small.
+ */
+size_t ftd_wire_encode(u8 *buf, size_t cap, const struct ftd_frame *f,
+		       const u8 *payload, u16 payload_len, const u8 key[FTD_KEY_LEN]);
+
+/* The MAC a frame of len bytes at buf should carry under key. */
+u64 ftd_wire_mac(const u8 *buf, size_t len, const u8 key[FTD_KEY_LEN]);
+
+static inline bool ftd_wire_mac_ok(const u8 *buf, size_t len, const u8 key[FTD_KEY_LEN])
+{
+	return len >= FTD_WIRE_HDR_LEN &&
+	       ftd_wire_mac(buf, len, key) == ftd_get_be64(buf + FTD_WIRE_MAC_OFF);
+}
+
+const char *ftd_wire_status_str(enum ftd_wire_status st);
+
+#endif

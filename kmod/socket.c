@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/ipv6.h>
+#include <linux/inetdevice.h>
+#include <linux/udp.h>
+#include <net/udp_tunnel.h>
+#include <net/ipv6_stubs.h>
+#include <net/ip6_route.h>
+#include <net/route.h>
+#include <net/addrconf.h>
+#include <net/sock.h>
+#include "socket.h"
+#include "hb_rx.h"
+
+static void set_sock_opts(struct socket *sock)
+{
+	/* Emission runs in softirq and must never sleep on the socket. */
+	sock->sk->sk_allocation = GFP_ATOMIC;
+	sock->sk->sk_sndbuf = INT_MAX;
+	/* Stamp arrivals in the core receive path: the earliest point the
+	 * stack offers when no XDP program has stamped the frame.
+	 */
+	sock_enable_timestamps(sock->sk);
+}
+
+static int open_one(struct ftd_net *fn, struct udp_port_cfg *port_cfg, struct socket **out)
+{
+	struct udp_tunnel_sock_cfg tunnel_cfg = {
+		.sk_user_data = fn,
+		.encap_type = 1,
+		.encap_rcv = ftd_hb_rx,
+	};
+	int ret;
+
+	ret = udp_sock_create(fn->net, port_cfg, out);
+	if (ret)
+		return ret;
+	set_sock_opts(*out);
+	setup_udp_tunnel_sock(fn->net, *out, &tunnel_cfg);
+	return 0;
+}
+
+int ftd_socket_open(struct ftd_net *fn, u16 port, struct netlink_ext_ack *extack)
+{
+	struct udp_port_cfg cfg4 = {
+		.family = AF_INET,
+		.local_ip.s_addr = htonl(INADDR_ANY),
+		.local_udp_port = htons(port),
+		.use_udp_checksums = true,
+	};
+	struct socket *sock4 = NULL, *sock6 = NULL;
+	int ret;
+
+	lockdep_assert_held(&fn->lock);
+
+	ret = open_one(fn, &cfg4, &sock4);
+	if (ret) {
+		if (ret == -EADDRINUSE)
+			NL_SET_ERR_MSG_MOD(extack, "UDP port already in use in this namespace");
+		else
+			NL_SET_ERR_MSG_MOD(extack, "cannot create the IPv4 UDP socket");
+		return ret;
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	if (ipv6_mod_enabled()) {
+		struct udp_port_cfg cfg6 = {
+			.family = AF_INET6,
+			.local_ip6 = IN6ADDR_ANY_INIT,
+			.local_udp_port = htons(port),
+			.ipv6_v6only = true,
+			.use_udp6_tx_checksums = true,
+			.use_udp6_rx_checksums = true,
+		};
+
+		ret = open_one(fn, &cfg6, &sock6);
+		if (ret) {
+			udp_tunnel_sock_release(sock4);
+			if (ret == -EADDRINUSE)
+				NL_SET_ERR_MSG_MOD(extack, "UDP port already in use in this namespace (IPv6)");
+			else
+				NL_SET_ERR_MSG_MOD(extack, "cannot create the IPv6 UDP socket");
+			return ret;
+		}
+	}
+#endif
+	rcu_assign_pointer(fn->sock4, sock4);
+	rcu_assign_pointer(fn->sock6, sock6);
+	return 0;
+}
+
+void ftd_socket_close(struct ftd_net *fn)
+{
+	struct socket *sock4, *sock6;
+
+	lockdep_assert_held(&fn->lock);
+	sock4 = rcu_dereference_protected(fn->sock4, lockdep_is_held(&fn->lock));
+	sock6 = rcu_dereference_protected(fn->sock6, lockdep_is_held(&fn->lock));
+	RCU_INIT_POINTER(fn->sock4, NULL);
+	RCU_INIT_POINTER(fn->sock6, NULL);
+	/* Senders and the receive hook run under RCU: let them finish. */
+	synchronize_net();
+	if (sock4)
+		udp_tunnel_sock_release(sock4);
+	if (sock6)
+		udp_tunnel_sock_release(sock6);
+}
+
+static int send4(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *rail, __be32 saddr)
+{
+	struct flowi4 fl = {
+		.saddr = saddr,
+		.daddr = rail->addr.sin.sin_addr.s_addr,
+		.fl4_dport = htons(fn->cfg.port),
+		.flowi4_proto = IPPROTO_UDP,
+	};
+	struct rtable *rt;
+	struct socket *sock;
+
+	sock = rcu_dereference_bh(fn->sock4);
+	if (unlikely(!sock))
+		goto err;
+	fl.fl4_sport = inet_sk(sock->sk)->inet_sport;
+
+	rt = dst_cache_get_ip4(&rail->dst_cache, &fl.saddr);
+	if (!rt) {
+		/* A configured source that is not (or no longer) ours: let the
+		 * route choose, rather than send with a foreign source.
+		 */
+		if (fl.saddr && !inet_confirm_addr(fn->net, NULL, 0, fl.saddr, RT_SCOPE_HOST))
+			fl.saddr = 0;
+		rt = ip_route_output_flow(fn->net, &fl, sock->sk);
+		if (IS_ERR(rt))
+			goto err;
+		dst_cache_set_ip4(&rail->dst_cache, &rt->dst, fl.saddr);
+	}
+	skb->ignore_df = 1;
+	udp_tunnel_xmit_skb(rt, sock->sk, skb, fl.saddr, fl.daddr, 0,
+			    ip4_dst_hoplimit(&rt->dst), 0, fl.fl4_sport, fl.fl4_dport,
+			    false, false);
+	return 0;
+err:
+	kfree_skb(skb);
+	return -ENETUNREACH;
+}
+
+#if IS_ENABLED(CONFIG_IPV6)
+static int send6(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *rail,
+		 const struct in6_addr *saddr)
+{
+	struct flowi6 fl = {
+		.saddr = saddr ? *saddr : in6addr_any,
+		.daddr = rail->addr.sin6.sin6_addr,
+		.fl6_dport = htons(fn->cfg.port),
+		.flowi6_oif = rail->addr.sin6.sin6_scope_id,
+		.flowi6_proto = IPPROTO_UDP,
+	};
+	struct dst_entry *dst;
+	struct socket *sock;
+
+	sock = rcu_dereference_bh(fn->sock6);
+	if (unlikely(!sock))
+		goto err;
+	fl.fl6_sport = inet_sk(sock->sk)->inet_sport;
+
+	dst = dst_cache_get_ip6(&rail->dst_cache, &fl.saddr);
+	if (!dst) {
+		if (!ipv6_addr_any(&fl.saddr) && !ipv6_chk_addr(fn->net, &fl.saddr, NULL, 0))
+			fl.saddr = in6addr_any;
+		dst = ipv6_stub->ipv6_dst_lookup_flow(fn->net, sock->sk, &fl, NULL);
+		if (IS_ERR(dst))
+			goto err;
+		dst_cache_set_ip6(&rail->dst_cache, dst, &fl.saddr);
+	}
+	skb->ignore_df = 1;
+	udp_tunnel6_xmit_skb(dst, sock->sk, skb, NULL, &fl.saddr, &fl.daddr, 0,
+			     ip6_dst_hoplimit(dst), 0, fl.fl6_sport, fl.fl6_dport, false);
+	return 0;
+err:
+	kfree_skb(skb);
+	return -ENETUNREACH;
+}
+#endif
+
+int ftd_socket_send(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *rail,
+		    const union ftd_addr *src)
+{
+	sa_family_t family = rail->addr.sa.sa_family;
+	bool src_ok = src && src->sa.sa_family == family;
+	int ret;
+
+	skb_mark_not_on_list(skb);
+	rcu_read_lock_bh();
+	if (family == AF_INET) {
+		ret = send4(fn, skb, rail, src_ok ? src->sin.sin_addr.s_addr : 0);
+#if IS_ENABLED(CONFIG_IPV6)
+	} else if (family == AF_INET6) {
+		ret = send6(fn, skb, rail, src_ok ? &src->sin6.sin6_addr : NULL);
+#endif
+	} else {
+		kfree_skb(skb);
+		ret = -EAFNOSUPPORT;
+	}
+	rcu_read_unlock_bh();
+	return ret;
+}
