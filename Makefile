@@ -22,18 +22,20 @@ NL_CFLAGS = $(shell pkg-config --cflags libnl-genl-3.0)
 NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0)
 UCFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -I$(CURDIR)/include/uapi -I$(CURDIR)/kmod -I$(CURDIR)/userspace
 
-export KERNELRELEASE KDIR
+.PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-vm demo deps clean install dkms-install dkms-remove
 
-.PHONY: all module userspace tools lib unit test test-unit test-dkms test-vm demo deps clean install
-
-all: module userspace
+all: module userspace selftests
 
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 # ---------------------------------------------------------------- user space
 PROTO_SRC := $(wildcard kmod/proto/*.c)
-COMMON_SRC := userspace/common/nl.c userspace/common/names.c userspace/common/duration.c
+COMMON_SRC := userspace/common/nl.c userspace/common/names.c userspace/common/duration.c \
+	userspace/common/addr.c userspace/common/json.c userspace/common/msg.c \
+	userspace/common/query.c userspace/common/table.c
+# The tools' files other than main.c (config parser, formatters): unit-tested.
+TOOL_UNIT_SRC = $(filter-out %/main.c,$(wildcard userspace/ftctl/*.c userspace/ftstat/*.c))
 LIB_SRC := userspace/lib/ftdetect.c
 
 userspace: tools lib
@@ -48,6 +50,9 @@ $(B)/bin/ftstat: userspace/ftstat/*.c userspace/ftstat/*.h $(COMMON_SRC) userspa
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(NL_CFLAGS) -o $@ userspace/ftstat/*.c $(COMMON_SRC) $(NL_LIBS)
 
+# So that `make build/bin/ftctl` (a relative name for the same file) works.
+build/bin/ftctl build/bin/ftstat: build/bin/%: $(B)/bin/% ;
+
 $(B)/lib/libftdetect.so: $(LIB_SRC) userspace/lib/ftdetect.h include/uapi/linux/ftdetect.h
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -fPIC -shared -Wl,-soname,libftdetect.so.1 -o $@ $(LIB_SRC)
@@ -58,12 +63,31 @@ $(B)/lib/libftdetect.a: $(LIB_SRC) userspace/lib/ftdetect.h include/uapi/linux/f
 	$(AR) rcs $@ $(B)/obj/libftdetect.o
 
 # ---------------------------------------------------------------- tests
+# In-VM selftests (C, kselftest harness) and the tools the shell tests use.
+SELFTEST_BINS := $(patsubst selftests/ftdetect/%.c,$(B)/selftests/%,$(wildcard selftests/ftdetect/*.c)) \
+	$(B)/selftests/ftd-devwatch $(B)/selftests/ftd-inject
+STCFLAGS = $(UCFLAGS) -Wno-sign-compare -I$(CURDIR)/selftests $(NL_CFLAGS)
+
+$(B)/selftests/%: selftests/ftdetect/%.c selftests/ftdetect/*.h $(COMMON_SRC) include/uapi/linux/ftdetect.h
+	@mkdir -p $(@D)
+	$(CC) $(STCFLAGS) -Wno-missing-prototypes -o $@ $< $(COMMON_SRC) $(NL_LIBS) -lpthread
+
+$(B)/selftests/ftd-devwatch: selftests/tools/ftd-devwatch.c $(LIB_SRC) userspace/lib/ftdetect.h
+	@mkdir -p $(@D)
+	$(CC) $(STCFLAGS) -o $@ $< $(LIB_SRC)
+
+$(B)/selftests/ftd-inject: selftests/tools/ftd-inject.c $(PROTO_SRC) kmod/proto/*.h
+	@mkdir -p $(@D)
+	$(CC) $(STCFLAGS) -o $@ $< $(PROTO_SRC)
+
+selftests: $(SELFTEST_BINS)
+
 # Host-side unit tests of the protocol core and the tools' parsers (TAP).
 UNIT_TESTS := $(patsubst selftests/unit/%.c,$(B)/unit/%,$(wildcard selftests/unit/*.c))
 
-$(B)/unit/%: selftests/unit/%.c $(PROTO_SRC) $(COMMON_SRC) kmod/proto/*.h selftests/kselftest_harness.h
+$(B)/unit/%: selftests/unit/%.c $(PROTO_SRC) $(COMMON_SRC) $(TOOL_UNIT_SRC) kmod/proto/*.h $(wildcard userspace/*/*.h) selftests/kselftest_harness.h
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(NL_CFLAGS) -fsanitize=address,undefined -I$(CURDIR)/selftests -o $@ $< $(PROTO_SRC) $(COMMON_SRC) $(NL_LIBS)
+	$(CC) $(UCFLAGS) $(NL_CFLAGS) -fsanitize=address,undefined -I$(CURDIR)/selftests -o $@ $< $(PROTO_SRC) $(COMMON_SRC) $(TOOL_UNIT_SRC) $(NL_LIBS)
 
 unit: $(UNIT_TESTS)
 
@@ -98,6 +122,25 @@ install: userspace
 	install -D -m 0644 $(B)/lib/libftdetect.a $(DESTDIR)$(PREFIX)/lib/libftdetect.a
 	install -D -m 0644 docs/man/ftctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/ftctl.8
 	install -D -m 0644 docs/man/ftstat.8 $(DESTDIR)$(PREFIX)/share/man/man8/ftstat.8
+
+# ---------------------------------------------------------------- DKMS
+# Only what kbuild needs goes to /usr/src: the module sources and the contract.
+DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+DKMS_SRC := /usr/src/ftdetect-$(DKMS_VERSION)
+
+dkms-install:
+	-dkms remove -m ftdetect -v $(DKMS_VERSION) --all >/dev/null 2>&1
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)/selftests/vm
+	cp -r Kbuild Makefile dkms.conf kmod include $(DKMS_SRC)/
+	cp selftests/vm/kernel-release $(DKMS_SRC)/selftests/vm/
+	dkms add -m ftdetect -v $(DKMS_VERSION)
+	dkms build -m ftdetect -v $(DKMS_VERSION) -k $(KERNELRELEASE)
+	dkms install -m ftdetect -v $(DKMS_VERSION) -k $(KERNELRELEASE)
+
+dkms-remove:
+	-dkms remove -m ftdetect -v $(DKMS_VERSION) --all
+	rm -rf $(DKMS_SRC)
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/ftdetect: the record format, the error contract of read and ioctl,
+ * poll, rank registration (PROC_EXIT on deregister, PROC_DEAD when the
+ * registered process dies), per-namespace isolation, and the overflow record
+ * of a reader that falls behind.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <linux/ftdetect.h>
+#include "kselftest_harness.h"
+#include "util.h"
+
+#define DEV "/dev/ftdetect"
+
+static int open_dev(void)
+{
+	return open(DEV, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+}
+
+static int reg(int fd, uint32_t job, uint32_t rank)
+{
+	struct ftd_rank_reg r = { .job = job, .rank = rank };
+
+	return ioctl(fd, FTD_IOC_REGISTER, &r) ? -errno : 0;
+}
+
+static int read_one(int fd, struct ftd_event *ev, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	ssize_t n;
+
+	if (poll(&pfd, 1, timeout_ms) != 1)
+		return -ETIMEDOUT;
+	n = read(fd, ev, sizeof(*ev));
+	if (n < 0)
+		return -errno;
+	return n == sizeof(*ev) ? 0 : -EPROTO;
+}
+
+FIXTURE(dev) {
+	int watcher;
+};
+
+FIXTURE_SETUP(dev)
+{
+	ASSERT_EQ(0, ftd_test_new_netns());
+	self->watcher = open_dev();
+	ASSERT_LE(0, self->watcher) TH_LOG("open %s: %s", DEV, strerror(errno));
+}
+
+FIXTURE_TEARDOWN(dev)
+{
+	close(self->watcher);
+}
+
+TEST_F(dev, empty_nonblocking_read_is_eagain)
+{
+	struct ftd_event ev;
+
+	EXPECT_EQ(-1, read(self->watcher, &ev, sizeof(ev)));
+	EXPECT_EQ(EAGAIN, errno);
+}
+
+TEST_F(dev, buffer_smaller_than_a_record_is_einval)
+{
+	char buf[sizeof(struct ftd_event) - 1];
+
+	EXPECT_EQ(-1, read(self->watcher, buf, sizeof(buf)));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(dev, unknown_ioctl_is_enotty)
+{
+	EXPECT_EQ(-1, ioctl(self->watcher, _IO(FTD_IOC_MAGIC, 99)));
+	EXPECT_EQ(ENOTTY, errno);
+	EXPECT_EQ(-1, ioctl(self->watcher, _IO('x', 1)));
+	EXPECT_EQ(ENOTTY, errno);
+}
+
+TEST_F(dev, known_ioctl_with_wrong_size_is_einval)
+{
+	uint64_t small = 0;
+	char big[64] = {};
+
+	EXPECT_EQ(-1, ioctl(self->watcher, _IOW(FTD_IOC_MAGIC, 1, uint64_t), &small));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(self->watcher, _IOR(FTD_IOC_MAGIC, 3, char[64]), big));
+	EXPECT_EQ(EINVAL, errno);
+	/* Nothing was registered by the malformed request. */
+	EXPECT_EQ(-1, ioctl(self->watcher, FTD_IOC_DEREGISTER));
+	EXPECT_EQ(ENOENT, errno);
+}
+
+TEST_F(dev, info_reports_an_unconfigured_instance)
+{
+	struct ftd_info info;
+
+	ASSERT_EQ(0, ioctl(self->watcher, FTD_IOC_INFO, &info));
+	EXPECT_EQ(FTD_EVENT_VERSION, info.version);
+	EXPECT_EQ(sizeof(struct ftd_event), info.event_size);
+	EXPECT_EQ(FTD_NODE_NONE, info.node);
+	EXPECT_EQ(0, info.up);
+}
+
+TEST_F(dev, register_rules)
+{
+	struct ftd_rank_reg bad = { .job = 1, .rank = 1, .flags = 1 };
+	int fd = open_dev();
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, ioctl(fd, FTD_IOC_REGISTER, &bad));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-ENOENT, ioctl(fd, FTD_IOC_DEREGISTER) ? -errno : 0);
+	EXPECT_EQ(0, reg(fd, 1, 1));
+	EXPECT_EQ(-EBUSY, reg(fd, 1, 2));
+	EXPECT_EQ(0, ioctl(fd, FTD_IOC_DEREGISTER));
+	close(fd);
+}
+
+TEST_F(dev, deregister_is_proc_exit)
+{
+	struct ftd_event ev;
+	int fd = open_dev();
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, reg(fd, 7, 3));
+	ASSERT_EQ(0, ioctl(fd, FTD_IOC_DEREGISTER));
+	close(fd);
+
+	ASSERT_EQ(0, read_one(self->watcher, &ev, 2000));
+	EXPECT_EQ(FTD_EVENT_VERSION, ev.version);
+	EXPECT_EQ(sizeof(ev), ev.size);
+	EXPECT_EQ(FTD_EV_PROC_EXIT, ev.type);
+	EXPECT_EQ(7, ev.job);
+	EXPECT_EQ(3, ev.rank);
+	EXPECT_NE(0, ev.time_ns);
+	EXPECT_NE(0, ev.mono_ns);
+	/* A clean exit is never followed by a death notice. */
+	EXPECT_EQ(-ETIMEDOUT, read_one(self->watcher, &ev, 200));
+}
+
+TEST_F(dev, close_while_registered_is_proc_dead)
+{
+	struct ftd_event ev;
+	int fd = open_dev();
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, reg(fd, 9, 4));
+	close(fd);
+	ASSERT_EQ(0, read_one(self->watcher, &ev, 2000));
+	EXPECT_EQ(FTD_EV_PROC_DEAD, ev.type);
+	EXPECT_EQ(9, ev.job);
+	EXPECT_EQ(4, ev.rank);
+}
+
+TEST_F(dev, sigkill_of_a_registered_process_is_proc_dead)
+{
+	int ready[2];
+	struct ftd_event ev;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, pipe(ready));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int fd = open_dev();
+
+		if (fd < 0 || reg(fd, 11, 5))
+			_exit(1);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	ASSERT_EQ(0, read_one(self->watcher, &ev, 2000));
+	EXPECT_EQ(FTD_EV_PROC_DEAD, ev.type);
+	EXPECT_EQ(11, ev.job);
+	EXPECT_EQ(5, ev.rank);
+}
+
+TEST_F(dev, one_read_returns_several_whole_records)
+{
+	struct ftd_event evs[3];
+	int fd = open_dev(), i;
+
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, reg(fd, 1, i));
+		ASSERT_EQ(0, ioctl(fd, FTD_IOC_DEREGISTER));
+	}
+	close(fd);
+	/* A buffer of 2.5 records gets two. */
+	EXPECT_EQ(2 * sizeof(evs[0]), read(self->watcher, evs, 2 * sizeof(evs[0]) + 32));
+	EXPECT_EQ(0, evs[0].rank);
+	EXPECT_EQ(1, evs[1].rank);
+	EXPECT_EQ(evs[0].seq + 1, evs[1].seq);
+	EXPECT_EQ(sizeof(evs[0]), read(self->watcher, evs, sizeof(evs)));
+	EXPECT_EQ(2, evs[0].rank);
+}
+
+struct blocked_read {
+	int fd;
+	ssize_t n;
+	struct ftd_event ev;
+};
+
+static void *blocking_reader(void *arg)
+{
+	struct blocked_read *b = arg;
+
+	b->n = read(b->fd, &b->ev, sizeof(b->ev));
+	return NULL;
+}
+
+TEST_F(dev, blocking_read_wakes_on_an_event)
+{
+	struct blocked_read b = {};
+	pthread_t t;
+	int fd;
+
+	b.fd = open(DEV, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, b.fd);
+	ASSERT_EQ(0, pthread_create(&t, NULL, blocking_reader, &b));
+	usleep(100 * 1000);
+	fd = open_dev();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, reg(fd, 2, 2));
+	close(fd);
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(sizeof(b.ev), b.n);
+	EXPECT_EQ(FTD_EV_PROC_DEAD, b.ev.type);
+	close(b.fd);
+}
+
+TEST_F(dev, poll_reports_readable_only_with_a_record)
+{
+	struct pollfd pfd = { .fd = self->watcher, .events = POLLIN };
+	int fd;
+
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	fd = open_dev();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, reg(fd, 1, 1));
+	close(fd);
+	EXPECT_EQ(1, poll(&pfd, 1, 2000));
+	EXPECT_TRUE(pfd.revents & POLLIN);
+}
+
+TEST_F(dev, events_stay_in_their_namespace)
+{
+	struct ftd_event ev;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int fd;
+
+		if (ftd_test_new_netns())
+			_exit(1);
+		fd = open_dev();
+		if (fd < 0 || reg(fd, 1, 1))
+			_exit(1);
+		close(fd);	/* PROC_DEAD in the child's namespace only */
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	EXPECT_EQ(-ETIMEDOUT, read_one(self->watcher, &ev, 300));
+}
+
+static int open_and_register(void *arg)
+{
+	int fd = open_dev();
+
+	if (fd < 0)
+		return 1;
+	return reg(fd, 3, 3) ? 2 : 0;
+}
+
+TEST_F(dev, unprivileged_open_and_register_are_allowed)
+{
+	EXPECT_EQ(0, ftd_test_unprivileged(open_and_register, NULL));
+}
+
+/*
+ * A reader that never reads keeps FTD_EVENT_QUEUE_LEN - 1 records; the rest
+ * are counted and reported by one OVERFLOW record in their place, and the
+ * stream goes on normally after it.
+ */
+TEST_F(dev, a_reader_that_falls_behind_gets_an_overflow_record)
+{
+	const unsigned int kept = FTD_EVENT_QUEUE_LEN - 1, extra = 77;
+	struct ftd_event ev;
+	uint64_t first_seq = 0;
+	unsigned int i;
+	int fd = open_dev();
+
+	ASSERT_LE(0, fd);
+	for (i = 0; i < kept + extra; i++) {
+		ASSERT_EQ(0, reg(fd, 5, i));
+		ASSERT_EQ(0, ioctl(fd, FTD_IOC_DEREGISTER));
+	}
+	for (i = 0; i < kept; i++) {
+		ASSERT_EQ(0, read_one(self->watcher, &ev, 1000));
+		ASSERT_EQ(FTD_EV_PROC_EXIT, ev.type);
+		ASSERT_EQ(i, ev.rank);
+		if (!i)
+			first_seq = ev.seq;
+		ASSERT_EQ(first_seq + i, ev.seq);
+	}
+	ASSERT_EQ(0, read_one(self->watcher, &ev, 1000));
+	EXPECT_EQ(FTD_EV_OVERFLOW, ev.type);
+	EXPECT_EQ(extra, ev.count);
+	EXPECT_EQ(first_seq + kept, ev.seq);	/* the first record lost */
+
+	ASSERT_EQ(0, reg(fd, 5, 999));
+	ASSERT_EQ(0, ioctl(fd, FTD_IOC_DEREGISTER));
+	ASSERT_EQ(0, read_one(self->watcher, &ev, 1000));
+	EXPECT_EQ(FTD_EV_PROC_EXIT, ev.type);
+	EXPECT_EQ(999, ev.rank);
+	EXPECT_EQ(first_seq + kept + extra, ev.seq);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN

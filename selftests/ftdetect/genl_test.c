@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "ftdetect" generic netlink family: configuration round trip, strict
+ * validation with an extack message and no state change on bad input,
+ * CAP_NET_ADMIN on every command that changes state.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <grp.h>
+#include <netlink/genl/genl.h>
+#include <linux/ftdetect.h>
+#include "kselftest_harness.h"
+#include "util.h"
+#include "common/nl.h"
+#include "common/msg.h"
+
+struct dump {
+	unsigned int n;
+	struct ftu_node nodes[8];
+};
+
+static int collect_node(struct nl_msg *msg, void *arg)
+{
+	struct dump *d = arg;
+
+	if (d->n == 8)
+		return -E2BIG;
+	return ftu_msg_parse_node(msg, &d->nodes[d->n++]);
+}
+
+static int collect_config(struct nl_msg *msg, void *arg)
+{
+	return ftu_msg_parse_config(msg, arg);
+}
+
+static int get_config(struct ftu_nl *nl, struct ftu_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	return ftu_nl_call(nl, ftu_nl_msg(nl, FTDETECT_CMD_GET_CONFIG, 0), collect_config, cfg);
+}
+
+static int dump_nodes(struct ftu_nl *nl, struct dump *d)
+{
+	memset(d, 0, sizeof(*d));
+	return ftu_nl_call(nl, ftu_nl_msg(nl, FTDETECT_CMD_GET_NODE, NLM_F_DUMP), collect_node, d);
+}
+
+/* Node id with addresses given as strings; NULL-terminated. */
+static int add_node(struct ftu_nl *nl, uint32_t id, const char *const *addrs)
+{
+	struct ftu_addr a[FTD_MAX_RAILS + 2];
+	struct nl_msg *msg;
+	unsigned int n = 0;
+
+	for (; addrs[n]; n++)
+		if (ftu_addr_parse(addrs[n], &a[n]))
+			return -EINVAL;
+	msg = ftu_nl_msg(nl, FTDETECT_CMD_ADD_NODE, 0);
+	if (!msg || ftu_msg_put_node(msg, id, a, n))
+		return -ENOBUFS;
+	return ftu_nl_call(nl, msg, NULL, NULL);
+}
+
+static int set_u32(struct ftu_nl *nl, int attr, uint32_t v)
+{
+	struct nl_msg *msg = ftu_nl_msg(nl, FTDETECT_CMD_SET_CONFIG, 0);
+
+	nla_put_u32(msg, attr, v);
+	return ftu_nl_call(nl, msg, NULL, NULL);
+}
+
+static int set_u64(struct ftu_nl *nl, int attr, uint64_t v)
+{
+	struct nl_msg *msg = ftu_nl_msg(nl, FTDETECT_CMD_SET_CONFIG, 0);
+
+	nla_put_u64(msg, attr, v);
+	return ftu_nl_call(nl, msg, NULL, NULL);
+}
+
+static int set_up(struct ftu_nl *nl, uint8_t up)
+{
+	struct nl_msg *msg = ftu_nl_msg(nl, FTDETECT_CMD_SET_CONFIG, 0);
+
+	nla_put_u8(msg, FTDETECT_A_UP, up);
+	return ftu_nl_call(nl, msg, NULL, NULL);
+}
+
+FIXTURE(genl) {
+	struct ftu_nl nl;
+	struct ftu_config before;
+};
+
+FIXTURE_SETUP(genl)
+{
+	ASSERT_EQ(0, ftd_test_new_netns());
+	ASSERT_EQ(0, ftu_nl_open(&self->nl, FTDETECT_GENL_NAME));
+	ASSERT_EQ(0, get_config(&self->nl, &self->before));
+}
+
+FIXTURE_TEARDOWN(genl)
+{
+	ftu_nl_close(&self->nl);
+}
+
+/* The failed request left the configuration as it was. */
+#define ASSERT_CONFIG_UNCHANGED() do {						\
+	struct ftu_config now;							\
+	ASSERT_EQ(0, get_config(&self->nl, &now));				\
+	EXPECT_EQ(self->before.cluster, now.cluster);				\
+	EXPECT_EQ(self->before.node, now.node);					\
+	EXPECT_EQ(self->before.port, now.port);					\
+	EXPECT_EQ(self->before.period_ns, now.period_ns);			\
+	EXPECT_EQ(self->before.timeout_ns, now.timeout_ns);			\
+	EXPECT_EQ(self->before.up, now.up);					\
+} while (0)
+
+#define EXPECT_EXTACK(text) \
+	EXPECT_NE(NULL, strstr(self->nl.extack, text)) TH_LOG("extack: '%s'", self->nl.extack)
+
+TEST_F(genl, defaults_of_a_new_namespace)
+{
+	EXPECT_EQ(FTD_NODE_NONE, self->before.node);
+	EXPECT_EQ(FTD_DEFAULT_PORT, self->before.port);
+	EXPECT_EQ(FTD_DEFAULT_PERIOD_NS, self->before.period_ns);
+	EXPECT_EQ(FTD_DEFAULT_TIMEOUT_NS, self->before.timeout_ns);
+	EXPECT_FALSE(self->before.up);
+}
+
+TEST_F(genl, config_round_trip)
+{
+	struct ftu_config cfg = {
+		.present = FTU_BIT(FTDETECT_A_CLUSTER_ID) | FTU_BIT(FTDETECT_A_LOCAL_NODE) |
+			   FTU_BIT(FTDETECT_A_PORT) | FTU_BIT(FTDETECT_A_PERIOD_NS) |
+			   FTU_BIT(FTDETECT_A_TIMEOUT_NS) | FTU_BIT(FTDETECT_A_KEY),
+		.cluster = 42, .node = 3, .port = 17061,
+		.period_ns = 1000000, .timeout_ns = 5000000,
+		.key = { 1, 2, 3 },
+	};
+	struct nl_msg *msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_SET_CONFIG, 0);
+	struct ftu_config got;
+
+	ASSERT_EQ(0, ftu_msg_put_config(msg, &cfg));
+	ASSERT_EQ(0, ftu_nl_call(&self->nl, msg, NULL, NULL));
+	ASSERT_EQ(0, get_config(&self->nl, &got));
+	EXPECT_EQ(42, got.cluster);
+	EXPECT_EQ(3, got.node);
+	EXPECT_EQ(17061, got.port);
+	EXPECT_EQ(1000000, got.period_ns);
+	EXPECT_EQ(5000000, got.timeout_ns);
+	EXPECT_FALSE(FTU_HAS(&got, FTDETECT_A_KEY));	/* the key is write-only */
+}
+
+TEST_F(genl, period_below_minimum_is_refused)
+{
+	EXPECT_EQ(-ERANGE, set_u64(&self->nl, FTDETECT_A_PERIOD_NS, FTD_MIN_PERIOD_NS - 1));
+	EXPECT_NE(0, self->nl.extack[0]);
+	ASSERT_CONFIG_UNCHANGED();
+}
+
+TEST_F(genl, timeout_below_two_periods_is_refused)
+{
+	EXPECT_EQ(-EINVAL, set_u64(&self->nl, FTDETECT_A_TIMEOUT_NS,
+				   2 * FTD_DEFAULT_PERIOD_NS - 1));
+	EXPECT_EXTACK("two periods");
+	ASSERT_CONFIG_UNCHANGED();
+}
+
+TEST_F(genl, unknown_attribute_is_refused)
+{
+	struct nl_msg *msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_SET_CONFIG, 0);
+
+	nla_put_u32(msg, FTDETECT_A_CLUSTER_ID, 77);
+	nla_put_u32(msg, FTDETECT_A_MAX + 5, 1);
+	EXPECT_EQ(-EINVAL, ftu_nl_call(&self->nl, msg, NULL, NULL));
+	EXPECT_NE(0, self->nl.extack[0]);
+	ASSERT_CONFIG_UNCHANGED();
+}
+
+TEST_F(genl, read_only_attribute_is_refused)
+{
+	struct nl_msg *msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_SET_CONFIG, 0);
+
+	nla_put_u32(msg, FTDETECT_A_CLUSTER_ID, 77);
+	nla_put_u32(msg, FTDETECT_A_INCARNATION, 1);
+	EXPECT_EQ(-EINVAL, ftu_nl_call(&self->nl, msg, NULL, NULL));
+	ASSERT_CONFIG_UNCHANGED();
+}
+
+TEST_F(genl, wrong_key_length_is_refused)
+{
+	struct nl_msg *msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_SET_CONFIG, 0);
+	uint8_t key[FTD_KEY_LEN - 1] = {};
+
+	nla_put(msg, FTDETECT_A_KEY, sizeof(key), key);
+	EXPECT_EQ(-EINVAL, ftu_nl_call(&self->nl, msg, NULL, NULL));
+	EXPECT_NE(0, self->nl.extack[0]);
+}
+
+TEST_F(genl, truncated_u32_is_refused)
+{
+	struct nl_msg *msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_SET_CONFIG, 0);
+	uint16_t half = 7;
+
+	nla_put(msg, FTDETECT_A_CLUSTER_ID, sizeof(half), &half);
+	EXPECT_EQ(-EINVAL, ftu_nl_call(&self->nl, msg, NULL, NULL));
+	EXPECT_NE(0, self->nl.extack[0]);
+	ASSERT_CONFIG_UNCHANGED();
+}
+
+TEST_F(genl, node_table_round_trip)
+{
+	const char *const n1[] = { "192.0.2.1", NULL };
+	const char *const n2[] = { "192.0.2.2", "198.51.100.2", NULL };
+	const char *const n3[] = { "2001:db8::3", NULL };
+	struct nl_msg *msg;
+	struct dump d;
+	char buf[FTU_ADDR_BUFSZ];
+
+	ASSERT_EQ(0, add_node(&self->nl, 1, n1));
+	ASSERT_EQ(0, add_node(&self->nl, 2, n2));
+	ASSERT_EQ(0, add_node(&self->nl, 3, n3));
+	ASSERT_EQ(0, dump_nodes(&self->nl, &d));
+	ASSERT_EQ(3, d.n);
+	EXPECT_EQ(1, d.nodes[0].id);
+	EXPECT_EQ(2, d.nodes[1].id);
+	ASSERT_EQ(2, d.nodes[1].nr_rails);
+	EXPECT_STREQ("198.51.100.2", ftu_addr_format(&d.nodes[1].rails[1].addr, buf, sizeof(buf)));
+	EXPECT_STREQ("2001:db8::3", ftu_addr_format(&d.nodes[2].rails[0].addr, buf, sizeof(buf)));
+	EXPECT_EQ(FTD_NODE_UNKNOWN, d.nodes[2].state);
+
+	msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_DEL_NODE, 0);
+	ASSERT_EQ(0, ftu_msg_put_node_id(msg, 2));
+	ASSERT_EQ(0, ftu_nl_call(&self->nl, msg, NULL, NULL));
+	msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_DEL_NODE, 0);
+	ASSERT_EQ(0, ftu_msg_put_node_id(msg, 2));
+	EXPECT_EQ(-ENOENT, ftu_nl_call(&self->nl, msg, NULL, NULL));
+	EXPECT_EXTACK("no such node");
+	ASSERT_EQ(0, dump_nodes(&self->nl, &d));
+	EXPECT_EQ(2, d.n);
+}
+
+static int count_node(struct nl_msg *msg, void *arg)
+{
+	struct ftu_node node;
+	unsigned int *n = arg;
+
+	if (ftu_msg_parse_node(msg, &node) || node.id != *n + 1)
+		return -EPROTO;
+	(*n)++;
+	return 0;
+}
+
+/* 500 nodes do not fit one dump message: the dump must resume correctly. */
+TEST_F(genl, many_nodes_dump_across_several_messages)
+{
+	char addr[32];
+	const char *a[] = { addr, NULL };
+	unsigned int i, n = 0;
+
+	for (i = 1; i <= 500; i++) {
+		snprintf(addr, sizeof(addr), "2001:db8::%x", i);
+		ASSERT_EQ(0, add_node(&self->nl, i, a));
+	}
+	ASSERT_EQ(0, ftu_nl_call(&self->nl, ftu_nl_msg(&self->nl, FTDETECT_CMD_GET_NODE, NLM_F_DUMP),
+				 count_node, &n));
+	EXPECT_EQ(500, n);
+	ASSERT_CONFIG_UNCHANGED();
+}
+
+TEST_F(genl, bad_nodes_are_refused_and_change_nothing)
+{
+	const char *const five[] = { "192.0.2.1", "192.0.2.2", "192.0.2.3", "192.0.2.4",
+				     "192.0.2.5", NULL };
+	const char *const mcast[] = { "224.0.0.1", NULL };
+	const char *const any6[] = { "::", NULL };
+	const char *const twice[] = { "192.0.2.9", "192.0.2.9", NULL };
+	const char *const ok[] = { "192.0.2.10", NULL };
+	const char *const taken[] = { "192.0.2.10", NULL };
+	struct nl_msg *msg;
+	struct dump d;
+
+	EXPECT_EQ(-E2BIG, add_node(&self->nl, 1, five));
+	EXPECT_EXTACK("too many");
+	EXPECT_EQ(-EINVAL, add_node(&self->nl, 1, mcast));
+	EXPECT_EXTACK("unicast");
+	EXPECT_EQ(-EINVAL, add_node(&self->nl, 1, any6));
+	EXPECT_EQ(-EINVAL, add_node(&self->nl, 1, twice));
+	ASSERT_EQ(0, add_node(&self->nl, 10, ok));
+	EXPECT_EQ(-EEXIST, add_node(&self->nl, 11, taken));
+	EXPECT_EXTACK("another node");
+
+	/* A node nest without an id. */
+	msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_ADD_NODE, 0);
+	nla_nest_end(msg, nla_nest_start(msg, FTDETECT_A_NODE));
+	EXPECT_EQ(-EINVAL, ftu_nl_call(&self->nl, msg, NULL, NULL));
+	EXPECT_NE(0, self->nl.extack[0]);
+
+	/* No node nest at all. */
+	msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_ADD_NODE, 0);
+	EXPECT_EQ(-EINVAL, ftu_nl_call(&self->nl, msg, NULL, NULL));
+
+	/* An address with both families. */
+	{
+		struct nlattr *node, *addrs, *addr;
+		struct in6_addr a6;
+
+		inet_pton(AF_INET6, "2001:db8::1", &a6);
+		msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_ADD_NODE, 0);
+		node = nla_nest_start(msg, FTDETECT_A_NODE);
+		nla_put_u32(msg, FTDETECT_A_NODE_ID, 5);
+		addrs = nla_nest_start(msg, FTDETECT_A_NODE_ADDRS);
+		addr = nla_nest_start(msg, FTDETECT_A_ADDR);
+		nla_put_u32(msg, FTDETECT_A_ADDR_INET, htonl(0xc0000205));
+		nla_put(msg, FTDETECT_A_ADDR_INET6, sizeof(a6), &a6);
+		nla_nest_end(msg, addr);
+		nla_nest_end(msg, addrs);
+		nla_nest_end(msg, node);
+		EXPECT_EQ(-EINVAL, ftu_nl_call(&self->nl, msg, NULL, NULL));
+		EXPECT_EXTACK("exactly one");
+	}
+
+	/* The reserved "no node" id. */
+	{
+		struct ftu_addr a;
+
+		ftu_addr_parse("192.0.2.77", &a);
+		msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_ADD_NODE, 0);
+		ASSERT_EQ(0, ftu_msg_put_node(msg, FTD_NODE_NONE, &a, 1));
+		EXPECT_EQ(-ERANGE, ftu_nl_call(&self->nl, msg, NULL, NULL));
+	}
+
+	ASSERT_EQ(0, dump_nodes(&self->nl, &d));
+	ASSERT_EQ(1, d.n);
+	EXPECT_EQ(10, d.nodes[0].id);
+}
+
+TEST_F(genl, up_needs_a_local_node_in_the_table)
+{
+	const char *const a1[] = { "192.0.2.1", NULL };
+
+	EXPECT_EQ(-EINVAL, set_up(&self->nl, 1));
+	EXPECT_EXTACK("local node id");
+	ASSERT_EQ(0, set_u32(&self->nl, FTDETECT_A_LOCAL_NODE, 1));
+	EXPECT_EQ(-EINVAL, set_up(&self->nl, 1));
+	EXPECT_EXTACK("not in the node table");
+	ASSERT_EQ(0, add_node(&self->nl, 1, a1));
+	EXPECT_EQ(0, set_up(&self->nl, 1));
+}
+
+TEST_F(genl, identity_is_fixed_while_up_but_timing_is_live)
+{
+	const char *const a1[] = { "192.0.2.1", NULL };
+	struct ftu_config cfg;
+
+	ASSERT_EQ(0, set_u32(&self->nl, FTDETECT_A_LOCAL_NODE, 1));
+	ASSERT_EQ(0, add_node(&self->nl, 1, a1));
+	ASSERT_EQ(0, set_up(&self->nl, 1));
+	EXPECT_EQ(-EBUSY, set_u32(&self->nl, FTDETECT_A_CLUSTER_ID, 9));
+	EXPECT_EXTACK("down first");
+	EXPECT_EQ(0, set_u64(&self->nl, FTDETECT_A_TIMEOUT_NS, 80000000));
+	ASSERT_EQ(0, get_config(&self->nl, &cfg));
+	EXPECT_TRUE(cfg.up);
+	EXPECT_NE(0, cfg.incarnation);
+	EXPECT_EQ(80000000, cfg.timeout_ns);
+	EXPECT_EQ(0, ftu_nl_call(&self->nl, ftu_nl_msg(&self->nl, FTDETECT_CMD_DOWN, 0), NULL, NULL));
+	EXPECT_EQ(0, set_u32(&self->nl, FTDETECT_A_CLUSTER_ID, 9));
+}
+
+TEST_F(genl, port_in_use_is_reported)
+{
+	const char *const a1[] = { "192.0.2.1", NULL };
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(FTD_DEFAULT_PORT) };
+	int s = socket(AF_INET, SOCK_DGRAM, 0);
+
+	ASSERT_LE(0, s);
+	ASSERT_EQ(0, bind(s, (struct sockaddr *)&sin, sizeof(sin)));
+	ASSERT_EQ(0, set_u32(&self->nl, FTDETECT_A_LOCAL_NODE, 1));
+	ASSERT_EQ(0, add_node(&self->nl, 1, a1));
+	EXPECT_EQ(-EADDRINUSE, set_up(&self->nl, 1));
+	EXPECT_EXTACK("already in use");
+	close(s);
+	EXPECT_EQ(0, set_up(&self->nl, 1));
+}
+
+TEST_F(genl, events_cannot_be_sent_by_user_space)
+{
+	EXPECT_EQ(-EOPNOTSUPP,
+		  ftu_nl_call(&self->nl, ftu_nl_msg(&self->nl, FTDETECT_CMD_EVENT, 0), NULL, NULL));
+}
+
+static int try_admin_commands(void *arg)
+{
+	const char *const a1[] = { "192.0.2.1", NULL };
+	struct ftu_config cfg;
+	struct ftu_nl nl;
+	struct nl_msg *msg;
+	struct dump d;
+	int bad = 0;
+
+	if (ftu_nl_open(&nl, FTDETECT_GENL_NAME))
+		return 90;
+	if (set_u32(&nl, FTDETECT_A_CLUSTER_ID, 5) != -EPERM)
+		bad |= 1;
+	if (add_node(&nl, 2, a1) != -EPERM)
+		bad |= 2;
+	msg = ftu_nl_msg(&nl, FTDETECT_CMD_DEL_NODE, 0);
+	ftu_msg_put_node_id(msg, 1);
+	if (ftu_nl_call(&nl, msg, NULL, NULL) != -EPERM)
+		bad |= 4;
+	if (ftu_nl_call(&nl, ftu_nl_msg(&nl, FTDETECT_CMD_DOWN, 0), NULL, NULL) != -EPERM)
+		bad |= 8;
+	/* Reading is for everyone. */
+	if (get_config(&nl, &cfg) || dump_nodes(&nl, &d) || d.n != 1)
+		bad |= 16;
+	ftu_nl_close(&nl);
+	return bad;
+}
+
+TEST_F(genl, unprivileged_configuration_is_refused)
+{
+	const char *const a1[] = { "192.0.2.1", NULL };
+	struct dump d;
+
+	ASSERT_EQ(0, add_node(&self->nl, 1, a1));
+	EXPECT_EQ(0, ftd_test_unprivileged(try_admin_commands, NULL));
+	ASSERT_CONFIG_UNCHANGED();
+	ASSERT_EQ(0, dump_nodes(&self->nl, &d));
+	EXPECT_EQ(1, d.n);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the in-VM shell selftests: a cluster of nodes, one network
+# namespace per node, joined by one bridge per rail in a "switch" namespace.
+#
+#   node i, rail 0:  192.0.2.i/24     2001:db8::i/64      (veth n<i>r0 <-> s<i>r0 on br0)
+#   node i, rail 1:  198.51.100.i/24  2001:db8:1::i/64    (veth n<i>r1 <-> s<i>r1 on br1)
+#
+# Tests source this file, call cluster_create, and get cleanup on exit.
+
+set -eu
+FTD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export PATH="$FTD_ROOT/build/bin:$FTD_ROOT/build/selftests:$PATH"
+readonly ksft_skip=4
+
+# Unique per test run, so that a leftover from a crashed test never collides.
+FTD_NS_PREFIX=${FTD_NS_PREFIX:-ftd$$}
+FTD_TMP=$(mktemp -d /tmp/ftdtest.XXXXXX)
+declare -a FTD_BG_PIDS=()
+
+log() { echo "# $*"; }
+fail() { echo "# FAIL: $*"; exit 1; }
+skip() { echo "# SKIP: $*"; exit $ksft_skip; }
+
+ns_of() { echo "$FTD_NS_PREFIX-n$1"; }
+sw_ns() { echo "$FTD_NS_PREFIX-sw"; }
+# n I CMD...: run CMD in node I's namespace.
+n() { local i=$1; shift; ip netns exec "$(ns_of "$i")" "$@"; }
+sw() { ip netns exec "$(sw_ns)" "$@"; }
+
+cleanup() {
+	local pid ns
+	for pid in "${FTD_BG_PIDS[@]}"; do
+		kill "$pid" 2>/dev/null || true
+	done
+	wait 2>/dev/null || true
+	for ns in $(ip netns list | awk '{print $1}' | grep "^$FTD_NS_PREFIX-" || true); do
+		ip netns del "$ns" 2>/dev/null || true
+	done
+	rm -rf "$FTD_TMP"
+}
+trap cleanup EXIT
+
+# bg CMD...: run in the background, killed at exit.
+bg() { "$@" & FTD_BG_PIDS+=($!); }
+
+now_ns() { date +%s%N; }
+
+# wait_until SECONDS CMD...: poll CMD until it succeeds; fail after SECONDS.
+wait_until() {
+	local limit=$1; shift
+	local end=$(( $(date +%s) + limit ))
+	until "$@"; do
+		[ "$(date +%s)" -lt "$end" ] || return 1
+		sleep 0.05
+	done
+}
+
+addr4() { # rail node
+	case $1 in 0) echo "192.0.2.$2" ;; 1) echo "198.51.100.$2" ;; esac
+}
+addr6() { # rail node
+	case $1 in 0) printf '2001:db8::%x' "$2" ;; 1) printf '2001:db8:1::%x' "$2" ;; esac
+}
+
+# cluster_create NODES [RAILS]: namespaces, bridges, veths and addresses.
+cluster_create() {
+	local nodes=$1 rails=${2:-1} i r
+	FTD_NODES=$nodes
+	FTD_RAILS=$rails
+	ip netns add "$(sw_ns)"
+	sw ip link set lo up
+	for ((r = 0; r < rails; r++)); do
+		sw ip link add "br$r" type bridge
+		sw ip link set "br$r" up
+	done
+	for ((i = 1; i <= nodes; i++)); do
+		ip netns add "$(ns_of "$i")"
+		n "$i" ip link set lo up
+		n "$i" sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
+		for ((r = 0; r < rails; r++)); do
+			ip link add "n${i}r$r" netns "$(ns_of "$i")" type veth \
+				peer "s${i}r$r" netns "$(sw_ns)"
+			sw ip link set "s${i}r$r" master "br$r" up
+			n "$i" ip addr add "$(addr4 "$r" "$i")/24" dev "n${i}r$r"
+			n "$i" ip addr add "$(addr6 "$r" "$i")/64" dev "n${i}r$r" nodad
+			n "$i" ip link set "n${i}r$r" up
+		done
+	done
+}
+
+# cluster_config FILE PERIOD TIMEOUT FAMILY(4|6): the config every node applies.
+cluster_config() {
+	local file=$1 period=$2 timeout=$3 family=${4:-4} i r line
+	{
+		echo "[cluster]"
+		echo "id = 42"
+		echo "port = 7061"
+		echo "period = $period"
+		echo "timeout = $timeout"
+		echo "key = 000102030405060708090a0b0c0d0e0f"
+		echo
+		echo "[nodes]"
+		for ((i = 1; i <= FTD_NODES; i++)); do
+			line="$i"
+			for ((r = 0; r < FTD_RAILS; r++)); do
+				if [ "$family" = 6 ]; then
+					line+=" $(addr6 "$r" "$i")"
+				else
+					line+=" $(addr4 "$r" "$i")"
+				fi
+			done
+			echo "$line"
+		done
+	} > "$file"
+}
+
+# cluster_up PERIOD TIMEOUT [FAMILY]: configure every node from one file.
+cluster_up() {
+	local i
+	FTD_CONF=$FTD_TMP/cluster.conf
+	cluster_config "$FTD_CONF" "$1" "$2" "${3:-4}"
+	for ((i = 1; i <= FTD_NODES; i++)); do
+		n "$i" ftctl apply "$FTD_CONF" >/dev/null
+	done
+}
+
+# node_state OBSERVER NODE: the state OBSERVER's ftstat reports for NODE.
+node_state() {
+	n "$1" ftstat -j | jq -r --argjson id "$2" '.nodes[] | select(.id == $id) | .state'
+}
+
+# all_alive: every node sees every other node alive.
+all_alive() {
+	local i j
+	for ((i = 1; i <= FTD_NODES; i++)); do
+		for ((j = 1; j <= FTD_NODES; j++)); do
+			[ "$i" = "$j" ] && continue
+			[ "$(node_state "$i" "$j")" = alive ] || return 1
+		done
+	done
+}
+
+# watch_events NODE: record NODE's events from both interfaces, as JSON lines,
+# in $FTD_TMP/dev.NODE (/dev/ftdetect) and $FTD_TMP/nl.NODE (netlink).
+watch_events() {
+	local i=$1
+	bg n "$i" ftd-devwatch > "$FTD_TMP/dev.$i" 2> "$FTD_TMP/dev.$i.err"
+	bg n "$i" ftstat -w -j > "$FTD_TMP/nl.$i" 2> "$FTD_TMP/nl.$i.err"
+	wait_until 20 grep -q ready "$FTD_TMP/dev.$i.err" || fail "ftd-devwatch did not start on node $i"
+	# ftstat prints nothing until an event: give it time to subscribe.
+	sleep 0.3
+}
+
+# count_events FILE EVENT NODE: how many EVENT records about NODE in FILE.
+count_events() {
+	jq -c --arg ev "$2" --argjson id "$3" 'select(.event == $ev and .node == $id)' "$1" 2>/dev/null |
+		wc -l
+}
+
+# first_event_time FILE EVENT NODE: time_ns of the first such record.
+first_event_time() {
+	jq -r --arg ev "$2" --argjson id "$3" 'select(.event == $ev and .node == $id) | .time_ns' \
+		"$1" | head -n1
+}
+
+has_event() { [ "$(count_events "$@")" -ge 1 ]; }

@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# cutoff.sh [NODES] [PERIOD_MS] [TIMEOUT_MS]: cut one node off the network
+# (its switch port goes down) and check that every other node reports it
+# dead exactly once, on /dev/ftdetect and on the netlink events, within
+# timeout + 2 periods of the cut.
+#
+#   n1 ──┐
+#   n2 ──┤ br0
+#   n3 ──┘  <- s3r0 set down: n3 is cut off
+source "$(dirname "$0")/../lib.sh"
+
+NODES=${1:-3}
+PERIOD_MS=${2:-10}
+TIMEOUT_MS=${3:-50}
+VICTIM=$NODES
+
+cluster_create "$NODES"
+cluster_up "${PERIOD_MS}ms" "${TIMEOUT_MS}ms"
+wait_until 30 all_alive || { n 1 ftstat; fail "cluster did not come up"; }
+for ((i = 1; i < NODES; i++)); do
+	watch_events "$i"
+done
+sleep 0.5
+
+before=$(now_ns)
+sw ip link set "s${VICTIM}r0" down
+after=$(now_ns)
+
+observers_know() {
+	local i
+	for ((i = 1; i < NODES; i++)); do
+		has_event "$FTD_TMP/dev.$i" NODE_DEAD "$VICTIM" || return 1
+		has_event "$FTD_TMP/nl.$i" NODE_DEAD "$VICTIM" || return 1
+	done
+}
+wait_until 20 observers_know || { n 1 ftstat; fail "node $VICTIM was not reported dead everywhere"; }
+sleep $(( (2 * TIMEOUT_MS + 999) / 1000 ))	# time for any duplicate to show up
+
+bound=$(( (TIMEOUT_MS + 2 * PERIOD_MS) * 1000000 ))
+worst=0
+for ((i = 1; i < NODES; i++)); do
+	for src in dev nl; do
+		f=$FTD_TMP/$src.$i
+		[ "$(count_events "$f" NODE_DEAD "$VICTIM")" = 1 ] || fail "node $i ($src): NODE_DEAD not exactly once"
+		for j in $(seq 1 $((NODES - 1))); do
+			[ "$(count_events "$f" NODE_DEAD "$j")" = 0 ] || fail "node $i ($src): live node $j declared dead"
+		done
+		t=$(first_event_time "$f" NODE_DEAD "$VICTIM")
+		[ "$t" -gt "$before" ] || fail "node $i ($src): NODE_DEAD before the cut"
+		lat=$(( t - after ))
+		log "node $i ($src): NODE_DEAD $(( (t - before) / 1000 )) us after the cut started, $(( lat / 1000 )) us after it completed"
+		[ "$lat" -le "$bound" ] || fail "node $i ($src): detected $(( lat / 1000 )) us after the cut, bound $(( bound / 1000 )) us"
+		[ "$lat" -gt "$worst" ] && worst=$lat
+	done
+done
+[ "$(node_state 1 "$VICTIM")" = dead ] || fail "ftstat does not show node $VICTIM dead"
+n 1 ftstat
+log "detection latency (worst observer): $(( worst / 1000 )) us; timeout ${TIMEOUT_MS} ms, period ${PERIOD_MS} ms, bound $(( bound / 1000 )) us"
+log "ok"

@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# dkms_module.sh: the module that `dkms install` put under /lib/modules (the
+# host's DKMS stage of `make test` does that before booting this VM) loads
+# with modprobe, dependencies included, and works.
+source "$(dirname "$0")/../lib.sh"
+
+path=$(modinfo -n ftdetect 2>/dev/null || true)
+case $path in
+*/updates/dkms/*) ;;
+*) skip "no DKMS-installed ftdetect for $(uname -r) (run through make test, which installs it)" ;;
+esac
+rmmod ftdetect
+modprobe ftdetect || fail "modprobe of the DKMS module failed"
+[ -c /dev/ftdetect ] || fail "/dev/ftdetect missing"
+log "loaded $path ($(modinfo -F version ftdetect))"
+cluster_create 2
+cluster_up 10ms 50ms
+wait_until 30 all_alive || fail "DKMS module: cluster did not come up"
+rmmod ftdetect
+insmod "$FTD_ROOT/ftdetect.ko"
+log "ok"

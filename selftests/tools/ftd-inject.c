@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test tool: send crafted ftdetect frames, valid or broken in one chosen
+ * way, from an ordinary UDP socket, to check that the module drops and
+ * counts what it must and changes no state.
+ *
+ *   ftd-inject -t ADDR -k KIND [-p PORT] [-c CLUSTER] [-s SENDER] [-r RAIL]
+ *              [-i INCARNATION] [-q SEQ] [-K KEYHEX] [-n COUNT]
+ *
+ * KIND: valid short badmagic badversion badlength badflags badtype badmac
+ *       payload (a heartbeat with trailing bytes)
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include "proto/wire.h"
+
+static int parse_key(const char *hex, u8 key[FTD_KEY_LEN])
+{
+	unsigned int i, v;
+
+	if (strlen(hex) != 2 * FTD_KEY_LEN)
+		return -1;
+	for (i = 0; i < FTD_KEY_LEN; i++) {
+		if (sscanf(hex + 2 * i, "%2x", &v) != 1)
+			return -1;
+		key[i] = v;
+	}
+	return 0;
+}
+
+/* Build a frame of the requested kind into buf; its length. */
+static size_t craft(const char *kind, u8 *buf, struct ftd_frame *f, const u8 *key)
+{
+	static const u8 junk[16] = "0123456789abcdef";
+	size_t len = ftd_wire_encode(buf, FTD_MAX_FRAME, f, NULL, 0, key);
+
+	if (!strcmp(kind, "valid"))
+		return len;
+	if (!strcmp(kind, "short"))
+		return FTD_WIRE_HDR_LEN - 1;
+	if (!strcmp(kind, "badmagic"))
+		buf[0] ^= 0xff;
+	else if (!strcmp(kind, "badversion"))
+		buf[4] = FTD_WIRE_VERSION + 1;
+	else if (!strcmp(kind, "badlength"))
+		ftd_put_be16(buf + 8, len + 8);
+	else if (!strcmp(kind, "badflags"))
+		buf[7] = 0x80;
+	else if (!strcmp(kind, "badtype"))
+		buf[5] = 0xee;
+	else if (!strcmp(kind, "badmac"))
+		buf[FTD_WIRE_MAC_OFF] ^= 1;
+	else if (!strcmp(kind, "payload"))
+		return ftd_wire_encode(buf, FTD_MAX_FRAME, f, junk, sizeof(junk), key);
+	else
+		return 0;
+	/* Re-sign structural corruptions: they must fail on structure, not MAC. */
+	if (strcmp(kind, "badmac"))
+		ftd_put_be64(buf + FTD_WIRE_MAC_OFF, ftd_wire_mac(buf, len, key));
+	return len;
+}
+
+int main(int argc, char **argv)
+{
+	struct ftd_frame f = { .type = FTD_FRAME_HEARTBEAT, .incarnation = 1, .seq = 1 };
+	const char *to = NULL, *kind = NULL;
+	u8 key[FTD_KEY_LEN] = {}, buf[FTD_MAX_FRAME];
+	struct sockaddr_storage ss = {};
+	unsigned int port = FTD_DEFAULT_PORT, count = 1, i;
+	socklen_t sslen;
+	size_t len;
+	int opt, fd;
+
+	while ((opt = getopt(argc, argv, "t:k:p:c:s:r:i:q:K:n:")) != -1) {
+		switch (opt) {
+		case 't': to = optarg; break;
+		case 'k': kind = optarg; break;
+		case 'p': port = strtoul(optarg, NULL, 0); break;
+		case 'c': f.cluster = strtoul(optarg, NULL, 0); break;
+		case 's': f.sender = strtoul(optarg, NULL, 0); break;
+		case 'r': f.rail = strtoul(optarg, NULL, 0); break;
+		case 'i': f.incarnation = strtoul(optarg, NULL, 0); break;
+		case 'q': f.seq = strtoull(optarg, NULL, 0); break;
+		case 'n': count = strtoul(optarg, NULL, 0); break;
+		case 'K':
+			if (parse_key(optarg, key)) {
+				fprintf(stderr, "ftd-inject: -K takes %d hex digits\n", 2 * FTD_KEY_LEN);
+				return 2;
+			}
+			break;
+		default:
+			return 2;
+		}
+	}
+	if (!to || !kind) {
+		fprintf(stderr, "usage: ftd-inject -t ADDR -k KIND [options]\n");
+		return 2;
+	}
+	if (inet_pton(AF_INET, to, &((struct sockaddr_in *)&ss)->sin_addr) == 1) {
+		ss.ss_family = AF_INET;
+		((struct sockaddr_in *)&ss)->sin_port = htons(port);
+		sslen = sizeof(struct sockaddr_in);
+	} else if (inet_pton(AF_INET6, to, &((struct sockaddr_in6 *)&ss)->sin6_addr) == 1) {
+		ss.ss_family = AF_INET6;
+		((struct sockaddr_in6 *)&ss)->sin6_port = htons(port);
+		sslen = sizeof(struct sockaddr_in6);
+	} else {
+		fprintf(stderr, "ftd-inject: bad address %s\n", to);
+		return 2;
+	}
+	fd = socket(ss.ss_family, SOCK_DGRAM, 0);
+	if (fd < 0) {
+		perror("ftd-inject: socket");
+		return 1;
+	}
+	for (i = 0; i < count; i++) {
+		len = craft(kind, buf, &f, key);
+		if (!len) {
+			fprintf(stderr, "ftd-inject: unknown kind %s\n", kind);
+			return 2;
+		}
+		if (sendto(fd, buf, len, 0, (struct sockaddr *)&ss, sslen) != (ssize_t)len) {
+			perror("ftd-inject: sendto");
+			return 1;
+		}
+		f.seq++;
+	}
+	close(fd);
+	return 0;
+}

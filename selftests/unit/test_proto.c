@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the protocol core (kmod/proto/), compiled from the very
+ * files the module builds: SipHash against the reference vectors, the frame
+ * codec, the suspicion state machine and the inter-arrival statistics.
+ */
+#include "kselftest_harness.h"
+#include "proto/siphash.h"
+#include "proto/wire.h"
+#include "proto/detect.h"
+#include "proto/iat.h"
+
+static const u8 ref_key[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+
+static u64 siphash_oneshot(const u8 *data, size_t len)
+{
+	struct ftd_siphash s;
+
+	ftd_siphash_init(&s, ref_key);
+	ftd_siphash_update(&s, data, len);
+	return ftd_siphash_final(&s);
+}
+
+/* From the SipHash paper's reference implementation (vectors.h), as u64. */
+TEST(siphash_reference_vectors)
+{
+	u8 msg[64];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(msg); i++)
+		msg[i] = i;
+	EXPECT_EQ(0x726fdb47dd0e0e31ULL, siphash_oneshot(msg, 0));
+	EXPECT_EQ(0x74f839c593dc67fdULL, siphash_oneshot(msg, 1));
+	EXPECT_EQ(0x93f5f5799a932462ULL, siphash_oneshot(msg, 8));
+	EXPECT_EQ(0xa129ca6149be45e5ULL, siphash_oneshot(msg, 15));
+	EXPECT_EQ(0x958a324ceb064572ULL, siphash_oneshot(msg, 63));
+}
+
+TEST(siphash_streaming_equals_oneshot)
+{
+	u8 msg[100];
+	unsigned int i, cut;
+
+	for (i = 0; i < sizeof(msg); i++)
+		msg[i] = i * 7 + 3;
+	for (cut = 0; cut <= sizeof(msg); cut++) {
+		struct ftd_siphash s;
+
+		ftd_siphash_init(&s, ref_key);
+		ftd_siphash_update(&s, msg, cut);
+		ftd_siphash_update(&s, msg + cut, sizeof(msg) - cut);
+		ASSERT_EQ(siphash_oneshot(msg, sizeof(msg)), ftd_siphash_final(&s));
+	}
+}
+
+static struct ftd_frame sample_frame(void)
+{
+	return (struct ftd_frame){
+		.type = FTD_FRAME_HEARTBEAT, .rail = 1, .cluster = 42, .sender = 7,
+		.incarnation = 1234567, .seq = 0x0102030405060708ULL, .tx_ns = 99,
+	};
+}
+
+TEST(wire_round_trip)
+{
+	struct ftd_frame in = sample_frame(), out;
+	u8 buf[FTD_MAX_FRAME];
+	size_t len = ftd_wire_encode(buf, sizeof(buf), &in, NULL, 0, ref_key);
+
+	ASSERT_EQ(FTD_WIRE_HDR_LEN, len);
+	ASSERT_EQ(FTD_WIRE_OK, ftd_wire_decode(buf, len, &out));
+	EXPECT_EQ(in.type, out.type);
+	EXPECT_EQ(in.rail, out.rail);
+	EXPECT_EQ(in.cluster, out.cluster);
+	EXPECT_EQ(in.sender, out.sender);
+	EXPECT_EQ(in.incarnation, out.incarnation);
+	EXPECT_EQ(in.seq, out.seq);
+	EXPECT_EQ(in.tx_ns, out.tx_ns);
+	EXPECT_EQ(0, out.rx_ns);
+	EXPECT_EQ(len, out.length);
+	EXPECT_TRUE(ftd_wire_mac_ok(buf, len, ref_key));
+}
+
+/* The byte layout is the uapi contract: check it field by field. */
+TEST(wire_layout_matches_the_uapi_header)
+{
+	struct ftd_frame in = sample_frame();
+	u8 buf[FTD_MAX_FRAME];
+
+	ASSERT_EQ(sizeof(struct ftd_wire_hdr), FTD_WIRE_HDR_LEN);
+	ftd_wire_encode(buf, sizeof(buf), &in, NULL, 0, ref_key);
+	EXPECT_EQ(FTD_WIRE_MAGIC, ftd_get_be32(buf));
+	EXPECT_EQ(FTD_WIRE_VERSION, buf[4]);
+	EXPECT_EQ(FTD_FRAME_HEARTBEAT, buf[5]);
+	EXPECT_EQ(1, buf[6]);
+	EXPECT_EQ(FTD_WIRE_HDR_LEN, ftd_get_be16(buf + 8));
+	EXPECT_EQ(42, ftd_get_be32(buf + 12));
+	EXPECT_EQ(7, ftd_get_be32(buf + 16));
+	EXPECT_EQ(1234567, ftd_get_be32(buf + 20));
+	EXPECT_EQ(0x0102030405060708ULL, ftd_get_be64(buf + 24));
+	EXPECT_EQ(99, ftd_get_be64(buf + FTD_WIRE_TX_OFF));
+}
+
+TEST(timestamp_slots_are_outside_the_mac)
+{
+	struct ftd_frame in = sample_frame();
+	u8 buf[FTD_MAX_FRAME];
+	size_t len = ftd_wire_encode(buf, sizeof(buf), &in, NULL, 0, ref_key);
+
+	ftd_put_be64(buf + FTD_WIRE_TX_OFF, 12345);	/* TC egress restamps */
+	ftd_put_be64(buf + FTD_WIRE_RX_OFF, 67890);	/* XDP stamps */
+	EXPECT_TRUE(ftd_wire_mac_ok(buf, len, ref_key));
+}
+
+TEST(every_covered_byte_is_authenticated)
+{
+	struct ftd_frame in = sample_frame();
+	u8 buf[FTD_MAX_FRAME], key2[16];
+	size_t len = ftd_wire_encode(buf, sizeof(buf), &in, NULL, 0, ref_key);
+	unsigned int i;
+
+	for (i = 0; i < FTD_WIRE_TX_OFF; i++) {
+		buf[i] ^= 0x10;
+		EXPECT_FALSE(ftd_wire_mac_ok(buf, len, ref_key)) TH_LOG("byte %u", i);
+		buf[i] ^= 0x10;
+	}
+	memcpy(key2, ref_key, 16);
+	key2[15] ^= 1;
+	EXPECT_FALSE(ftd_wire_mac_ok(buf, len, key2));
+}
+
+TEST(malformed_frames_are_classified)
+{
+	struct ftd_frame in = sample_frame(), out;
+	u8 buf[FTD_MAX_FRAME], bad[FTD_MAX_FRAME];
+	size_t len = ftd_wire_encode(buf, sizeof(buf), &in, NULL, 0, ref_key);
+
+	EXPECT_EQ(FTD_WIRE_SHORT, ftd_wire_decode(buf, FTD_WIRE_HDR_LEN - 1, &out));
+	EXPECT_EQ(FTD_WIRE_SHORT, ftd_wire_decode(buf, 0, &out));
+
+	memcpy(bad, buf, len); bad[0] = 0;
+	EXPECT_EQ(FTD_WIRE_BAD_MAGIC, ftd_wire_decode(bad, len, &out));
+	memcpy(bad, buf, len); bad[4] = 2;
+	EXPECT_EQ(FTD_WIRE_BAD_VERSION, ftd_wire_decode(bad, len, &out));
+	memcpy(bad, buf, len); ftd_put_be16(bad + 8, len + 1);
+	EXPECT_EQ(FTD_WIRE_BAD_LENGTH, ftd_wire_decode(bad, len, &out));
+	memcpy(bad, buf, len); ftd_put_be16(bad + 10, 1);
+	EXPECT_EQ(FTD_WIRE_BAD_LENGTH, ftd_wire_decode(bad, len, &out));
+	memcpy(bad, buf, len); bad[7] = 1;
+	EXPECT_EQ(FTD_WIRE_BAD_FLAGS, ftd_wire_decode(bad, len, &out));
+	memcpy(bad, buf, len); bad[5] = 0;
+	EXPECT_EQ(FTD_WIRE_BAD_TYPE, ftd_wire_decode(bad, len, &out));
+	memcpy(bad, buf, len); bad[5] = __FTD_FRAME_MAX;
+	EXPECT_EQ(FTD_WIRE_BAD_TYPE, ftd_wire_decode(bad, len, &out));
+	/* A datagram longer than its length field says. */
+	EXPECT_EQ(FTD_WIRE_BAD_LENGTH, ftd_wire_decode(buf, len + 4, &out));
+}
+
+TEST(heartbeat_with_a_payload_is_malformed)
+{
+	struct ftd_frame in = sample_frame(), out;
+	u8 buf[FTD_MAX_FRAME], junk[8] = { 1 };
+	size_t len = ftd_wire_encode(buf, sizeof(buf), &in, junk, sizeof(junk), ref_key);
+
+	ASSERT_EQ(FTD_WIRE_HDR_LEN + sizeof(junk), len);
+	EXPECT_EQ(FTD_WIRE_BAD_PAYLOAD, ftd_wire_decode(buf, len, &out));
+}
+
+TEST(encode_refuses_a_small_buffer)
+{
+	struct ftd_frame in = sample_frame();
+	u8 buf[FTD_WIRE_HDR_LEN];
+
+	EXPECT_EQ(0, ftd_wire_encode(buf, sizeof(buf) - 1, &in, NULL, 0, ref_key));
+	EXPECT_EQ(FTD_WIRE_HDR_LEN, ftd_wire_encode(buf, sizeof(buf), &in, NULL, 0, ref_key));
+}
+
+TEST(suspicion_state_machine)
+{
+	const u64 t = 50000000;
+
+	EXPECT_EQ(FTD_NODE_UNKNOWN, ftd_detect_on_silence(FTD_NODE_UNKNOWN, 10 * t, t));
+	EXPECT_EQ(FTD_NODE_ALIVE, ftd_detect_on_heard(FTD_NODE_UNKNOWN));
+	EXPECT_EQ(FTD_NODE_ALIVE, ftd_detect_on_silence(FTD_NODE_ALIVE, t / 2 - 1, t));
+	EXPECT_EQ(FTD_NODE_SUSPECT, ftd_detect_on_silence(FTD_NODE_ALIVE, t / 2, t));
+	EXPECT_EQ(FTD_NODE_ALIVE, ftd_detect_on_heard(FTD_NODE_SUSPECT));
+	EXPECT_EQ(FTD_NODE_SUSPECT, ftd_detect_on_silence(FTD_NODE_SUSPECT, t - 1, t));
+	EXPECT_EQ(FTD_NODE_DEAD, ftd_detect_on_silence(FTD_NODE_SUSPECT, t, t));
+	EXPECT_EQ(FTD_NODE_DEAD, ftd_detect_on_silence(FTD_NODE_ALIVE, t, t));
+	/* Fail-stop: nothing brings a dead incarnation back. */
+	EXPECT_EQ(FTD_NODE_DEAD, ftd_detect_on_heard(FTD_NODE_DEAD));
+	EXPECT_EQ(FTD_NODE_DEAD, ftd_detect_on_silence(FTD_NODE_DEAD, 0, t));
+	EXPECT_EQ(FTD_NODE_SELF, ftd_detect_on_silence(FTD_NODE_SELF, 10 * t, t));
+	EXPECT_EQ(FTD_NODE_LEFT, ftd_detect_on_heard(FTD_NODE_LEFT));
+
+	EXPECT_EQ(FTD_EV_NODE_DEAD, ftd_detect_event(FTD_NODE_ALIVE, FTD_NODE_DEAD));
+	EXPECT_EQ(FTD_EV_NODE_SUSPECT, ftd_detect_event(FTD_NODE_ALIVE, FTD_NODE_SUSPECT));
+	EXPECT_EQ(FTD_EV_NODE_ALIVE, ftd_detect_event(FTD_NODE_UNKNOWN, FTD_NODE_ALIVE));
+	EXPECT_EQ(0, ftd_detect_event(FTD_NODE_ALIVE, FTD_NODE_ALIVE));
+}
+
+TEST(inter_arrival_statistics)
+{
+	struct ftd_iat s = {};
+	u64 t = 1000000000, i;
+
+	ftd_iat_update(&s, t);
+	EXPECT_EQ(0, s.samples);
+	for (i = 1; i <= 200; i++)
+		ftd_iat_update(&s, t + i * 10000000);
+	EXPECT_EQ(200, s.samples);
+	EXPECT_EQ(10000000, s.mean_ns);
+	EXPECT_EQ(0, s.jitter_ns);
+
+	/* Alternating 9 ms / 11 ms: mean near 10 ms, jitter near 1 ms. */
+	t += 200 * 10000000;
+	for (i = 0; i < 400; i++) {
+		t += i % 2 ? 11000000 : 9000000;
+		ftd_iat_update(&s, t);
+	}
+	EXPECT_LT(s.mean_ns, 10200000);
+	EXPECT_GT(s.mean_ns, 9800000);
+	EXPECT_LT(s.jitter_ns, 1200000);
+	EXPECT_GT(s.jitter_ns, 800000);
+
+	/* A stamp from the past carries no interval. */
+	i = s.samples;
+	ftd_iat_update(&s, t - 5);
+	EXPECT_EQ(i, s.samples);
+}
+
+TEST_HARNESS_MAIN
