@@ -30,12 +30,18 @@ n() { local i=$1; shift; ip netns exec "$(ns_of "$i")" "$@"; }
 sw() { ip netns exec "$(sw_ns)" "$@"; }
 
 cleanup() {
-	local pid ns
+	local pid ns namespaces
+	namespaces=$(ip netns list | awk '{print $1}' | grep "^$FTD_NS_PREFIX-" || true)
+	# Whatever still runs in the test's namespaces (watchers started through
+	# ip netns exec are not our children) would keep /dev/ftdetect open.
+	for ns in $namespaces; do
+		ip netns pids "$ns" | xargs -r kill 2>/dev/null || true
+	done
 	for pid in "${FTD_BG_PIDS[@]}"; do
 		kill "$pid" 2>/dev/null || true
 	done
 	wait 2>/dev/null || true
-	for ns in $(ip netns list | awk '{print $1}' | grep "^$FTD_NS_PREFIX-" || true); do
+	for ns in $namespaces; do
 		ip netns del "$ns" 2>/dev/null || true
 	done
 	rm -rf "$FTD_TMP"
