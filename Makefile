@@ -65,7 +65,7 @@ $(B)/lib/libftdetect.a: $(LIB_SRC) userspace/lib/ftdetect.h include/uapi/linux/f
 # ---------------------------------------------------------------- tests
 # In-VM selftests (C, kselftest harness) and the tools the shell tests use.
 SELFTEST_BINS := $(patsubst selftests/ftdetect/%.c,$(B)/selftests/%,$(wildcard selftests/ftdetect/*.c)) \
-	$(B)/selftests/ftd-devwatch $(B)/selftests/ftd-inject
+	$(B)/selftests/ftd-devwatch $(B)/selftests/ftd-inject $(B)/selftests/ftd-link
 STCFLAGS = $(UCFLAGS) -Wno-sign-compare -I$(CURDIR)/selftests $(NL_CFLAGS)
 
 $(B)/selftests/%: selftests/ftdetect/%.c selftests/ftdetect/*.h $(COMMON_SRC) include/uapi/linux/ftdetect.h
@@ -79,6 +79,10 @@ $(B)/selftests/ftd-devwatch: selftests/tools/ftd-devwatch.c $(LIB_SRC) userspace
 $(B)/selftests/ftd-inject: selftests/tools/ftd-inject.c $(PROTO_SRC) kmod/proto/*.h
 	@mkdir -p $(@D)
 	$(CC) $(STCFLAGS) -o $@ $< $(PROTO_SRC)
+
+$(B)/selftests/ftd-link: selftests/tools/ftd-link.c
+	@mkdir -p $(@D)
+	$(CC) $(STCFLAGS) -o $@ $<
 
 selftests: $(SELFTEST_BINS)
 

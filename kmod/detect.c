@@ -66,7 +66,7 @@ out:
 		emit_node_event(fn, ev, peer->id, incarnation, FTD_NODE_NONE);
 }
 
-void ftd_detect_tick(struct ftd_net *fn, u64 now_ns)
+void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 {
 	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
 	struct ftd_peer *peer;
@@ -81,7 +81,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns)
 		old = peer->state;
 		if (peer->last_heard_ns && now_ns > peer->last_heard_ns)
 			peer->state = ftd_detect_on_silence(old, now_ns - peer->last_heard_ns,
-							    timeout);
+							    timeout, starved);
 		ev = ftd_detect_event(old, peer->state);
 		incarnation = peer->incarnation;
 		spin_unlock(&peer->lock);

@@ -14,7 +14,12 @@
 void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
 		      u64 arrival_ns);
 
-/* Periodic check of every observed node's silence at now_ns. Softirq. */
-void ftd_detect_tick(struct ftd_net *fn, u64 now_ns);
+/*
+ * Periodic check of every observed node's silence at now_ns. Softirq.
+ * starved: this tick fired more than a period late. Then frames that did
+ * arrive may still wait in the receive queues behind us, so silence is no
+ * evidence: suspect, but declare nobody dead until a tick on time.
+ */
+void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved);
 
 #endif

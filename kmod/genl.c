@@ -52,6 +52,7 @@ static const struct nla_policy node_policy[FTDETECT_A_NODE_MAX + 1] = {
 	[FTDETECT_A_NODE_IAT_MEAN_NS] = { .type = NLA_REJECT },
 	[FTDETECT_A_NODE_IAT_JITTER_NS] = { .type = NLA_REJECT },
 	[FTDETECT_A_NODE_TX] = { .type = NLA_REJECT },
+	[FTDETECT_A_NODE_IAT_MAX_NS] = { .type = NLA_REJECT },
 };
 
 static const struct nla_policy ftd_policy[FTDETECT_A_MAX + 1] = {
@@ -221,18 +222,24 @@ static int parse_node(struct genl_info *info, struct nlattr **tb, bool need_addr
 	const struct nlattr *a;
 	int rem, ret, i, j;
 
-	if (GENL_REQ_ATTR_CHECK(info, FTDETECT_A_NODE))
+	if (GENL_REQ_ATTR_CHECK(info, FTDETECT_A_NODE)) {
+		NL_SET_ERR_MSG_MOD(extack, "a node nest (FTDETECT_A_NODE) is required");
 		return -EINVAL;
+	}
 	ret = nla_parse_nested(tb, FTDETECT_A_NODE_MAX, info->attrs[FTDETECT_A_NODE],
 			       node_policy, extack);
 	if (ret)
 		return ret;
-	if (NL_REQ_ATTR_CHECK(extack, info->attrs[FTDETECT_A_NODE], tb, FTDETECT_A_NODE_ID))
+	if (NL_REQ_ATTR_CHECK(extack, info->attrs[FTDETECT_A_NODE], tb, FTDETECT_A_NODE_ID)) {
+		NL_SET_ERR_MSG_MOD(extack, "the node id (FTDETECT_A_NODE_ID) is required");
 		return -EINVAL;
+	}
 	if (!need_addrs)
 		return 0;
-	if (NL_REQ_ATTR_CHECK(extack, info->attrs[FTDETECT_A_NODE], tb, FTDETECT_A_NODE_ADDRS))
+	if (NL_REQ_ATTR_CHECK(extack, info->attrs[FTDETECT_A_NODE], tb, FTDETECT_A_NODE_ADDRS)) {
+		NL_SET_ERR_MSG_MOD(extack, "the node's addresses (FTDETECT_A_NODE_ADDRS) are required");
 		return -EINVAL;
+	}
 
 	*nrails = 0;
 	nla_for_each_nested(a, tb[FTDETECT_A_NODE_ADDRS], rem) {
@@ -374,6 +381,7 @@ static int fill_node_locked(struct sk_buff *skb, const struct ftd_peer *p, u64 n
 	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_IAT_MEAN_NS, iat->mean_ns, FTDETECT_A_NODE_PAD) ||
 	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_IAT_JITTER_NS, iat->jitter_ns,
 			      FTDETECT_A_NODE_PAD) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_IAT_MAX_NS, iat->max_ns, FTDETECT_A_NODE_PAD) ||
 	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_TX, READ_ONCE(p->tx), FTDETECT_A_NODE_PAD))
 		goto err;
 	nla_nest_end(skb, node);
@@ -484,7 +492,13 @@ static int ftd_get_stats(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RX_BADMAC, atomic64_read(&s->rx_badmac),
 			      FTDETECT_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_EVENTS, atomic64_read(&s->events),
-			      FTDETECT_A_STATS_PAD))
+			      FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TICKS, atomic64_read(&s->ticks),
+			      FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TICKS_LATE, atomic64_read(&s->ticks_late),
+			      FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TICK_LATE_MAX_NS,
+			      atomic64_read(&s->tick_late_max_ns), FTDETECT_A_STATS_PAD))
 		goto err;
 	nla_nest_end(msg, nest);
 	genlmsg_end(msg, hdr);

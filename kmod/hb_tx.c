@@ -63,16 +63,35 @@ static void send_heartbeats(struct ftd_net *fn)
 	rcu_read_unlock();
 }
 
+/* How late this tick fired; counted, since a starved observer is a bad judge. */
+static u64 tick_lateness(struct ftd_net *fn, struct hrtimer *timer, u64 now, u64 period)
+{
+	s64 late = now - ktime_to_ns(hrtimer_get_expires(timer));
+
+	atomic64_inc(&fn->stats.ticks);
+	if (late <= 0)
+		return 0;
+	if (late > period)
+		atomic64_inc(&fn->stats.ticks_late);
+	if (late > atomic64_read(&fn->stats.tick_late_max_ns))
+		atomic64_set(&fn->stats.tick_late_max_ns, late);
+	return late;
+}
+
 static enum hrtimer_restart hb_timer_fired(struct hrtimer *timer)
 {
 	struct ftd_net *fn = container_of(timer, struct ftd_net, timer);
+	u64 period = READ_ONCE(fn->cfg.period_ns);
+	u64 now = ktime_get_ns();
+	u64 late;
 
 	if (!READ_ONCE(fn->up))
 		return HRTIMER_NORESTART;
+	late = tick_lateness(fn, timer, now, period);
 	send_heartbeats(fn);
-	ftd_detect_tick(fn, ktime_get_ns());
+	ftd_detect_tick(fn, now, late > period);
 	/* Overruns (a late softirq) skip periods instead of bursting. */
-	hrtimer_forward_now(timer, ns_to_ktime(READ_ONCE(fn->cfg.period_ns)));
+	hrtimer_forward_now(timer, ns_to_ktime(period));
 	return HRTIMER_RESTART;
 }
 

@@ -32,6 +32,8 @@ struct ftd_stats {
 	atomic64_t tx, tx_err;
 	atomic64_t rx, rx_malformed, rx_foreign, rx_badmac;
 	atomic64_t events;
+	atomic64_t ticks, ticks_late;
+	atomic64_t tick_late_max_ns;	/* written by the timer only */
 };
 
 struct ftd_net {

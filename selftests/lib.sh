@@ -19,6 +19,13 @@ FTD_NS_PREFIX=${FTD_NS_PREFIX:-ftd$$}
 FTD_TMP=$(mktemp -d /tmp/ftdtest.XXXXXX)
 declare -a FTD_BG_PIDS=()
 
+# Heartbeat timing of the cluster tests. The period is the design's default;
+# the timeout is twice the design's example because a software-emulated (TCG)
+# guest loses its vCPUs to the host for tens of milliseconds at a time, which
+# a real node does not. Benchmarks, not these tests, measure tight settings.
+FTD_TEST_PERIOD=${FTD_TEST_PERIOD:-10ms}
+FTD_TEST_TIMEOUT=${FTD_TEST_TIMEOUT:-100ms}
+
 log() { echo "# $*"; }
 fail() { echo "# FAIL: $*"; exit 1; }
 skip() { echo "# SKIP: $*"; exit $ksft_skip; }
@@ -52,6 +59,10 @@ trap cleanup EXIT
 bg() { "$@" & FTD_BG_PIDS+=($!); }
 
 now_ns() { date +%s%N; }
+
+# cut_node NODE [RAIL]: take NODE's switch port down; prints when (JSON from
+# ftd-link, CLOCK_REALTIME stamps bracketing the change).
+cut_node() { sw ftd-link "s${1}r${2:-0}" down; }
 
 # wait_until SECONDS CMD...: poll CMD until it succeeds; fail after SECONDS.
 wait_until() {

@@ -2,12 +2,12 @@
 #include "detect.h"
 
 enum ftd_node_state ftd_detect_on_silence(enum ftd_node_state st, u64 silence_ns,
-					  u64 timeout_ns)
+					  u64 timeout_ns, bool starved)
 {
 	if (st != FTD_NODE_ALIVE && st != FTD_NODE_SUSPECT)
 		return st;
 	if (silence_ns >= timeout_ns)
-		return FTD_NODE_DEAD;
+		return starved ? FTD_NODE_SUSPECT : FTD_NODE_DEAD;
 	if (silence_ns >= ftd_detect_suspect_after(timeout_ns))
 		return FTD_NODE_SUSPECT;
 	return st;

@@ -11,6 +11,10 @@
  *         back as the same incarnation)
  *
  * A node never heard stays UNKNOWN: it has not joined, so it cannot fail.
+ *
+ * An observer that was itself starved (its tick came late) may still have
+ * the node's frames waiting in its receive queues: silence it measured then
+ * is no evidence, so a starved observer suspects but does not declare.
  */
 #ifndef FTD_PROTO_DETECT_H
 #define FTD_PROTO_DETECT_H
@@ -23,9 +27,9 @@ static inline u64 ftd_detect_suspect_after(u64 timeout_ns)
 	return timeout_ns / 2;
 }
 
-/* State after silence_ns without a valid frame. */
+/* State after silence_ns without a valid frame, seen by a (starved) observer. */
 enum ftd_node_state ftd_detect_on_silence(enum ftd_node_state st, u64 silence_ns,
-					  u64 timeout_ns);
+					  u64 timeout_ns, bool starved);
 
 /* State after a valid frame of the node's current incarnation. */
 enum ftd_node_state ftd_detect_on_heard(enum ftd_node_state st);

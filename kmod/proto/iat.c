@@ -17,6 +17,8 @@ void ftd_iat_update(struct ftd_iat *s, u64 arrival_ns)
 	/* Out-of-order stamps (clock source change) carry no interval. */
 	if (s->last_ns && arrival_ns > s->last_ns) {
 		iat = arrival_ns - s->last_ns;
+		if (iat > s->max_ns)
+			s->max_ns = iat;
 		if (!s->samples) {
 			s->mean_ns = iat;
 			s->jitter_ns = 0;

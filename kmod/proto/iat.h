@@ -5,6 +5,7 @@
  * so they describe the recent stream rather than its whole history.
  *   mean:   EWMA of the inter-arrival time
  *   jitter: EWMA of |inter-arrival - mean|
+ *   max:    the longest gap seen, what a timeout must cover
  */
 #ifndef FTD_PROTO_IAT_H
 #define FTD_PROTO_IAT_H
@@ -15,6 +16,7 @@ struct ftd_iat {
 	u64 last_ns;	/* arrival time of the previous frame, 0 before the first */
 	u64 mean_ns;
 	u64 jitter_ns;
+	u64 max_ns;
 	u64 samples;
 };
 

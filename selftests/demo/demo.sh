@@ -11,8 +11,8 @@
 #   n4 ──┘
 source "$(dirname "$0")/../lib.sh"
 
-PERIOD=${FTD_DEMO_PERIOD:-10ms}
-TIMEOUT=${FTD_DEMO_TIMEOUT:-50ms}
+PERIOD=${FTD_DEMO_PERIOD:-$FTD_TEST_PERIOD}
+TIMEOUT=${FTD_DEMO_TIMEOUT:-$FTD_TEST_TIMEOUT}
 say() { printf '\n=== %s\n' "$*"; }
 ms() { awk -v ns="$1" 'BEGIN { printf "%.1f ms", ns / 1e6 }'; }
 
@@ -31,7 +31,8 @@ bg bash -c "ip netns exec $(ns_of 2) ftstat -w | sed -u 's/^/    [node 2] /'"
 for i in 1 2; do watch_events "$i"; done
 
 say "A rank (job 1, rank 5) registers on /dev/ftdetect on node 2, then is killed with SIGKILL"
-n 2 ftd-devwatch -r 1:5 -q 2> "$FTD_TMP/rank.err" &
+# ip netns exec execs the command: $! is the rank's own pid.
+ip netns exec "$(ns_of 2)" ftd-devwatch -r 1:5 -q 2> "$FTD_TMP/rank.err" &
 rank=$!
 wait_until 10 grep -q ready "$FTD_TMP/rank.err" || fail "rank did not register"
 sleep 0.5
@@ -45,8 +46,7 @@ sleep 0.3
 echo "    -> PROC_DEAD for rank 5 on node 2, $(ms $((seen - kill_at))) after kill -9 (no timeout involved)"
 
 say "Node 4 is cut off the network"
-cut_at=$(now_ns)
-sw ip link set s4r0 down
+cut_at=$(cut_node 4 | jq '.before_ns')
 wait_until 10 has_event "$FTD_TMP/dev.1" NODE_DEAD 4 || fail "node 4 not declared dead"
 seen=$(first_event_time "$FTD_TMP/dev.1" NODE_DEAD 4)
 sleep 0.3

@@ -192,7 +192,7 @@ TEST_F(genl, wrong_key_length_is_refused)
 	uint8_t key[FTD_KEY_LEN - 1] = {};
 
 	nla_put(msg, FTDETECT_A_KEY, sizeof(key), key);
-	EXPECT_EQ(-EINVAL, ftu_nl_call(&self->nl, msg, NULL, NULL));
+	EXPECT_EQ(-ERANGE, ftu_nl_call(&self->nl, msg, NULL, NULL));
 	EXPECT_NE(0, self->nl.extack[0]);
 }
 
@@ -298,6 +298,7 @@ TEST_F(genl, bad_nodes_are_refused_and_change_nothing)
 	/* No node nest at all. */
 	msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_ADD_NODE, 0);
 	EXPECT_EQ(-EINVAL, ftu_nl_call(&self->nl, msg, NULL, NULL));
+	EXPECT_EXTACK("is required");
 
 	/* An address with both families. */
 	{

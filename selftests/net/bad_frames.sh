@@ -12,7 +12,7 @@ source "$(dirname "$0")/../lib.sh"
 
 KEY=000102030405060708090a0b0c0d0e0f
 cluster_create 3
-FTD_NODES=2 cluster_config "$FTD_TMP/c.conf" 10ms 50ms 4
+FTD_NODES=2 cluster_config "$FTD_TMP/c.conf" "$FTD_TEST_PERIOD" "$FTD_TEST_TIMEOUT" 4
 n 1 ftctl apply "$FTD_TMP/c.conf" >/dev/null
 n 2 ftctl apply "$FTD_TMP/c.conf" >/dev/null
 FTD_NODES=2

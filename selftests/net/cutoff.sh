@@ -24,9 +24,9 @@ for ((i = 1; i < NODES; i++)); do
 done
 sleep 0.5
 
-before=$(now_ns)
-sw ip link set "s${VICTIM}r0" down
-after=$(now_ns)
+cut=$(cut_node "$VICTIM")
+before=$(jq '.before_ns' <<< "$cut")
+after=$(jq '.after_ns' <<< "$cut")
 
 observers_know() {
 	local i
@@ -39,6 +39,7 @@ wait_until 20 observers_know || { n 1 ftstat; fail "node $VICTIM was not reporte
 sleep $(( (2 * TIMEOUT_MS + 999) / 1000 ))	# time for any duplicate to show up
 
 bound=$(( (TIMEOUT_MS + 2 * PERIOD_MS) * 1000000 ))
+floor=$(( TIMEOUT_MS * 1000000 / 2 ))	# sooner is a premature declaration
 worst=0
 for ((i = 1; i < NODES; i++)); do
 	for src in dev nl; do
@@ -49,9 +50,10 @@ for ((i = 1; i < NODES; i++)); do
 		done
 		t=$(first_event_time "$f" NODE_DEAD "$VICTIM")
 		[ "$t" -gt "$before" ] || fail "node $i ($src): NODE_DEAD before the cut"
-		lat=$(( t - after ))
-		log "node $i ($src): NODE_DEAD $(( (t - before) / 1000 )) us after the cut started, $(( lat / 1000 )) us after it completed"
+		lat=$(( t - before ))	# the cut happened within [before, after]: a bound
+		log "node $i ($src): NODE_DEAD $(( lat / 1000 )) us after the cut (cut took $(( (after - before) / 1000 )) us)"
 		[ "$lat" -le "$bound" ] || fail "node $i ($src): detected $(( lat / 1000 )) us after the cut, bound $(( bound / 1000 )) us"
+		[ $(( t - after )) -ge "$floor" ] || fail "node $i ($src): detected only $(( (t - after) / 1000 )) us after the cut"
 		[ "$lat" -gt "$worst" ] && worst=$lat
 	done
 done

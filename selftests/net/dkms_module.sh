@@ -16,7 +16,7 @@ modprobe ftdetect || fail "modprobe of the DKMS module failed"
 [ -c /dev/ftdetect ] || fail "/dev/ftdetect missing"
 log "loaded $path ($(modinfo -F version ftdetect))"
 cluster_create 2
-cluster_up 10ms 50ms
+cluster_up "$FTD_TEST_PERIOD" "$FTD_TEST_TIMEOUT"
 wait_until 30 all_alive || fail "DKMS module: cluster did not come up"
 rmmod ftdetect
 insmod "$FTD_ROOT/ftdetect.ko"

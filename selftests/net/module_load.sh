@@ -26,7 +26,7 @@ log "3 unload/reload cycles of an idle module"
 
 # A running 2-node cluster, then unload underneath it.
 cluster_create 2
-cluster_up 10ms 50ms
+cluster_up "$FTD_TEST_PERIOD" "$FTD_TEST_TIMEOUT"
 wait_until 30 all_alive || fail "cluster did not come up"
 reload
 log "unloaded with a running cluster"

@@ -7,7 +7,7 @@
 source "$(dirname "$0")/../lib.sh"
 
 cluster_create 2
-cluster_up 10ms 50ms
+cluster_up "$FTD_TEST_PERIOD" "$FTD_TEST_TIMEOUT"
 wait_until 30 all_alive || fail "cluster did not come up"
 watch_events 1
 inc1=$(n 2 ftctl show -j | jq '.incarnation')

@@ -179,18 +179,21 @@ TEST(suspicion_state_machine)
 {
 	const u64 t = 50000000;
 
-	EXPECT_EQ(FTD_NODE_UNKNOWN, ftd_detect_on_silence(FTD_NODE_UNKNOWN, 10 * t, t));
+	EXPECT_EQ(FTD_NODE_UNKNOWN, ftd_detect_on_silence(FTD_NODE_UNKNOWN, 10 * t, t, false));
 	EXPECT_EQ(FTD_NODE_ALIVE, ftd_detect_on_heard(FTD_NODE_UNKNOWN));
-	EXPECT_EQ(FTD_NODE_ALIVE, ftd_detect_on_silence(FTD_NODE_ALIVE, t / 2 - 1, t));
-	EXPECT_EQ(FTD_NODE_SUSPECT, ftd_detect_on_silence(FTD_NODE_ALIVE, t / 2, t));
+	EXPECT_EQ(FTD_NODE_ALIVE, ftd_detect_on_silence(FTD_NODE_ALIVE, t / 2 - 1, t, false));
+	EXPECT_EQ(FTD_NODE_SUSPECT, ftd_detect_on_silence(FTD_NODE_ALIVE, t / 2, t, false));
 	EXPECT_EQ(FTD_NODE_ALIVE, ftd_detect_on_heard(FTD_NODE_SUSPECT));
-	EXPECT_EQ(FTD_NODE_SUSPECT, ftd_detect_on_silence(FTD_NODE_SUSPECT, t - 1, t));
-	EXPECT_EQ(FTD_NODE_DEAD, ftd_detect_on_silence(FTD_NODE_SUSPECT, t, t));
-	EXPECT_EQ(FTD_NODE_DEAD, ftd_detect_on_silence(FTD_NODE_ALIVE, t, t));
+	EXPECT_EQ(FTD_NODE_SUSPECT, ftd_detect_on_silence(FTD_NODE_SUSPECT, t - 1, t, false));
+	EXPECT_EQ(FTD_NODE_DEAD, ftd_detect_on_silence(FTD_NODE_SUSPECT, t, t, false));
+	EXPECT_EQ(FTD_NODE_DEAD, ftd_detect_on_silence(FTD_NODE_ALIVE, t, t, false));
+	/* A starved observer suspects but does not declare. */
+	EXPECT_EQ(FTD_NODE_SUSPECT, ftd_detect_on_silence(FTD_NODE_ALIVE, 10 * t, t, true));
+	EXPECT_EQ(FTD_NODE_SUSPECT, ftd_detect_on_silence(FTD_NODE_SUSPECT, 10 * t, t, true));
 	/* Fail-stop: nothing brings a dead incarnation back. */
 	EXPECT_EQ(FTD_NODE_DEAD, ftd_detect_on_heard(FTD_NODE_DEAD));
-	EXPECT_EQ(FTD_NODE_DEAD, ftd_detect_on_silence(FTD_NODE_DEAD, 0, t));
-	EXPECT_EQ(FTD_NODE_SELF, ftd_detect_on_silence(FTD_NODE_SELF, 10 * t, t));
+	EXPECT_EQ(FTD_NODE_DEAD, ftd_detect_on_silence(FTD_NODE_DEAD, 0, t, false));
+	EXPECT_EQ(FTD_NODE_SELF, ftd_detect_on_silence(FTD_NODE_SELF, 10 * t, t, false));
 	EXPECT_EQ(FTD_NODE_LEFT, ftd_detect_on_heard(FTD_NODE_LEFT));
 
 	EXPECT_EQ(FTD_EV_NODE_DEAD, ftd_detect_event(FTD_NODE_ALIVE, FTD_NODE_DEAD));

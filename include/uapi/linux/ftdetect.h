@@ -238,6 +238,7 @@ struct ftd_info {
  *       FTDETECT_A_NODE_IAT_MEAN_NS  u64      (dump) mean inter-arrival time
  *       FTDETECT_A_NODE_IAT_JITTER_NS u64     (dump) mean absolute deviation of inter-arrival
  *       FTDETECT_A_NODE_TX           u64      (dump) frames sent to it
+ *       FTDETECT_A_NODE_IAT_MAX_NS   u64      (dump) longest inter-arrival gap seen
  *
  *   FTDETECT_CMD_GET_STATS           (do)     instance counters
  *     FTDETECT_A_STATS               nest
@@ -248,6 +249,9 @@ struct ftd_info {
  *       FTDETECT_A_STATS_RX_FOREIGN  u64      dropped: other cluster or unknown sender
  *       FTDETECT_A_STATS_RX_BADMAC   u64      dropped: MAC mismatch
  *       FTDETECT_A_STATS_EVENTS      u64      events emitted
+ *       FTDETECT_A_STATS_TICKS       u64      heartbeat timer ticks
+ *       FTDETECT_A_STATS_TICKS_LATE  u64      ticks that fired more than one period late
+ *       FTDETECT_A_STATS_TICK_LATE_MAX_NS u64 the latest a tick has fired
  *
  *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
  *     FTDETECT_A_EVENT               nest
@@ -328,6 +332,7 @@ enum ftdetect_node_attr {
 	FTDETECT_A_NODE_IAT_MEAN_NS,
 	FTDETECT_A_NODE_IAT_JITTER_NS,
 	FTDETECT_A_NODE_TX,
+	FTDETECT_A_NODE_IAT_MAX_NS,
 	__FTDETECT_A_NODE_MAX
 };
 #define FTDETECT_A_NODE_MAX (__FTDETECT_A_NODE_MAX - 1)
@@ -361,6 +366,9 @@ enum ftdetect_stats_attr {
 	FTDETECT_A_STATS_RX_FOREIGN,
 	FTDETECT_A_STATS_RX_BADMAC,
 	FTDETECT_A_STATS_EVENTS,
+	FTDETECT_A_STATS_TICKS,
+	FTDETECT_A_STATS_TICKS_LATE,
+	FTDETECT_A_STATS_TICK_LATE_MAX_NS,
 	__FTDETECT_A_STATS_MAX
 };
 #define FTDETECT_A_STATS_MAX (__FTDETECT_A_STATS_MAX - 1)

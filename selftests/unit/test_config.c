@@ -1,0 +1,728 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of ftctl's config file parser and local node resolution, and
+ * of the shared duration parser/formatter and name tables. No kernel
+ * needed: everything here is plain parsing.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#include <linux/ftdetect.h>
+
+#include "common/addr.h"
+#include "common/duration.h"
+#include "common/names.h"
+#include "ftctl/config.h"
+#include "ftctl/local.h"
+
+/* Parse `text` as if it were the file "cluster.conf". */
+static int parse(const char *text, struct ftctl_conf *c, char *err)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int ret;
+
+	if (!f)
+		return -2;
+	ret = ftctl_conf_parse(f, "cluster.conf", c, err, FTCTL_CONF_ERRSZ);
+	fclose(f);
+	return ret;
+}
+
+static struct ftu_addr addr(const char *s)
+{
+	struct ftu_addr a;
+
+	if (ftu_addr_parse(s, &a))
+		abort();
+	return a;
+}
+
+#define MINIMAL "[cluster]\nid = 1\n[nodes]\n1 192.0.2.1\n2 192.0.2.2\n"
+
+FIXTURE(conf) {
+	struct ftctl_conf c;
+	char err[FTCTL_CONF_ERRSZ];
+};
+
+static FIXTURE_SETUP(conf)
+{
+}
+
+static FIXTURE_TEARDOWN(conf)
+{
+	ftctl_conf_free(&self->c);
+}
+
+/* The parse must fail with exactly this message. */
+#define EXPECT_CONF_ERROR(text, msg) do {					\
+	EXPECT_EQ(-1, parse(text, &self->c, self->err));			\
+	EXPECT_STREQ(msg, self->err);						\
+	EXPECT_EQ(NULL, self->c.nodes);						\
+	EXPECT_EQ(0, self->c.nr_nodes);						\
+} while (0)
+
+TEST_F(conf, full_file)
+{
+	static const char text[] =
+		"# a cluster\n"
+		"[cluster]\n"
+		"id = 42\n"
+		"port = 7062          # not the default\n"
+		"period = 1.5ms\n"
+		"timeout = 10ms\n"
+		"key = 00112233445566778899AABBCCDDEEFF\n"
+		"node = 2\n"
+		"\n"
+		"[nodes]\n"
+		"# id  address [address...]\n"
+		"1 192.0.2.1\n"
+		"2 192.0.2.2 198.51.100.2\n"
+		"3 2001:db8::3\n"
+		"4 192.0.2.4 198.51.100.4 203.0.113.4 2001:db8::4\n";
+	static const uint8_t key[FTD_KEY_LEN] = {
+		0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+		0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff,
+	};
+	struct ftu_addr a;
+
+	ASSERT_EQ(0, parse(text, &self->c, self->err)) TH_LOG("%s", self->err);
+	EXPECT_EQ(42, self->c.cluster);
+	EXPECT_EQ(7062, self->c.port);
+	EXPECT_EQ(1500000, self->c.period_ns);
+	EXPECT_EQ(10000000, self->c.timeout_ns);
+	ASSERT_TRUE(self->c.has_key);
+	EXPECT_EQ(0, memcmp(key, self->c.key, FTD_KEY_LEN));
+	ASSERT_TRUE(self->c.has_node);
+	EXPECT_EQ(2, self->c.node);
+	ASSERT_EQ(4, self->c.nr_nodes);
+
+	/* File order, rail order, line numbers. */
+	EXPECT_EQ(1, self->c.nodes[0].id);
+	EXPECT_EQ(12, self->c.nodes[0].line);
+	EXPECT_EQ(1, self->c.nodes[0].nr_addrs);
+	EXPECT_EQ(AF_INET, self->c.nodes[0].addrs[0].family);
+	EXPECT_EQ(htonl(0xc0000201), self->c.nodes[0].addrs[0].in.s_addr);
+	EXPECT_EQ(2, self->c.nodes[1].nr_addrs);
+	a = addr("198.51.100.2");
+	EXPECT_EQ(0, ftu_addr_cmp(&a, &self->c.nodes[1].addrs[1]));
+	EXPECT_EQ(AF_INET6, self->c.nodes[2].addrs[0].family);
+	a = addr("2001:db8::3");
+	EXPECT_EQ(0, ftu_addr_cmp(&a, &self->c.nodes[2].addrs[0]));
+	EXPECT_EQ(FTD_MAX_RAILS, self->c.nodes[3].nr_addrs);
+	EXPECT_EQ(AF_INET6, self->c.nodes[3].addrs[3].family);
+
+	EXPECT_EQ(&self->c.nodes[2], ftctl_conf_find(&self->c, 3));
+	EXPECT_EQ(NULL, ftctl_conf_find(&self->c, 5));
+}
+
+TEST_F(conf, defaults)
+{
+	ASSERT_EQ(0, parse(MINIMAL, &self->c, self->err)) TH_LOG("%s", self->err);
+	EXPECT_EQ(1, self->c.cluster);
+	EXPECT_EQ(FTD_DEFAULT_PORT, self->c.port);
+	EXPECT_EQ(FTD_DEFAULT_PERIOD_NS, self->c.period_ns);
+	EXPECT_EQ(FTD_DEFAULT_TIMEOUT_NS, self->c.timeout_ns);
+	EXPECT_FALSE(self->c.has_key);
+	EXPECT_FALSE(self->c.has_node);
+	EXPECT_EQ(2, self->c.nr_nodes);
+}
+
+TEST_F(conf, whitespace_comments_and_crlf)
+{
+	static const char text[] =
+		"   # leading comment\r\n"
+		"\r\n"
+		"\t[ cluster ]   # section with blanks\r\n"
+		"id=7\r\n"
+		"  period\t=\t200us  \r\n"
+		"timeout =400us#no space before the comment\r\n"
+		"[nodes]\r\n"
+		"\t10\t192.0.2.10 \t 198.51.100.10\t\r\n"
+		"   \t  \r\n"
+		"11   192.0.2.11   # trailing comment\r\n";
+
+	ASSERT_EQ(0, parse(text, &self->c, self->err)) TH_LOG("%s", self->err);
+	EXPECT_EQ(7, self->c.cluster);
+	EXPECT_EQ(200000, self->c.period_ns);
+	EXPECT_EQ(400000, self->c.timeout_ns);
+	ASSERT_EQ(2, self->c.nr_nodes);
+	EXPECT_EQ(10, self->c.nodes[0].id);
+	EXPECT_EQ(2, self->c.nodes[0].nr_addrs);
+	EXPECT_EQ(11, self->c.nodes[1].id);
+	EXPECT_EQ(1, self->c.nodes[1].nr_addrs);
+}
+
+TEST_F(conf, sections_may_repeat)
+{
+	static const char text[] =
+		"[nodes]\n1 192.0.2.1\n[cluster]\nid = 3\n[nodes]\n2 192.0.2.2\n[cluster]\nport = 9\n";
+
+	ASSERT_EQ(0, parse(text, &self->c, self->err)) TH_LOG("%s", self->err);
+	EXPECT_EQ(3, self->c.cluster);
+	EXPECT_EQ(9, self->c.port);
+	EXPECT_EQ(2, self->c.nr_nodes);
+}
+
+TEST_F(conf, limits_accepted)
+{
+	static const char text[] =
+		"[cluster]\nid = 4294967295\nport = 65535\nperiod = 100us\ntimeout = 200us\n"
+		"node = 4294967294\n"
+		"[nodes]\n0 192.0.2.1\n4294967294 192.0.2.2\n";
+
+	ASSERT_EQ(0, parse(text, &self->c, self->err)) TH_LOG("%s", self->err);
+	EXPECT_EQ(4294967295U, self->c.cluster);
+	EXPECT_EQ(65535, self->c.port);
+	EXPECT_EQ(FTD_MIN_PERIOD_NS, self->c.period_ns);
+	EXPECT_EQ(2 * FTD_MIN_PERIOD_NS, self->c.timeout_ns);
+	EXPECT_EQ(0, self->c.nodes[0].id);
+	EXPECT_EQ(4294967294U, self->c.nodes[1].id);
+}
+
+TEST_F(conf, longest_period_and_timeout)
+{
+	static const char text[] =
+		"[cluster]\nid = 1\nperiod = 10s\ntimeout = 600s\n[nodes]\n1 192.0.2.1\n";
+
+	ASSERT_EQ(0, parse(text, &self->c, self->err)) TH_LOG("%s", self->err);
+	EXPECT_EQ(FTD_MAX_PERIOD_NS, self->c.period_ns);
+	EXPECT_EQ(FTD_MAX_TIMEOUT_NS, self->c.timeout_ns);
+}
+
+TEST_F(conf, unknown_key)
+{
+	EXPECT_CONF_ERROR("[cluster]\nid = 42\n\nperod = 10ms\n[nodes]\n1 192.0.2.1\n",
+			  "cluster.conf:4: unknown key 'perod' in [cluster]");
+}
+
+TEST_F(conf, keys_are_case_sensitive)
+{
+	EXPECT_CONF_ERROR("[cluster]\nID = 42\n", "cluster.conf:2: unknown key 'ID' in [cluster]");
+}
+
+TEST_F(conf, unknown_section)
+{
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\n[hosts]\n",
+			  "cluster.conf:3: unknown section '[hosts]' (expected [cluster] or [nodes])");
+}
+
+TEST_F(conf, unterminated_section)
+{
+	EXPECT_CONF_ERROR("[cluster\n",
+			  "cluster.conf:1: expected ']' at the end of the section header");
+}
+
+TEST_F(conf, line_outside_section)
+{
+	EXPECT_CONF_ERROR("# header\nid = 1\n",
+			  "cluster.conf:2: 'id = 1' is outside any section "
+			  "(start with [cluster] or [nodes])");
+}
+
+TEST_F(conf, duplicate_key)
+{
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\nport = 1\n[nodes]\n[cluster]\nid = 2\n",
+			  "cluster.conf:6: duplicate key 'id' (first set on line 2)");
+}
+
+TEST_F(conf, missing_equals)
+{
+	EXPECT_CONF_ERROR("[cluster]\nid 42\n",
+			  "cluster.conf:2: expected 'key = value' in [cluster], got 'id 42'");
+}
+
+TEST_F(conf, missing_value)
+{
+	EXPECT_CONF_ERROR("[cluster]\nid =   # nothing\n",
+			  "cluster.conf:2: missing value for 'id'");
+}
+
+TEST_F(conf, missing_key)
+{
+	EXPECT_CONF_ERROR("[cluster]\n= 42\n", "cluster.conf:2: missing key before '='");
+}
+
+TEST_F(conf, bad_cluster_id)
+{
+	EXPECT_CONF_ERROR("[cluster]\nid = -1\n",
+			  "cluster.conf:2: bad cluster id '-1' (expected 0..4294967295)");
+	EXPECT_CONF_ERROR("[cluster]\nid = 4294967296\n",
+			  "cluster.conf:2: bad cluster id '4294967296' (expected 0..4294967295)");
+	EXPECT_CONF_ERROR("[cluster]\nid = 0x10\n",
+			  "cluster.conf:2: bad cluster id '0x10' (expected 0..4294967295)");
+}
+
+TEST_F(conf, bad_port)
+{
+	EXPECT_CONF_ERROR("[cluster]\nport = 0\n",
+			  "cluster.conf:2: bad port '0' (expected 1..65535)");
+	EXPECT_CONF_ERROR("[cluster]\nport = 65536\n",
+			  "cluster.conf:2: bad port '65536' (expected 1..65535)");
+	EXPECT_CONF_ERROR("[cluster]\nport = 70x\n",
+			  "cluster.conf:2: bad port '70x' (expected 1..65535)");
+}
+
+TEST_F(conf, bad_period)
+{
+	EXPECT_CONF_ERROR("[cluster]\nperiod = 10\n",
+			  "cluster.conf:2: bad period '10': missing unit (use ns, us, ms or s)");
+	EXPECT_CONF_ERROR("[cluster]\nperiod = fast\n",
+			  "cluster.conf:2: bad period 'fast': not a number (expected e.g. 10ms, 100us, 1.5s)");
+	EXPECT_CONF_ERROR("[cluster]\nperiod = -1ms\n",
+			  "cluster.conf:2: bad period '-1ms': negative durations are not allowed");
+	EXPECT_CONF_ERROR("[cluster]\nperiod = 10 ms\n",
+			  "cluster.conf:2: bad period '10 ms': unknown unit (use ns, us, ms or s)");
+}
+
+TEST_F(conf, period_out_of_range)
+{
+	EXPECT_CONF_ERROR("[cluster]\nperiod = 99us\n",
+			  "cluster.conf:2: period 99us out of range (100us..10s)");
+	EXPECT_CONF_ERROR("[cluster]\nperiod = 10001ms\n",
+			  "cluster.conf:2: period 10001ms out of range (100us..10s)");
+}
+
+TEST_F(conf, timeout_out_of_range)
+{
+	EXPECT_CONF_ERROR("[cluster]\ntimeout = 601s\n",
+			  "cluster.conf:2: timeout 601s out of range (200us..600s)");
+}
+
+TEST_F(conf, timeout_shorter_than_two_periods)
+{
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\nperiod = 10ms\ntimeout = 19999us\n[nodes]\n1 192.0.2.1\n",
+			  "cluster.conf:4: timeout 20ms must be at least twice the period (10ms)");
+	/* Against the default timeout, the period's line is the one to fix. */
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\nperiod = 30ms\n[nodes]\n1 192.0.2.1\n",
+			  "cluster.conf:3: timeout 50ms (the default) must be at least "
+			  "twice the period (30ms)");
+}
+
+TEST_F(conf, timeout_may_precede_period)
+{
+	ASSERT_EQ(0, parse("[cluster]\nid = 1\ntimeout = 1s\nperiod = 500ms\n[nodes]\n1 192.0.2.1\n",
+			   &self->c, self->err)) TH_LOG("%s", self->err);
+	EXPECT_EQ(500000000, self->c.period_ns);
+	EXPECT_EQ(1000000000, self->c.timeout_ns);
+}
+
+TEST_F(conf, bad_key)
+{
+	EXPECT_CONF_ERROR("[cluster]\nkey = 00112233445566778899aabbccddeef\n",
+			  "cluster.conf:2: bad key: expected 32 hex digits (16 bytes)");
+	EXPECT_CONF_ERROR("[cluster]\nkey = 00112233445566778899aabbccddeefg\n",
+			  "cluster.conf:2: bad key: expected 32 hex digits (16 bytes)");
+	EXPECT_CONF_ERROR("[cluster]\nkey = 00112233445566778899aabbccddeeff00\n",
+			  "cluster.conf:2: bad key: expected 32 hex digits (16 bytes)");
+}
+
+TEST_F(conf, local_node_not_listed)
+{
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\nnode = 9\n[nodes]\n1 192.0.2.1\n",
+			  "cluster.conf:3: node 9 is not listed in [nodes]");
+}
+
+TEST_F(conf, local_node_none_is_not_an_id)
+{
+	EXPECT_CONF_ERROR("[cluster]\nnode = 4294967295\n",
+			  "cluster.conf:2: bad node id '4294967295' (expected 0..4294967294)");
+}
+
+TEST_F(conf, bad_node_id)
+{
+	EXPECT_CONF_ERROR("[nodes]\nnode1 192.0.2.1\n",
+			  "cluster.conf:2: bad node id 'node1' (expected 0..4294967294, then addresses)");
+	EXPECT_CONF_ERROR("[nodes]\n4294967295 192.0.2.1\n",
+			  "cluster.conf:2: bad node id '4294967295' (expected 0..4294967294, then addresses)");
+	EXPECT_CONF_ERROR("[nodes]\n192.0.2.1\n",
+			  "cluster.conf:2: bad node id '192.0.2.1' (expected 0..4294967294, then addresses)");
+}
+
+TEST_F(conf, node_without_address)
+{
+	EXPECT_CONF_ERROR("[nodes]\n1 192.0.2.1\n2   # forgot it\n",
+			  "cluster.conf:3: node 2 has no address");
+}
+
+TEST_F(conf, too_many_addresses)
+{
+	EXPECT_CONF_ERROR("[nodes]\n1 192.0.2.1 192.0.2.2 192.0.2.3 192.0.2.4 192.0.2.5\n",
+			  "cluster.conf:2: node 1 has more than 4 addresses (one per rail)");
+}
+
+TEST_F(conf, bad_address)
+{
+	EXPECT_CONF_ERROR("[nodes]\n1 192.0.2.256\n",
+			  "cluster.conf:2: bad address '192.0.2.256' for node 1 "
+			  "(expected an IPv4 or IPv6 address)");
+	EXPECT_CONF_ERROR("[nodes]\n1 node1.example.com\n",
+			  "cluster.conf:2: bad address 'node1.example.com' for node 1 "
+			  "(expected an IPv4 or IPv6 address)");
+	EXPECT_CONF_ERROR("[nodes]\n1 192.0.2.1/24\n",
+			  "cluster.conf:2: bad address '192.0.2.1/24' for node 1 "
+			  "(expected an IPv4 or IPv6 address)");
+}
+
+TEST_F(conf, unusable_addresses)
+{
+	EXPECT_CONF_ERROR("[nodes]\n1 0.0.0.0\n",
+			  "cluster.conf:2: address 0.0.0.0 of node 1 is not a unicast address");
+	EXPECT_CONF_ERROR("[nodes]\n1 0.1.2.3\n",
+			  "cluster.conf:2: address 0.1.2.3 of node 1 is in 0.0.0.0/8, "
+			  "which is not a usable destination");
+	EXPECT_CONF_ERROR("[nodes]\n1 224.0.0.1\n",
+			  "cluster.conf:2: address 224.0.0.1 of node 1 is not a unicast address");
+	EXPECT_CONF_ERROR("[nodes]\n1 255.255.255.255\n",
+			  "cluster.conf:2: address 255.255.255.255 of node 1 is not a unicast address");
+	EXPECT_CONF_ERROR("[nodes]\n1 ::\n",
+			  "cluster.conf:2: address :: of node 1 is not a unicast address");
+	EXPECT_CONF_ERROR("[nodes]\n1 ff02::1\n",
+			  "cluster.conf:2: address ff02::1 of node 1 is not a unicast address");
+	EXPECT_CONF_ERROR("[nodes]\n1 ::ffff:192.0.2.1\n",
+			  "cluster.conf:2: address ::ffff:192.0.2.1 of node 1 is IPv4-mapped; "
+			  "write the plain IPv4 address");
+	EXPECT_CONF_ERROR("[nodes]\n1 fe80::1\n",
+			  "cluster.conf:2: address fe80::1 of node 1 is IPv6 link-local, which needs "
+			  "an interface scope the config cannot express; use a global or "
+			  "unique-local address");
+}
+
+TEST_F(conf, duplicate_node_id)
+{
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\n[nodes]\n1 192.0.2.1\n2 192.0.2.2\n1 192.0.2.3\n",
+			  "cluster.conf:6: duplicate node id 1 (first on line 4)");
+}
+
+TEST_F(conf, duplicate_address_across_nodes)
+{
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\n[nodes]\n1 192.0.2.1 198.51.100.1\n"
+			  "2 192.0.2.2\n3 198.51.100.1\n",
+			  "cluster.conf:6: address 198.51.100.1 of node 3 is already used "
+			  "by node 1 (line 4)");
+	/* Same address, different spelling. */
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\n[nodes]\n1 2001:db8::1\n2 2001:DB8:0::1\n",
+			  "cluster.conf:5: address 2001:db8::1 of node 2 is already used "
+			  "by node 1 (line 4)");
+}
+
+TEST_F(conf, duplicate_address_within_node)
+{
+	EXPECT_CONF_ERROR("[nodes]\n1 192.0.2.1 192.0.2.1\n",
+			  "cluster.conf:2: address 192.0.2.1 listed twice for node 1");
+}
+
+TEST_F(conf, first_duplicate_in_the_file_is_reported)
+{
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\n[nodes]\n"
+			  "9 192.0.2.9\n"		/* 4 */
+			  "1 192.0.2.1\n"		/* 5 */
+			  "2 192.0.2.9\n"		/* 6: address of node 9 */
+			  "9 192.0.2.99\n"		/* 7: id 9 again */
+			  "1 192.0.2.11\n",		/* 8: id 1 again */
+			  "cluster.conf:6: address 192.0.2.9 of node 2 is already used "
+			  "by node 9 (line 4)");
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\n[nodes]\n"
+			  "9 192.0.2.9\n1 192.0.2.1\n9 192.0.2.99\n1 192.0.2.11\n",
+			  "cluster.conf:6: duplicate node id 9 (first on line 4)");
+}
+
+TEST_F(conf, missing_cluster_id)
+{
+	EXPECT_CONF_ERROR("[cluster]\nport = 7061\n[nodes]\n1 192.0.2.1\n",
+			  "cluster.conf: no cluster id: add 'id = N' under [cluster]");
+}
+
+TEST_F(conf, no_nodes)
+{
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\n[nodes]\n# nobody yet\n",
+			  "cluster.conf: no nodes: list them under [nodes]");
+}
+
+TEST_F(conf, empty_file)
+{
+	EXPECT_CONF_ERROR("", "cluster.conf: no cluster id: add 'id = N' under [cluster]");
+}
+
+TEST_F(conf, load_missing_file)
+{
+	EXPECT_EQ(-1, ftctl_conf_load("/nonexistent/cluster.conf", &self->c, self->err,
+				      sizeof(self->err)));
+	EXPECT_STREQ("cannot open /nonexistent/cluster.conf: No such file or directory",
+		     self->err);
+}
+
+TEST_F(conf, many_nodes)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	ASSERT_NE(NULL, f);
+	fputs("[cluster]\nid = 1\n[nodes]\n", f);
+	for (unsigned int i = 0; i < 20000; i++)
+		fprintf(f, "%u 10.%u.%u.%u fd00::%x\n", i, i >> 16, (i >> 8) & 255, i & 255, i + 1);
+	fprintf(f, "20000 10.0.78.32\n");	/* = node 19999's 10.0.78.31 + 1: fine */
+	fprintf(f, "20001 fd00::1\n");	/* node 0's second rail */
+	fclose(f);
+	EXPECT_CONF_ERROR(text, "cluster.conf:20005: address fd00::1 of node 20001 is "
+			  "already used by node 0 (line 4)");
+	free(text);
+}
+
+/* --------------------------------------------------------- local node */
+
+FIXTURE(local) {
+	struct ftctl_conf c;
+	struct ftctl_local l;
+	char err[FTCTL_CONF_ERRSZ];
+};
+
+static FIXTURE_SETUP(local)
+{
+	ASSERT_EQ(0, parse("[cluster]\nid = 1\n[nodes]\n"
+			   "1 192.0.2.1 198.51.100.1\n2 192.0.2.2\n3 2001:db8::3\n",
+			   &self->c, self->err)) TH_LOG("%s", self->err);
+}
+
+static FIXTURE_TEARDOWN(local)
+{
+	ftctl_conf_free(&self->c);
+}
+
+TEST_F(local, option_wins)
+{
+	struct ftu_addr host[] = { addr("192.0.2.2") };
+	uint32_t opt = 3;
+
+	ASSERT_EQ(0, ftctl_local_resolve(&self->c, "cluster.conf", &opt, host, 1, &self->l,
+					 self->err, sizeof(self->err)));
+	EXPECT_EQ(3, self->l.id);
+	EXPECT_STREQ("given with --node", self->l.how);
+}
+
+TEST_F(local, option_must_be_listed)
+{
+	uint32_t opt = 4;
+
+	EXPECT_EQ(-1, ftctl_local_resolve(&self->c, "cluster.conf", &opt, NULL, 0, &self->l,
+					  self->err, sizeof(self->err)));
+	EXPECT_STREQ("node 4 (--node) is not listed in [nodes] of cluster.conf", self->err);
+}
+
+TEST_F(local, file_node_key)
+{
+	self->c.has_node = true;
+	self->c.node = 2;
+	ASSERT_EQ(0, ftctl_local_resolve(&self->c, "cluster.conf", NULL, NULL, 0, &self->l,
+					 self->err, sizeof(self->err)));
+	EXPECT_EQ(2, self->l.id);
+	EXPECT_STREQ("'node = 2' in cluster.conf", self->l.how);
+}
+
+TEST_F(local, by_address)
+{
+	struct ftu_addr host[] = { addr("127.0.0.1"), addr("::1"), addr("2001:db8::3"),
+				   addr("fe80::1") };
+
+	ASSERT_EQ(0, ftctl_local_resolve(&self->c, "cluster.conf", NULL, host, 4, &self->l,
+					 self->err, sizeof(self->err)));
+	EXPECT_EQ(3, self->l.id);
+	EXPECT_STREQ("its address 2001:db8::3 is configured on this host", self->l.how);
+}
+
+TEST_F(local, two_rails_of_one_node)
+{
+	struct ftu_addr host[] = { addr("198.51.100.1"), addr("192.0.2.1") };
+
+	ASSERT_EQ(0, ftctl_local_resolve(&self->c, "cluster.conf", NULL, host, 2, &self->l,
+					 self->err, sizeof(self->err)));
+	EXPECT_EQ(1, self->l.id);
+}
+
+TEST_F(local, no_address_matches)
+{
+	struct ftu_addr host[] = { addr("127.0.0.1"), addr("192.0.2.200") };
+
+	EXPECT_EQ(-1, ftctl_local_resolve(&self->c, "cluster.conf", NULL, host, 2, &self->l,
+					  self->err, sizeof(self->err)));
+	EXPECT_STREQ("no address of cluster.conf is configured on this host (in this network "
+		     "namespace); say which node this is with --node ID or 'node = ID' under "
+		     "[cluster]", self->err);
+}
+
+TEST_F(local, two_nodes_match)
+{
+	struct ftu_addr host[] = { addr("192.0.2.2"), addr("198.51.100.1") };
+
+	EXPECT_EQ(-1, ftctl_local_resolve(&self->c, "cluster.conf", NULL, host, 2, &self->l,
+					  self->err, sizeof(self->err)));
+	EXPECT_STREQ("nodes 1 (198.51.100.1) and 2 (192.0.2.2) of cluster.conf both have an "
+		     "address on this host; choose one with --node ID", self->err);
+}
+
+TEST(host_addrs_include_loopback)
+{
+	struct ftu_addr *a, lo = addr("127.0.0.1");
+	bool found = false;
+	size_t n;
+
+	ASSERT_EQ(0, ftctl_host_addrs(&a, &n));
+	for (size_t i = 0; i < n; i++)
+		found |= !ftu_addr_cmp(&a[i], &lo);
+	free(a);
+	if (!found)
+		SKIP(return, "no 127.0.0.1 in this network namespace");
+	EXPECT_TRUE(found);
+}
+
+/* --------------------------------------------------------- durations */
+
+TEST(duration_parse_good)
+{
+	static const struct {
+		const char *s;
+		uint64_t ns;
+	} cases[] = {
+		{ "10ms", 10000000 }, { "100us", 100000 }, { "1s", 1000000000 },
+		{ "250000ns", 250000 }, { "1.5ms", 1500000 }, { "0.1ms", 100000 },
+		{ "0s", 0 },
+		{ "2.000000000s", 2000000000 }, { "0.000000001s", 1 }, { "1.0ns", 1 },
+		{ "007ms", 7000000 }, { "18446744073709551615ns", UINT64_MAX },
+		{ "18446744073.709551615s", UINT64_MAX }, { "1.250000000000ms", 1250000 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *why = NULL;
+		uint64_t ns = 12345;
+
+		EXPECT_EQ(0, ftu_duration_parse(cases[i].s, &ns, &why))
+			TH_LOG("'%s': %s", cases[i].s, why);
+		EXPECT_EQ(cases[i].ns, ns) TH_LOG("'%s'", cases[i].s);
+	}
+}
+
+TEST(duration_parse_micro_sign)
+{
+	const char *why;
+	uint64_t ns;
+
+	ASSERT_EQ(0, ftu_duration_parse("250\xc2\xb5s", &ns, &why));
+	EXPECT_EQ(250000, ns);
+}
+
+TEST(duration_parse_bad)
+{
+	static const struct {
+		const char *s, *why;
+	} cases[] = {
+		{ "", "not a number (expected e.g. 10ms, 100us, 1.5s)" },
+		{ "ms", "not a number (expected e.g. 10ms, 100us, 1.5s)" },
+		{ "10", "missing unit (use ns, us, ms or s)" },
+		{ "1.5", "missing unit (use ns, us, ms or s)" },
+		{ "-5ms", "negative durations are not allowed" },
+		{ "+5ms", "not a number (expected e.g. 10ms, 100us, 1.5s)" },
+		{ ".5ms", "not a number (expected e.g. 10ms, 100us, 1.5s)" },
+		{ "5.ms", "expected digits after the decimal point" },
+		{ "10 ms", "unknown unit (use ns, us, ms or s)" },
+		{ "10mss", "unknown unit (use ns, us, ms or s)" },
+		{ "10MS", "unknown unit (use ns, us, ms or s)" },
+		{ "1e3ms", "unknown unit (use ns, us, ms or s)" },
+		{ "5m", "unknown unit (use ns, us, ms or s)" },
+		{ "1.5ns", "not a whole number of nanoseconds" },
+		{ "0.0000000001s", "not a whole number of nanoseconds" },
+		{ "18446744073709551616ns", "too large" },
+		{ "18446744074s", "too large" },
+		{ "18446744073.709551616s", "too large" },
+		{ "99999999999999999999999s", "too large" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *why = NULL;
+		uint64_t ns = 777;
+
+		EXPECT_EQ(-1, ftu_duration_parse(cases[i].s, &ns, &why)) TH_LOG("'%s'", cases[i].s);
+		EXPECT_STREQ(cases[i].why, why ? why : "(null)") TH_LOG("'%s'", cases[i].s);
+		EXPECT_EQ(777, ns) TH_LOG("'%s' changed the output", cases[i].s);
+	}
+}
+
+TEST(duration_format)
+{
+	static const struct {
+		uint64_t ns;
+		const char *s;
+	} cases[] = {
+		{ 0, "0" }, { 1, "1ns" }, { 999, "999ns" }, { 1000, "1us" },
+		{ 850000, "850us" }, { 1250000, "1.25ms" }, { 10000000, "10ms" },
+		{ 1500000, "1.5ms" }, { 1234567, "1.23ms" }, { 1235000, "1.24ms" },
+		{ 999999, "1ms" }, { 999990, "999.99us" }, { 995, "995ns" }, { 1004, "1us" }, { 1005, "1.01us" }, { 1000000000, "1s" }, { 600000000000ULL, "600s" },
+		{ 100000, "100us" }, { 10500, "10.5us" },
+		{ UINT64_MAX, "18446744073.71s" },
+	};
+	char buf[FTU_DURATION_BUFSZ];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		EXPECT_STREQ(cases[i].s, ftu_duration_format(cases[i].ns, buf, sizeof(buf)))
+			TH_LOG("%llu ns", (unsigned long long)cases[i].ns);
+	}
+}
+
+TEST(duration_format_parses_back)
+{
+	/* Every short form the formatter prints is valid input, within rounding. */
+	static const uint64_t values[] = { 1, 999, 1000, 1500, 123456, 10000000, 1999999999 };
+	char buf[FTU_DURATION_BUFSZ];
+
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		const char *why;
+		uint64_t back;
+
+		ftu_duration_format(values[i], buf, sizeof(buf));
+		ASSERT_EQ(0, ftu_duration_parse(buf, &back, &why)) TH_LOG("'%s': %s", buf, why);
+		EXPECT_GE(back, values[i] - values[i] / 100);
+		EXPECT_LE(back, values[i] + values[i] / 100);
+	}
+}
+
+/* --------------------------------------------------------- names */
+
+TEST(event_names)
+{
+	static const char *const expect[] = {
+		[FTD_EV_NODE_ALIVE] = "NODE_ALIVE", [FTD_EV_NODE_SUSPECT] = "NODE_SUSPECT",
+		[FTD_EV_NODE_DEAD] = "NODE_DEAD", [FTD_EV_NODE_LEFT] = "NODE_LEFT",
+		[FTD_EV_NODE_RESTORED] = "NODE_RESTORED", [FTD_EV_RANKS_DEAD] = "RANKS_DEAD",
+		[FTD_EV_PROC_DEAD] = "PROC_DEAD", [FTD_EV_PROC_EXIT] = "PROC_EXIT",
+		[FTD_EV_IFACE_DEAD] = "IFACE_DEAD", [FTD_EV_IFACE_RESTORED] = "IFACE_RESTORED",
+		[FTD_EV_FENCED] = "FENCED", [FTD_EV_OVERFLOW] = "OVERFLOW",
+	};
+
+	for (unsigned int t = 1; t <= FTD_EV_MAX; t++) {
+		EXPECT_STREQ(expect[t], ftu_event_name(t));
+		EXPECT_EQ((int)t, ftu_event_type(expect[t]));
+	}
+	EXPECT_EQ(NULL, ftu_event_name(0));
+	EXPECT_EQ(NULL, ftu_event_name(FTD_EV_MAX + 1));
+	EXPECT_EQ(NULL, ftu_event_name(65535));
+	EXPECT_EQ(FTD_EV_NODE_DEAD, ftu_event_type("node_dead"));
+	EXPECT_EQ(-1, ftu_event_type("NODE_GONE"));
+	EXPECT_EQ(-1, ftu_event_type(""));
+}
+
+TEST(node_state_names)
+{
+	EXPECT_STREQ("unknown", ftu_node_state_name(FTD_NODE_UNKNOWN));
+	EXPECT_STREQ("alive", ftu_node_state_name(FTD_NODE_ALIVE));
+	EXPECT_STREQ("suspect", ftu_node_state_name(FTD_NODE_SUSPECT));
+	EXPECT_STREQ("dead", ftu_node_state_name(FTD_NODE_DEAD));
+	EXPECT_STREQ("left", ftu_node_state_name(FTD_NODE_LEFT));
+	EXPECT_STREQ("self", ftu_node_state_name(FTD_NODE_SELF));
+	EXPECT_EQ(NULL, ftu_node_state_name(__FTD_NODE_STATE_MAX));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of the tools' output: the JSON writer, the aligned tables,
+ * ftstat's node table / JSON / event lines, and ftctl's show, stats and
+ * dry-run lines. Output is captured with open_memstream() and compared
+ * exactly: scripts parse these formats.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#include <linux/ftdetect.h>
+
+#include "common/addr.h"
+#include "common/json.h"
+#include "common/table.h"
+#include "ftctl/apply.h"
+#include "ftctl/show.h"
+#include "ftstat/format.h"
+
+FIXTURE(out) {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static FIXTURE_SETUP(out)
+{
+	self->f = open_memstream(&self->buf, &self->len);
+	ASSERT_NE(NULL, self->f);
+}
+
+static FIXTURE_TEARDOWN(out)
+{
+	if (self->f)
+		fclose(self->f);
+	free(self->buf);
+}
+
+/* Everything written so far, as a string. */
+static const char *text(FIXTURE_DATA(out) *self)
+{
+	fflush(self->f);
+	return self->buf;
+}
+
+static struct ftu_addr addr(const char *s)
+{
+	struct ftu_addr a;
+
+	if (ftu_addr_parse(s, &a))
+		abort();
+	return a;
+}
+
+/* ------------------------------------------------------------- JSON */
+
+TEST_F(out, json_structure)
+{
+	struct ftu_json j;
+
+	ftu_json_init(&j, self->f);
+	ftu_json_object_begin(&j);
+	ftu_json_kv_u64(&j, "a", 1);
+	ftu_json_key(&j, "b");
+	ftu_json_array_begin(&j);
+	ftu_json_u64(&j, 1);
+	ftu_json_u64(&j, UINT64_MAX);
+	ftu_json_object_begin(&j);
+	ftu_json_kv_bool(&j, "c", true);
+	ftu_json_object_end(&j);
+	ftu_json_array_begin(&j);
+	ftu_json_array_end(&j);
+	ftu_json_array_end(&j);
+	ftu_json_key(&j, "d");
+	ftu_json_null(&j);
+	ftu_json_kv_string(&j, "e", "x");
+	ftu_json_kv_bool(&j, "f", false);
+	ftu_json_object_end(&j);
+	EXPECT_STREQ("{\"a\":1,\"b\":[1,18446744073709551615,{\"c\":true},[]],"
+		     "\"d\":null,\"e\":\"x\",\"f\":false}", text(self));
+}
+
+TEST_F(out, json_string_escaping)
+{
+	ftu_json_write_string(self->f, "q\"b\\s/ \n\r\t\b\f \x01\x1f\x7f caf\xc3\xa9");
+	EXPECT_STREQ("\"q\\\"b\\\\s/ \\n\\r\\t\\b\\f \\u0001\\u001f\x7f caf\xc3\xa9\"",
+		     text(self));
+}
+
+TEST_F(out, json_empty_string_and_key_escaping)
+{
+	struct ftu_json j;
+
+	ftu_json_init(&j, self->f);
+	ftu_json_object_begin(&j);
+	ftu_json_kv_string(&j, "we\"ird", "");
+	ftu_json_object_end(&j);
+	EXPECT_STREQ("{\"we\\\"ird\":\"\"}", text(self));
+}
+
+/* ------------------------------------------------------------- tables */
+
+TEST_F(out, table_alignment)
+{
+	static const struct ftu_column cols[] = {
+		{ "NAME", false }, { "N", true }, { "NOTE", false },
+	};
+	static const char *const r1[] = { "a", "1", "first" };
+	static const char *const r2[] = { "longer", "12345", "" };
+	static const char *const r3[] = { "b", NULL, NULL };
+	struct ftu_table t;
+
+	ftu_table_init(&t, cols, 3);
+	ftu_table_add(&t, r1);
+	ftu_table_add(&t, r2);
+	ftu_table_add(&t, r3);
+	EXPECT_EQ(0, ftu_table_print(&t, self->f));
+	ftu_table_free(&t);
+	/* Right-aligned numbers, no trailing blanks, NULL cells empty. */
+	EXPECT_STREQ("NAME        N  NOTE\n"
+		     "a           1  first\n"
+		     "longer  12345\n"
+		     "b\n", text(self));
+}
+
+TEST_F(out, table_header_only)
+{
+	static const struct ftu_column cols[] = { { "ID", false }, { "ADDRESSES", false } };
+	struct ftu_table t;
+
+	ftu_table_init(&t, cols, 2);
+	EXPECT_EQ(0, ftu_table_print(&t, self->f));
+	ftu_table_free(&t);
+	EXPECT_STREQ("ID  ADDRESSES\n", text(self));
+}
+
+/* ------------------------------------------------------------- ftstat */
+
+static const struct ftu_config cfg = {
+	.present = FTU_BIT(FTDETECT_A_CLUSTER_ID) | FTU_BIT(FTDETECT_A_LOCAL_NODE) |
+		   FTU_BIT(FTDETECT_A_PORT) | FTU_BIT(FTDETECT_A_PERIOD_NS) |
+		   FTU_BIT(FTDETECT_A_TIMEOUT_NS) | FTU_BIT(FTDETECT_A_UP) |
+		   FTU_BIT(FTDETECT_A_INCARNATION),
+	.cluster = 42, .node = 1, .port = 7061, .period_ns = 10000000,
+	.timeout_ns = 50000000, .up = true, .incarnation = 1763780000,
+};
+
+#define DUMP_BITS (FTU_BIT(FTDETECT_A_NODE_ID) | FTU_BIT(FTDETECT_A_NODE_ADDRS) |	\
+		   FTU_BIT(FTDETECT_A_NODE_STATE) | FTU_BIT(FTDETECT_A_NODE_INCARNATION) |	\
+		   FTU_BIT(FTDETECT_A_NODE_RX) | FTU_BIT(FTDETECT_A_NODE_LOST) |		\
+		   FTU_BIT(FTDETECT_A_NODE_IAT_MEAN_NS) |					\
+		   FTU_BIT(FTDETECT_A_NODE_IAT_JITTER_NS) | FTU_BIT(FTDETECT_A_NODE_TX))
+#define RAIL_BITS (FTU_BIT(FTDETECT_A_ADDR_INET) | FTU_BIT(FTDETECT_A_ADDR_RX) |	\
+		   FTU_BIT(FTDETECT_A_ADDR_LOST))
+
+/* Self, a two-rail node heard 3.2ms ago (second rail never), a node never heard. */
+static void three_nodes(struct ftu_node n[3])
+{
+	memset(n, 0, 3 * sizeof(*n));
+	n[0].present = DUMP_BITS;
+	n[0].id = 1;
+	n[0].state = FTD_NODE_SELF;
+	n[0].incarnation = 1763780000;
+	n[0].nr_rails = 1;
+	n[0].rails[0].addr = addr("192.0.2.1");
+	n[0].rails[0].present = RAIL_BITS;
+
+	n[1] = n[0];
+	n[1].present |= FTU_BIT(FTDETECT_A_NODE_AGE_NS);
+	n[1].id = 2;
+	n[1].state = FTD_NODE_ALIVE;
+	n[1].age_ns = 3200000;
+	n[1].rx = 12345;
+	n[1].lost = 3;
+	n[1].iat_mean_ns = 10001234;
+	n[1].iat_jitter_ns = 12500;
+	n[1].tx = 12350;
+	n[1].nr_rails = 2;
+	n[1].rails[0].addr = addr("192.0.2.2");
+	n[1].rails[0].present = RAIL_BITS | FTU_BIT(FTDETECT_A_ADDR_AGE_NS);
+	n[1].rails[0].rx = 6173;
+	n[1].rails[0].lost = 1;
+	n[1].rails[0].age_ns = 3200000;
+	n[1].rails[1].addr = addr("198.51.100.2");
+	n[1].rails[1].present = RAIL_BITS;
+	n[1].rails[1].rx = 6172;
+	n[1].rails[1].lost = 2;
+
+	n[2] = n[0];
+	n[2].id = 3;
+	n[2].state = FTD_NODE_UNKNOWN;
+	n[2].incarnation = 0;
+	n[2].rails[0].addr = addr("2001:db8::3");
+	n[2].rails[0].present = FTU_BIT(FTDETECT_A_ADDR_INET6) | FTU_BIT(FTDETECT_A_ADDR_RX) |
+				FTU_BIT(FTDETECT_A_ADDR_LOST);
+}
+
+TEST_F(out, ftstat_table)
+{
+	struct ftu_node n[3];
+
+	three_nodes(n);
+	ftstat_print_nodes(self->f, &cfg, n, 3, false);
+	EXPECT_STREQ(
+"ID  ADDRESS         STATE    LAST HEARD  IAT MEAN  JITTER  LOST     RX\n"
+"1   192.0.2.1       self              -         -       -     0      0\n"
+"2   192.0.2.2 (+1)  alive         3.2ms      10ms  12.5us     3  12345\n"
+"3   2001:db8::3     unknown           -         -       -     0      0\n"
+"cluster 42, local node 1, period 10ms, timeout 50ms, up (incarnation 1763780000)\n",
+		text(self));
+}
+
+TEST_F(out, ftstat_table_rails)
+{
+	struct ftu_node n[3];
+
+	three_nodes(n);
+	ftstat_print_nodes(self->f, &cfg, n, 3, true);
+	EXPECT_STREQ(
+"ID  ADDRESS                 STATE    LAST HEARD  IAT MEAN  JITTER  LOST     RX\n"
+"1   192.0.2.1               self              -         -       -     0      0\n"
+"2   192.0.2.2 (+1)          alive         3.2ms      10ms  12.5us     3  12345\n"
+"      rail 0: 192.0.2.2                   3.2ms                       1   6173\n"
+"      rail 1: 198.51.100.2                    -                       2   6172\n"
+"3   2001:db8::3             unknown           -         -       -     0      0\n"
+"cluster 42, local node 1, period 10ms, timeout 50ms, up (incarnation 1763780000)\n",
+		text(self));
+}
+
+TEST_F(out, ftstat_table_empty_and_down)
+{
+	struct ftu_config c = cfg;
+
+	c.up = false;
+	c.node = FTD_NODE_NONE;
+	ftstat_print_nodes(self->f, &c, NULL, 0, false);
+	EXPECT_STREQ("no nodes (configure them with 'ftctl apply')\n"
+		     "cluster 42, local node not set, period 10ms, timeout 50ms, down\n",
+		     text(self));
+}
+
+TEST_F(out, ftstat_json)
+{
+	struct ftu_node n[3];
+
+	three_nodes(n);
+	ftstat_print_nodes_json(self->f, &cfg, n, 3);
+	EXPECT_STREQ(
+		"{\"cluster\":42,\"node\":1,\"port\":7061,\"period_ns\":10000000,"
+		"\"timeout_ns\":50000000,\"up\":true,\"incarnation\":1763780000,\"nodes\":["
+		"{\"id\":1,\"address\":\"192.0.2.1\",\"addresses\":[\"192.0.2.1\"],"
+		"\"state\":\"self\",\"incarnation\":1763780000,\"iat_mean_ns\":0,"
+		"\"iat_jitter_ns\":0,\"lost\":0,\"rx\":0,\"tx\":0,"
+		"\"rails\":[{\"rail\":0,\"address\":\"192.0.2.1\",\"lost\":0,\"rx\":0}]},"
+		"{\"id\":2,\"address\":\"192.0.2.2\",\"addresses\":[\"192.0.2.2\",\"198.51.100.2\"],"
+		"\"state\":\"alive\",\"incarnation\":1763780000,\"age_ns\":3200000,"
+		"\"iat_mean_ns\":10001234,\"iat_jitter_ns\":12500,\"lost\":3,\"rx\":12345,"
+		"\"tx\":12350,\"rails\":[{\"rail\":0,\"address\":\"192.0.2.2\",\"age_ns\":3200000,"
+		"\"lost\":1,\"rx\":6173},{\"rail\":1,\"address\":\"198.51.100.2\",\"lost\":2,"
+		"\"rx\":6172}]},"
+		"{\"id\":3,\"address\":\"2001:db8::3\",\"addresses\":[\"2001:db8::3\"],"
+		"\"state\":\"unknown\",\"incarnation\":0,\"iat_mean_ns\":0,\"iat_jitter_ns\":0,"
+		"\"lost\":0,\"rx\":0,\"tx\":0,"
+		"\"rails\":[{\"rail\":0,\"address\":\"2001:db8::3\",\"lost\":0,\"rx\":0}]}]}\n",
+		text(self));
+}
+
+TEST_F(out, ftstat_json_node_not_set_and_unknown_state)
+{
+	struct ftu_config c = cfg;
+	struct ftu_node n = {
+		.present = FTU_BIT(FTDETECT_A_NODE_ID) | FTU_BIT(FTDETECT_A_NODE_STATE),
+		.id = 5, .state = 42,
+	};
+
+	c.node = FTD_NODE_NONE;
+	ftstat_print_nodes_json(self->f, &c, &n, 1);
+	EXPECT_NE(NULL, strstr(text(self), "\"node\":null,"));
+	EXPECT_NE(NULL, strstr(text(self), "{\"id\":5,\"addresses\":[],\"state\":\"42\",\"rails\":[]}"));
+}
+
+static const struct ftd_event dead = {
+	.version = FTD_EVENT_VERSION, .size = sizeof(struct ftd_event),
+	.type = FTD_EV_NODE_DEAD, .seq = 17, .time_ns = 1795000000123456789ULL,
+	.mono_ns = 5000000000ULL, .node = 3, .incarnation = 1, .rail = FTD_RAIL_NONE,
+	.origin = 1,
+};
+
+TEST_F(out, event_node_dead)
+{
+	ftstat_print_event(self->f, &dead);
+	ftstat_print_event_json(self->f, &dead);
+	EXPECT_STREQ("2026-11-18T11:06:40.123456789Z NODE_DEAD node 3 incarnation 1 origin 1\n"
+		     "{\"event\":\"NODE_DEAD\",\"type\":3,\"seq\":17,\"time_ns\":1795000000123456789,"
+		     "\"mono_ns\":5000000000,\"node\":3,\"incarnation\":1,\"origin\":1}\n",
+		     text(self));
+}
+
+TEST_F(out, event_fields_by_type)
+{
+	struct ftd_event ev = dead;
+
+	ev.type = FTD_EV_IFACE_DEAD;
+	ev.rail = 1;
+	ftstat_print_event(self->f, &ev);
+	ftstat_print_event_json(self->f, &ev);
+	ev.type = FTD_EV_PROC_DEAD;
+	ev.job = 7;
+	ev.rank = 12;		/* rail shows for IFACE_* only */
+	ev.origin = FTD_NODE_NONE;
+	ftstat_print_event(self->f, &ev);
+	ftstat_print_event_json(self->f, &ev);
+	ev.type = FTD_EV_OVERFLOW;
+	ev.node = FTD_NODE_NONE;
+	ev.count = 5;
+	ftstat_print_event(self->f, &ev);
+	ftstat_print_event_json(self->f, &ev);
+	ev.type = 99;		/* from a newer module */
+	ftstat_print_event(self->f, &ev);
+	ftstat_print_event_json(self->f, &ev);
+	EXPECT_STREQ(
+		"2026-11-18T11:06:40.123456789Z IFACE_DEAD node 3 incarnation 1 rail 1 origin 1\n"
+		"{\"event\":\"IFACE_DEAD\",\"type\":9,\"seq\":17,\"time_ns\":1795000000123456789,"
+		"\"mono_ns\":5000000000,\"node\":3,\"incarnation\":1,\"rail\":1,\"origin\":1}\n"
+		"2026-11-18T11:06:40.123456789Z PROC_DEAD node 3 incarnation 1 job 7 rank 12\n"
+		"{\"event\":\"PROC_DEAD\",\"type\":7,\"seq\":17,\"time_ns\":1795000000123456789,"
+		"\"mono_ns\":5000000000,\"node\":3,\"incarnation\":1,\"job\":7,\"rank\":12}\n"
+		"2026-11-18T11:06:40.123456789Z OVERFLOW count 5\n"
+		"{\"event\":\"OVERFLOW\",\"type\":12,\"seq\":17,\"time_ns\":1795000000123456789,"
+		"\"mono_ns\":5000000000,\"count\":5}\n"
+		"2026-11-18T11:06:40.123456789Z EVENT_99\n"
+		"{\"event\":\"EVENT_99\",\"type\":99,\"seq\":17,\"time_ns\":1795000000123456789,"
+		"\"mono_ns\":5000000000}\n",
+		text(self));
+}
+
+TEST_F(out, socket_overflow_line)
+{
+	ftstat_print_overflow(self->f, 1795000000123456789ULL, false);
+	ftstat_print_overflow(self->f, 1795000000123456789ULL, true);
+	EXPECT_STREQ("2026-11-18T11:06:40.123456789Z OVERFLOW events lost: netlink receive "
+		     "buffer overrun (ENOBUFS); 'ftstat' shows the current state\n"
+		     "{\"event\":\"OVERFLOW\",\"type\":12,\"time_ns\":1795000000123456789,"
+		     "\"reason\":\"ENOBUFS\"}\n", text(self));
+}
+
+TEST(time_format)
+{
+	char buf[FTSTAT_TIME_BUFSZ];
+
+	EXPECT_STREQ("1970-01-01T00:00:00.000000000Z", ftstat_format_time(0, buf, sizeof(buf)));
+	EXPECT_STREQ("2026-11-22T10:00:00.000000001Z",
+		     ftstat_format_time(1795341600000000001ULL, buf, sizeof(buf)));
+}
+
+/* ------------------------------------------------------------- ftctl */
+
+TEST_F(out, ftctl_show_text_and_json)
+{
+	struct ftu_node n[3];
+
+	three_nodes(n);
+	ftctl_show_print(self->f, &cfg, n, 3, false);
+	ftctl_show_print(self->f, &cfg, n, 3, true);
+	EXPECT_STREQ("cluster      42\n"
+		     "node         1\n"
+		     "port         7061\n"
+		     "period       10ms\n"
+		     "timeout      50ms\n"
+		     "state        up\n"
+		     "incarnation  1763780000\n"
+		     "\n"
+		     "ID  ADDRESSES\n"
+		     "1   192.0.2.1\n"
+		     "2   192.0.2.2 198.51.100.2\n"
+		     "3   2001:db8::3\n"
+		     "{\"cluster\":42,\"node\":1,\"port\":7061,\"period_ns\":10000000,"
+		     "\"timeout_ns\":50000000,\"up\":true,\"incarnation\":1763780000,\"nodes\":["
+		     "{\"id\":1,\"addresses\":[\"192.0.2.1\"]},"
+		     "{\"id\":2,\"addresses\":[\"192.0.2.2\",\"198.51.100.2\"]},"
+		     "{\"id\":3,\"addresses\":[\"2001:db8::3\"]}]}\n", text(self));
+}
+
+TEST_F(out, ftctl_show_unconfigured)
+{
+	struct ftu_config c = cfg;
+
+	c.node = FTD_NODE_NONE;
+	c.up = false;
+	ftctl_show_print(self->f, &c, NULL, 0, true);
+	EXPECT_STREQ("{\"cluster\":42,\"node\":null,\"port\":7061,\"period_ns\":10000000,"
+		     "\"timeout_ns\":50000000,\"up\":false,\"incarnation\":1763780000,"
+		     "\"nodes\":[]}\n", text(self));
+}
+
+TEST_F(out, ftctl_stats)
+{
+	struct ftu_stats st = {
+		.present = FTU_BIT(FTDETECT_A_STATS_TX) | FTU_BIT(FTDETECT_A_STATS_TX_ERR) |
+			   FTU_BIT(FTDETECT_A_STATS_RX) | FTU_BIT(FTDETECT_A_STATS_RX_MALFORMED) |
+			   FTU_BIT(FTDETECT_A_STATS_RX_FOREIGN) |
+			   FTU_BIT(FTDETECT_A_STATS_RX_BADMAC) | FTU_BIT(FTDETECT_A_STATS_EVENTS),
+		.tx = 1, .tx_err = 2, .rx = 3, .rx_malformed = 4, .rx_foreign = 5,
+		.rx_badmac = 6, .events = 7,
+	};
+
+	ftctl_stats_print(self->f, &st, false);
+	ftctl_stats_print(self->f, &st, true);
+	EXPECT_STREQ("tx            1\ntx_err        2\nrx            3\nrx_malformed  4\n"
+		     "rx_foreign    5\nrx_badmac     6\nevents        7\n"
+		     "{\"tx\":1,\"tx_err\":2,\"rx\":3,\"rx_malformed\":4,\"rx_foreign\":5,"
+		     "\"rx_badmac\":6,\"events\":7}\n", text(self));
+}
+
+TEST_F(out, ftctl_requests)
+{
+	struct ftctl_conf conf = {
+		.cluster = 42, .port = 7061, .period_ns = 1234567, .timeout_ns = 50000000,
+		.has_key = true, .key = { 0xaa },
+	};
+	struct ftctl_conf_node node = { .id = 2, .nr_addrs = 2 };
+	struct ftu_config req;
+
+	node.addrs[0] = addr("192.0.2.2");
+	node.addrs[1] = addr("2001:db8::2");
+
+	ftctl_config_request(&conf, 2, true, &req);
+	EXPECT_EQ(42, req.cluster);
+	EXPECT_EQ(2, req.node);
+	EXPECT_EQ(0xaa, req.key[0]);
+	EXPECT_FALSE(FTU_HAS(&req, FTDETECT_A_UP));
+	ftctl_print_set_config(self->f, &req);
+
+	/* Up and unchanged: only what can change live, and the key. */
+	ftctl_config_request(&conf, 2, false, &req);
+	EXPECT_FALSE(FTU_HAS(&req, FTDETECT_A_CLUSTER_ID));
+	EXPECT_FALSE(FTU_HAS(&req, FTDETECT_A_LOCAL_NODE));
+	EXPECT_FALSE(FTU_HAS(&req, FTDETECT_A_PORT));
+	ftctl_print_set_config(self->f, &req);
+
+	conf.has_key = false;
+	ftctl_config_request(&conf, 2, false, &req);
+	EXPECT_FALSE(FTU_HAS(&req, FTDETECT_A_KEY));
+
+	ftctl_print_add_node(self->f, &node);
+	req = (struct ftu_config){ .present = FTU_BIT(FTDETECT_A_UP), .up = true };
+	ftctl_print_set_config(self->f, &req);
+	/* Durations print exactly: 1234567ns has no short exact form. */
+	EXPECT_STREQ("set-config cluster 42 node 2 port 7061 period 1234567ns timeout 50ms "
+		     "key (secret)\n"
+		     "set-config period 1234567ns timeout 50ms key (secret)\n"
+		     "add-node 2 192.0.2.2 2001:db8::2\n"
+		     "set-config up\n", text(self));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Encoding and decoding of the "ftdetect" generic netlink messages, between
+ * struct nl_msg and plain C structs. No socket I/O here (that is nl.c), so
+ * every encoder and decoder is unit-tested with messages built in memory.
+ *
+ * Decoded structs carry a `present` bit mask: bit N is set when attribute N
+ * (of that struct's attribute enum in <linux/ftdetect.h>) was in the message.
+ * Test it with FTU_HAS(s, FTDETECT_A_...). Attributes this build does not
+ * know are ignored, so a newer module still works with older tools.
+ */
+#ifndef FTU_MSG_H
+#define FTU_MSG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <netlink/msg.h>
+#include <linux/ftdetect.h>
+
+#include "common/addr.h"
+
+#define FTU_BIT(attr) (1U << (attr))
+#define FTU_HAS(s, attr) (!!((s)->present & FTU_BIT(attr)))
+
+/* GET_CONFIG reply (decoded) and SET_CONFIG request (encoded); FTDETECT_A_*. */
+struct ftu_config {
+	uint32_t present;
+	uint32_t cluster;
+	uint32_t node;
+	uint16_t port;
+	uint64_t period_ns;
+	uint64_t timeout_ns;
+	uint8_t key[FTD_KEY_LEN];	/* write only: never in a reply */
+	bool up;
+	uint32_t incarnation;		/* read only */
+};
+
+/* One rail of a node; present bits are FTDETECT_A_ADDR_*. */
+struct ftu_rail {
+	uint32_t present;
+	struct ftu_addr addr;
+	uint64_t rx;
+	uint64_t lost;
+	uint64_t age_ns;
+};
+
+/* One FTDETECT_A_NODE nest; present bits are FTDETECT_A_NODE_*. */
+struct ftu_node {
+	uint32_t present;
+	uint32_t id;
+	unsigned int nr_rails;
+	struct ftu_rail rails[FTD_MAX_RAILS];
+	uint8_t state;			/* enum ftd_node_state */
+	uint32_t incarnation;
+	uint64_t age_ns;
+	uint64_t rx;
+	uint64_t lost;
+	uint64_t iat_mean_ns;
+	uint64_t iat_jitter_ns;
+	uint64_t tx;
+	uint64_t iat_max_ns;
+};
+
+/* FTDETECT_A_STATS nest; present bits are FTDETECT_A_STATS_*. */
+struct ftu_stats {
+	uint32_t present;
+	uint64_t tx;
+	uint64_t tx_err;
+	uint64_t rx;
+	uint64_t rx_malformed;
+	uint64_t rx_foreign;
+	uint64_t rx_badmac;
+	uint64_t events;
+	uint64_t ticks;
+	uint64_t ticks_late;
+	uint64_t tick_late_max_ns;
+};
+
+/*
+ * Encoders append attributes to a message whose genl header is already
+ * there; they return 0 or -ENOBUFS (message full) / -EINVAL (an address
+ * family other than AF_INET/AF_INET6). They encode what they are given:
+ * range checks are the module's (and the config parser's) job.
+ */
+int ftu_msg_put_config(struct nl_msg *msg, const struct ftu_config *cfg);
+int ftu_msg_put_node(struct nl_msg *msg, uint32_t id,
+		     const struct ftu_addr *addrs, unsigned int nr_addrs);
+int ftu_msg_put_node_id(struct nl_msg *msg, uint32_t id);
+
+/*
+ * Decoders take one whole genl message of the family. They return 0, or
+ * -EPROTO when the message is malformed or lacks a required attribute
+ * (the node id, the event type), or when a node has more rails than
+ * FTD_MAX_RAILS.
+ */
+int ftu_msg_parse_config(struct nl_msg *msg, struct ftu_config *cfg);
+int ftu_msg_parse_node(struct nl_msg *msg, struct ftu_node *node);
+int ftu_msg_parse_stats(struct nl_msg *msg, struct ftu_stats *st);
+
+/*
+ * Decode an FTDETECT_CMD_EVENT into the same record /dev/ftdetect returns.
+ * Absent node, origin and rail read FTD_NODE_NONE / FTD_RAIL_NONE; other
+ * absent fields read 0.
+ */
+int ftu_msg_parse_event(struct nl_msg *msg, struct ftd_event *ev);
+
+/* The genl command of a message of the family (FTDETECT_CMD_*), or -1. */
+int ftu_msg_cmd(struct nl_msg *msg);
+
+#endif /* FTU_MSG_H */

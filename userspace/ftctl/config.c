@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Config file parser. The format is deliberately small and strict: every
+ * mistake an admin can make in a hostfile (a typo in a key, a node listed
+ * twice, an address reused, a timeout shorter than two periods) is an error
+ * that names the file and line, because a cluster that half-applies a wrong
+ * config produces false failure reports, which are worse than no detector.
+ *
+ * Strictness is also what keeps the format extensible: an unknown key is an
+ * error today, so giving it a meaning tomorrow breaks no existing file.
+ */
+#define _GNU_SOURCE
+#include "ftctl/config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/duration.h"
+
+enum ckey { K_ID, K_PORT, K_PERIOD, K_TIMEOUT, K_KEY, K_NODE, NKEYS };
+
+static const char *const key_names[NKEYS] = {
+	[K_ID] = "id",
+	[K_PORT] = "port",
+	[K_PERIOD] = "period",
+	[K_TIMEOUT] = "timeout",
+	[K_KEY] = "key",
+	[K_NODE] = "node",
+};
+
+enum section { SEC_NONE, SEC_CLUSTER, SEC_NODES };
+
+struct parser {
+	const char *name;
+	unsigned int line;
+	char *err;
+	size_t errlen;
+	struct ftctl_conf *c;
+	enum section sec;
+	unsigned int key_line[NKEYS];	/* where each key was set; 0: not set */
+};
+
+/* Record "name:line: message" (line 0: "name: message"); returns -1. */
+__attribute__((format(printf, 3, 4)))
+static int fail(struct parser *p, unsigned int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (line)
+		n = snprintf(p->err, p->errlen, "%s:%u: ", p->name, line);
+	else
+		n = snprintf(p->err, p->errlen, "%s: ", p->name);
+	if (n < 0 || (size_t)n >= p->errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (is_space(*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && is_space(end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+/* Strict unsigned decimal: digits only, no sign, no base prefix. */
+static int parse_u32(const char *s, uint32_t *v)
+{
+	uint64_t x = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		x = x * 10 + (uint64_t)(*s - '0');
+		if (x > UINT32_MAX)
+			return -1;
+	}
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static int parse_node_id(const char *s, uint32_t *v)
+{
+	/* FTD_NODE_NONE means "no node" in the uapi; it cannot name one. */
+	return parse_u32(s, v) || *v == FTD_NODE_NONE ? -1 : 0;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int parse_key(const char *s, uint8_t key[FTD_KEY_LEN])
+{
+	if (strlen(s) != 2 * FTD_KEY_LEN)
+		return -1;
+	for (int i = 0; i < FTD_KEY_LEN; i++) {
+		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -1;
+		key[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+}
+
+static int parse_period(struct parser *p, const char *key, const char *v, uint64_t *ns,
+			uint64_t min, uint64_t max)
+{
+	char a[FTU_DURATION_BUFSZ], b[FTU_DURATION_BUFSZ];
+	const char *why;
+
+	if (ftu_duration_parse(v, ns, &why))
+		return fail(p, p->line, "bad %s '%s': %s", key, v, why);
+	if (*ns < min || *ns > max)
+		return fail(p, p->line, "%s %s out of range (%s..%s)", key, v,
+			    ftu_duration_format(min, a, sizeof(a)),
+			    ftu_duration_format(max, b, sizeof(b)));
+	return 0;
+}
+
+static int cluster_line(struct parser *p, char *s)
+{
+	struct ftctl_conf *c = p->c;
+	char *eq = strchr(s, '='), *k, *v;
+	uint32_t u;
+	int i;
+
+	if (!eq)
+		return fail(p, p->line, "expected 'key = value' in [cluster], got '%s'", s);
+	*eq = '\0';
+	k = trim(s);
+	v = trim(eq + 1);
+	if (!*k)
+		return fail(p, p->line, "missing key before '='");
+	for (i = 0; i < NKEYS; i++)
+		if (!strcmp(k, key_names[i]))
+			break;
+	if (i == NKEYS)
+		return fail(p, p->line, "unknown key '%s' in [cluster]", k);
+	if (p->key_line[i])
+		return fail(p, p->line, "duplicate key '%s' (first set on line %u)", k,
+			    p->key_line[i]);
+	if (!*v)
+		return fail(p, p->line, "missing value for '%s'", k);
+	p->key_line[i] = p->line;
+
+	switch (i) {
+	case K_ID:
+		if (parse_u32(v, &c->cluster))
+			return fail(p, p->line, "bad cluster id '%s' (expected 0..%u)", v,
+				    UINT32_MAX);
+		return 0;
+	case K_PORT:
+		if (parse_u32(v, &u) || u < 1 || u > 65535)
+			return fail(p, p->line, "bad port '%s' (expected 1..65535)", v);
+		c->port = (uint16_t)u;
+		return 0;
+	case K_PERIOD:
+		return parse_period(p, k, v, &c->period_ns, FTD_MIN_PERIOD_NS,
+				    FTD_MAX_PERIOD_NS);
+	case K_TIMEOUT:
+		/* The lower bound depends on the period: checked at the end. */
+		return parse_period(p, k, v, &c->timeout_ns, 2 * FTD_MIN_PERIOD_NS,
+				    FTD_MAX_TIMEOUT_NS);
+	case K_KEY:
+		if (parse_key(v, c->key))
+			return fail(p, p->line, "bad key: expected %d hex digits (%d bytes)",
+				    2 * FTD_KEY_LEN, FTD_KEY_LEN);
+		c->has_key = true;
+		return 0;
+	case K_NODE:
+		if (parse_node_id(v, &c->node))
+			return fail(p, p->line, "bad node id '%s' (expected 0..%u)", v,
+				    FTD_NODE_NONE - 1);
+		c->has_node = true;
+		return 0;
+	}
+	return 0;
+}
+
+/* Why `a` cannot be a heartbeat address, or NULL if it can. */
+static const char *addr_problem(const struct ftu_addr *a)
+{
+	if (!ftu_addr_is_unicast(a))
+		return "is not a unicast address";
+	if (a->family == AF_INET) {
+		/* 0.0.0.0/8 means "this network"; the module refuses it too. */
+		if ((ntohl(a->in.s_addr) >> 24) == 0)
+			return "is in 0.0.0.0/8, which is not a usable destination";
+		return NULL;
+	}
+	if (IN6_IS_ADDR_V4MAPPED(&a->in6))
+		return "is IPv4-mapped; write the plain IPv4 address";
+	if (IN6_IS_ADDR_LINKLOCAL(&a->in6))
+		return "is IPv6 link-local, which needs an interface scope the config "
+		       "cannot express; use a global or unique-local address";
+	return NULL;
+}
+
+static int add_node(struct parser *p, const struct ftctl_conf_node *n)
+{
+	struct ftctl_conf *c = p->c;
+
+	if (c->nr_nodes == c->cap_nodes) {
+		size_t cap = c->cap_nodes ? 2 * c->cap_nodes : 16;
+		struct ftctl_conf_node *nodes = reallocarray(c->nodes, cap, sizeof(*nodes));
+
+		if (!nodes)
+			return fail(p, p->line, "out of memory");
+		c->nodes = nodes;
+		c->cap_nodes = cap;
+	}
+	c->nodes[c->nr_nodes++] = *n;
+	return 0;
+}
+
+static int nodes_line(struct parser *p, char *s)
+{
+	struct ftctl_conf_node n = { .line = p->line };
+	char buf[FTU_ADDR_BUFSZ], *save, *tok;
+
+	tok = strtok_r(s, " \t", &save);
+	if (parse_node_id(tok, &n.id))
+		return fail(p, p->line, "bad node id '%s' (expected 0..%u, then addresses)",
+			    tok, FTD_NODE_NONE - 1);
+	while ((tok = strtok_r(NULL, " \t", &save))) {
+		struct ftu_addr a;
+		const char *why;
+
+		if (n.nr_addrs == FTD_MAX_RAILS)
+			return fail(p, p->line, "node %u has more than %d addresses (one per rail)",
+				    n.id, FTD_MAX_RAILS);
+		if (ftu_addr_parse(tok, &a))
+			return fail(p, p->line, "bad address '%s' for node %u "
+				    "(expected an IPv4 or IPv6 address)", tok, n.id);
+		why = addr_problem(&a);
+		if (why)
+			return fail(p, p->line, "address %s of node %u %s", tok, n.id, why);
+		for (unsigned int i = 0; i < n.nr_addrs; i++)
+			if (!ftu_addr_cmp(&a, &n.addrs[i]))
+				return fail(p, p->line, "address %s listed twice for node %u",
+					    ftu_addr_format(&a, buf, sizeof(buf)), n.id);
+		n.addrs[n.nr_addrs++] = a;
+	}
+	if (!n.nr_addrs)
+		return fail(p, p->line, "node %u has no address", n.id);
+	return add_node(p, &n);
+}
+
+static int section_line(struct parser *p, char *s)
+{
+	size_t len = strlen(s);
+	char *name;
+
+	if (s[len - 1] != ']')
+		return fail(p, p->line, "expected ']' at the end of the section header");
+	s[len - 1] = '\0';
+	name = trim(s + 1);
+	if (!strcmp(name, "cluster"))
+		p->sec = SEC_CLUSTER;
+	else if (!strcmp(name, "nodes"))
+		p->sec = SEC_NODES;
+	else
+		return fail(p, p->line, "unknown section '[%s]' (expected [cluster] or [nodes])",
+			    name);
+	return 0;
+}
+
+static int parse_line(struct parser *p, char *line)
+{
+	char *hash = strchr(line, '#');
+	char *s;
+
+	if (hash)
+		*hash = '\0';
+	s = trim(line);
+	if (!*s)
+		return 0;
+	if (*s == '[')
+		return section_line(p, s);
+	switch (p->sec) {
+	case SEC_CLUSTER:
+		return cluster_line(p, s);
+	case SEC_NODES:
+		return nodes_line(p, s);
+	default:
+		return fail(p, p->line, "'%s' is outside any section "
+			    "(start with [cluster] or [nodes])", s);
+	}
+}
+
+/* For duplicate detection by sorting: O(n log n) at 100k nodes. */
+struct addr_ref {
+	const struct ftu_addr *addr;
+	const struct ftctl_conf_node *node;
+};
+
+static int cmp_node_id(const void *a, const void *b)
+{
+	const struct ftctl_conf_node *x = *(const struct ftctl_conf_node *const *)a;
+	const struct ftctl_conf_node *y = *(const struct ftctl_conf_node *const *)b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static int cmp_addr_ref(const void *a, const void *b)
+{
+	const struct addr_ref *x = a, *y = b;
+	int r = ftu_addr_cmp(x->addr, y->addr);
+
+	if (r)
+		return r;
+	return x->node->line < y->node->line ? -1 : x->node->line > y->node->line;
+}
+
+/*
+ * Report the duplicate that appears first in the file, so that fixing
+ * errors top to bottom works as with every other error.
+ */
+static int check_duplicates(struct parser *p)
+{
+	const struct ftctl_conf *c = p->c;
+	const struct ftctl_conf_node **byid = NULL, *dup = NULL, *orig = NULL;
+	struct addr_ref *refs = NULL, *adup = NULL, *aorig = NULL;
+	size_t nrefs = 0;
+	int ret = -1;
+
+	byid = calloc(c->nr_nodes, sizeof(*byid));
+	refs = calloc(c->nr_nodes * FTD_MAX_RAILS, sizeof(*refs));
+	if (!byid || !refs) {
+		fail(p, 0, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < c->nr_nodes; i++) {
+		byid[i] = &c->nodes[i];
+		for (unsigned int r = 0; r < c->nodes[i].nr_addrs; r++)
+			refs[nrefs++] = (struct addr_ref){ &c->nodes[i].addrs[r], &c->nodes[i] };
+	}
+	qsort(byid, c->nr_nodes, sizeof(*byid), cmp_node_id);
+	for (size_t i = 1; i < c->nr_nodes; i++)
+		if (byid[i]->id == byid[i - 1]->id && (!dup || byid[i]->line < dup->line)) {
+			dup = byid[i];
+			/* The first occurrence: walk back over the run of equal ids. */
+			for (size_t j = i; j-- > 0 && byid[j]->id == dup->id;)
+				orig = byid[j];
+		}
+	qsort(refs, nrefs, sizeof(*refs), cmp_addr_ref);
+	for (size_t i = 1; i < nrefs; i++)
+		if (!ftu_addr_cmp(refs[i].addr, refs[i - 1].addr) &&
+		    (!adup || refs[i].node->line < adup->node->line)) {
+			adup = &refs[i];
+			for (size_t j = i; j-- > 0 && !ftu_addr_cmp(refs[j].addr, adup->addr);)
+				aorig = &refs[j];
+		}
+
+	if (dup && (!adup || dup->line <= adup->node->line)) {
+		fail(p, dup->line, "duplicate node id %u (first on line %u)", dup->id, orig->line);
+	} else if (adup) {
+		char buf[FTU_ADDR_BUFSZ];
+
+		fail(p, adup->node->line, "address %s of node %u is already used by node %u (line %u)",
+		     ftu_addr_format(adup->addr, buf, sizeof(buf)), adup->node->id,
+		     aorig->node->id, aorig->node->line);
+	} else {
+		ret = 0;
+	}
+out:
+	free(byid);
+	free(refs);
+	return ret;
+}
+
+static int check_whole(struct parser *p)
+{
+	struct ftctl_conf *c = p->c;
+	char a[FTU_DURATION_BUFSZ], b[FTU_DURATION_BUFSZ];
+
+	if (!p->key_line[K_ID])
+		return fail(p, 0, "no cluster id: add 'id = N' under [cluster]");
+	if (!c->nr_nodes)
+		return fail(p, 0, "no nodes: list them under [nodes]");
+	if (check_duplicates(p))
+		return -1;
+	if (c->has_node && !ftctl_conf_find(c, c->node))
+		return fail(p, p->key_line[K_NODE], "node %u is not listed in [nodes]", c->node);
+	/*
+	 * A node is suspected after `timeout` of silence: with less than two
+	 * periods, one late heartbeat would be a false suspicion.
+	 */
+	if (c->timeout_ns / 2 < c->period_ns)
+		return fail(p, p->key_line[K_TIMEOUT] ? p->key_line[K_TIMEOUT] : p->key_line[K_PERIOD],
+			    "timeout %s%s must be at least twice the period (%s)",
+			    ftu_duration_format(c->timeout_ns, a, sizeof(a)),
+			    p->key_line[K_TIMEOUT] ? "" : " (the default)",
+			    ftu_duration_format(c->period_ns, b, sizeof(b)));
+	return 0;
+}
+
+int ftctl_conf_parse(FILE *f, const char *name, struct ftctl_conf *conf,
+		     char *err, size_t errlen)
+{
+	struct parser p = { .name = name, .err = err, .errlen = errlen, .c = conf };
+	char *line = NULL;
+	size_t cap = 0;
+	int ret = 0;
+
+	*conf = (struct ftctl_conf){
+		.port = FTD_DEFAULT_PORT,
+		.period_ns = FTD_DEFAULT_PERIOD_NS,
+		.timeout_ns = FTD_DEFAULT_TIMEOUT_NS,
+	};
+	if (errlen)
+		err[0] = '\0';
+	errno = 0;
+	while (getline(&line, &cap, f) >= 0) {
+		p.line++;
+		ret = parse_line(&p, line);
+		if (ret)
+			break;
+	}
+	if (!ret && ferror(f))
+		ret = fail(&p, 0, "read error: %s", strerror(errno ? errno : EIO));
+	free(line);
+	if (!ret)
+		ret = check_whole(&p);
+	if (ret)
+		ftctl_conf_free(conf);
+	return ret;
+}
+
+int ftctl_conf_load(const char *path, struct ftctl_conf *conf, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	int ret;
+
+	if (!f) {
+		*conf = (struct ftctl_conf){ 0 };
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	ret = ftctl_conf_parse(f, path, conf, err, errlen);
+	fclose(f);
+	return ret;
+}
+
+void ftctl_conf_free(struct ftctl_conf *conf)
+{
+	free(conf->nodes);
+	conf->nodes = NULL;
+	conf->nr_nodes = conf->cap_nodes = 0;
+}
+
+const struct ftctl_conf_node *ftctl_conf_find(const struct ftctl_conf *conf, uint32_t id)
+{
+	for (size_t i = 0; i < conf->nr_nodes; i++)
+		if (conf->nodes[i].id == id)
+			return &conf->nodes[i];
+	return NULL;
+}

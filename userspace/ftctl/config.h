@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The cluster config file (see ftctl(8), CONFIGURATION FILE):
+ *
+ *   [cluster]
+ *   id = 42
+ *   port = 7061
+ *   period = 10ms
+ *   timeout = 50ms
+ *   key = 00112233445566778899aabbccddeeff
+ *   node = 1
+ *
+ *   [nodes]
+ *   1 192.0.2.1
+ *   2 192.0.2.2 198.51.100.2
+ *
+ * Pure parsing and validation; nothing here talks to the kernel, so it is
+ * unit-tested on its own (selftests/unit/test_config.c).
+ */
+#ifndef FTCTL_CONFIG_H
+#define FTCTL_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <linux/ftdetect.h>
+
+#include "common/addr.h"
+
+struct ftctl_conf_node {
+	uint32_t id;
+	unsigned int nr_addrs;
+	struct ftu_addr addrs[FTD_MAX_RAILS];	/* rail order */
+	unsigned int line;
+};
+
+struct ftctl_conf {
+	uint32_t cluster;
+	uint16_t port;
+	uint64_t period_ns;
+	uint64_t timeout_ns;
+	bool has_key;
+	uint8_t key[FTD_KEY_LEN];
+	bool has_node;			/* "node =": the local node */
+	uint32_t node;
+	struct ftctl_conf_node *nodes;	/* file order */
+	size_t nr_nodes;
+	size_t cap_nodes;
+};
+
+/* Enough for "<path>:<line>: <message>" with a long path. */
+#define FTCTL_CONF_ERRSZ 512
+
+/*
+ * Parse a whole config from `f`; `name` is how errors refer to the file.
+ * On error returns -1 with "name:line: message" (or "name: message" for
+ * whole-file problems) in err; *conf is then empty and needs no free.
+ */
+int ftctl_conf_parse(FILE *f, const char *name, struct ftctl_conf *conf,
+		     char *err, size_t errlen);
+
+/* ftctl_conf_parse() on the file at `path`. */
+int ftctl_conf_load(const char *path, struct ftctl_conf *conf, char *err, size_t errlen);
+
+void ftctl_conf_free(struct ftctl_conf *conf);
+
+/* The node with this id, or NULL. */
+const struct ftctl_conf_node *ftctl_conf_find(const struct ftctl_conf *conf, uint32_t id);
+
+#endif /* FTCTL_CONFIG_H */

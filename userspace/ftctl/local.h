@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Which node of the config file is this host? One file serves the whole
+ * cluster, so by default the answer comes from the addresses configured on
+ * this host's interfaces (in the current network namespace); --node and
+ * "node =" override that for hosts where it is ambiguous.
+ */
+#ifndef FTCTL_LOCAL_H
+#define FTCTL_LOCAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/addr.h"
+#include "ftctl/config.h"
+
+struct ftctl_local {
+	uint32_t id;
+	char how[160];		/* why this node, for --dry-run */
+};
+
+/*
+ * Resolve the local node: `opt_node` (--node; NULL if not given) first,
+ * then the file's "node =", then the one node owning one of the `host`
+ * addresses. Returns 0, or -1 with a message in err that tells the admin
+ * what to do. `name` is the file's name for messages.
+ */
+int ftctl_local_resolve(const struct ftctl_conf *conf, const char *name,
+			const uint32_t *opt_node, const struct ftu_addr *host, size_t nhost,
+			struct ftctl_local *out, char *err, size_t errlen);
+
+/* The IPv4/IPv6 addresses of this network namespace (getifaddrs); -errno. */
+int ftctl_host_addrs(struct ftu_addr **addrs, size_t *n);
+
+#endif /* FTCTL_LOCAL_H */

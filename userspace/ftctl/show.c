@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ftctl show / stats / down. The text output is for people (aligned
+ * "name value" lines, then a node table); -j is for programs and has the
+ * same content with raw numbers (nanoseconds, not "10ms").
+ */
+#define _GNU_SOURCE
+#include "ftctl/show.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "common/duration.h"
+#include "common/json.h"
+#include "common/nl.h"
+#include "common/query.h"
+#include "common/table.h"
+
+static void show_json(FILE *f, const struct ftu_config *cfg,
+		      const struct ftu_node *nodes, size_t n)
+{
+	char buf[FTU_ADDR_BUFSZ];
+	struct ftu_json j;
+
+	ftu_json_init(&j, f);
+	ftu_json_object_begin(&j);
+	ftu_json_kv_u64(&j, "cluster", cfg->cluster);
+	ftu_json_key(&j, "node");
+	if (FTU_HAS(cfg, FTDETECT_A_LOCAL_NODE) && cfg->node != FTD_NODE_NONE)
+		ftu_json_u64(&j, cfg->node);
+	else
+		ftu_json_null(&j);
+	ftu_json_kv_u64(&j, "port", cfg->port);
+	ftu_json_kv_u64(&j, "period_ns", cfg->period_ns);
+	ftu_json_kv_u64(&j, "timeout_ns", cfg->timeout_ns);
+	ftu_json_kv_bool(&j, "up", cfg->up);
+	ftu_json_kv_u64(&j, "incarnation", cfg->incarnation);
+	ftu_json_key(&j, "nodes");
+	ftu_json_array_begin(&j);
+	for (size_t i = 0; i < n; i++) {
+		ftu_json_object_begin(&j);
+		ftu_json_kv_u64(&j, "id", nodes[i].id);
+		ftu_json_key(&j, "addresses");
+		ftu_json_array_begin(&j);
+		for (unsigned int r = 0; r < nodes[i].nr_rails; r++)
+			ftu_json_string(&j, ftu_addr_format(&nodes[i].rails[r].addr, buf, sizeof(buf)));
+		ftu_json_array_end(&j);
+		ftu_json_object_end(&j);
+	}
+	ftu_json_array_end(&j);
+	ftu_json_object_end(&j);
+	fputc('\n', f);
+}
+
+static void show_text(FILE *f, const struct ftu_config *cfg,
+		      const struct ftu_node *nodes, size_t n)
+{
+	static const struct ftu_column cols[] = { { "ID", false }, { "ADDRESSES", false } };
+	char a[FTU_DURATION_BUFSZ], b[FTU_DURATION_BUFSZ];
+	struct ftu_table t;
+
+	fprintf(f, "cluster      %" PRIu32 "\n", cfg->cluster);
+	if (FTU_HAS(cfg, FTDETECT_A_LOCAL_NODE) && cfg->node != FTD_NODE_NONE)
+		fprintf(f, "node         %" PRIu32 "\n", cfg->node);
+	else
+		fprintf(f, "node         (not set)\n");
+	fprintf(f, "port         %u\n", cfg->port);
+	fprintf(f, "period       %s\n", ftu_duration_format(cfg->period_ns, a, sizeof(a)));
+	fprintf(f, "timeout      %s\n", ftu_duration_format(cfg->timeout_ns, b, sizeof(b)));
+	fprintf(f, "state        %s\n", cfg->up ? "up" : "down");
+	fprintf(f, "incarnation  %" PRIu32 "\n", cfg->incarnation);
+	fputc('\n', f);
+
+	ftu_table_init(&t, cols, 2);
+	for (size_t i = 0; i < n; i++) {
+		char id[16], addrs[FTD_MAX_RAILS * (FTU_ADDR_BUFSZ + 1)] = "";
+		const char *cells[2] = { id, addrs };
+		size_t len = 0;
+
+		snprintf(id, sizeof(id), "%" PRIu32, nodes[i].id);
+		for (unsigned int r = 0; r < nodes[i].nr_rails; r++) {
+			char buf[FTU_ADDR_BUFSZ];
+
+			len += (size_t)snprintf(addrs + len, sizeof(addrs) - len, "%s%s", r ? " " : "",
+					ftu_addr_format(&nodes[i].rails[r].addr, buf, sizeof(buf)));
+		}
+		ftu_table_add(&t, cells);
+	}
+	ftu_table_print(&t, f);
+	ftu_table_free(&t);
+}
+
+void ftctl_show_print(FILE *f, const struct ftu_config *cfg,
+		      const struct ftu_node *nodes, size_t n, bool json)
+{
+	if (json)
+		show_json(f, cfg, nodes, n);
+	else
+		show_text(f, cfg, nodes, n);
+}
+
+/* Field order and names of both outputs. */
+#define STATS_FIELDS(X)						\
+	X(FTDETECT_A_STATS_TX, "tx", tx)			\
+	X(FTDETECT_A_STATS_TX_ERR, "tx_err", tx_err)		\
+	X(FTDETECT_A_STATS_RX, "rx", rx)			\
+	X(FTDETECT_A_STATS_RX_MALFORMED, "rx_malformed", rx_malformed) \
+	X(FTDETECT_A_STATS_RX_FOREIGN, "rx_foreign", rx_foreign) \
+	X(FTDETECT_A_STATS_RX_BADMAC, "rx_badmac", rx_badmac)	\
+	X(FTDETECT_A_STATS_EVENTS, "events", events)		\
+	X(FTDETECT_A_STATS_TICKS, "ticks", ticks)		\
+	X(FTDETECT_A_STATS_TICKS_LATE, "ticks_late", ticks_late) \
+	X(FTDETECT_A_STATS_TICK_LATE_MAX_NS, "tick_late_max_ns", tick_late_max_ns)
+
+void ftctl_stats_print(FILE *f, const struct ftu_stats *st, bool json)
+{
+	struct ftu_json j;
+
+	if (json) {
+		ftu_json_init(&j, f);
+		ftu_json_object_begin(&j);
+#define X(attr, name, field) \
+		if (FTU_HAS(st, attr)) \
+			ftu_json_kv_u64(&j, name, st->field);
+		STATS_FIELDS(X)
+#undef X
+		ftu_json_object_end(&j);
+		fputc('\n', f);
+		return;
+	}
+#define X(attr, name, field) \
+	if (FTU_HAS(st, attr)) \
+		fprintf(f, "%-14s%" PRIu64 "\n", name, st->field);
+	STATS_FIELDS(X)
+#undef X
+}
+
+int ftctl_show(bool json)
+{
+	struct ftu_node *nodes = NULL;
+	struct ftu_config cfg;
+	struct ftu_nl nl;
+	size_t n = 0;
+	int err;
+
+	if (ftu_nl_open(&nl, FTDETECT_GENL_NAME))
+		return 1;
+	err = ftu_get_config(&nl, &cfg);
+	if (err) {
+		ftu_nl_perror(&nl, "get-config", err);
+		goto out;
+	}
+	err = ftu_get_nodes(&nl, &nodes, &n);
+	if (err) {
+		ftu_nl_perror(&nl, "get-node", err);
+		goto out;
+	}
+	ftctl_show_print(stdout, &cfg, nodes, n, json);
+out:
+	free(nodes);
+	ftu_nl_close(&nl);
+	return err ? 1 : 0;
+}
+
+int ftctl_stats(bool json)
+{
+	struct ftu_stats st;
+	struct ftu_nl nl;
+	int err;
+
+	if (ftu_nl_open(&nl, FTDETECT_GENL_NAME))
+		return 1;
+	err = ftu_get_stats(&nl, &st);
+	if (err)
+		ftu_nl_perror(&nl, "get-stats", err);
+	else
+		ftctl_stats_print(stdout, &st, json);
+	ftu_nl_close(&nl);
+	return err ? 1 : 0;
+}
+
+int ftctl_down(void)
+{
+	struct nl_msg *msg;
+	struct ftu_nl nl;
+	int err;
+
+	if (ftu_nl_open(&nl, FTDETECT_GENL_NAME))
+		return 1;
+	msg = ftu_nl_msg(&nl, FTDETECT_CMD_DOWN, 0);
+	err = msg ? ftu_nl_call(&nl, msg, NULL, NULL) : -ENOMEM;
+	if (err)
+		ftu_nl_perror(&nl, "down", err);
+	ftu_nl_close(&nl);
+	return err ? 1 : 0;
+}

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Output formats of ftstat. Text is for people: durations in short units,
+ * "-" where there is nothing to show. JSON is for programs: raw counters
+ * and nanoseconds, with a field left out when the module did not report it
+ * (e.g. age_ns of a node never heard), never a made-up zero.
+ */
+#include "ftstat/format.h"
+
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/duration.h"
+#include "common/json.h"
+#include "common/names.h"
+#include "common/table.h"
+
+enum { C_ID, C_ADDR, C_STATE, C_HEARD, C_IAT, C_JITTER, C_LOST, C_RX, NCOLS };
+
+static const struct ftu_column columns[NCOLS] = {
+	[C_ID] = { "ID", false },
+	[C_ADDR] = { "ADDRESS", false },
+	[C_STATE] = { "STATE", false },
+	[C_HEARD] = { "LAST HEARD", true },
+	[C_IAT] = { "IAT MEAN", true },
+	[C_JITTER] = { "JITTER", true },
+	[C_LOST] = { "LOST", true },
+	[C_RX] = { "RX", true },
+};
+
+#define CELL 64
+
+static const char *state_name(uint8_t state, char *buf, size_t len)
+{
+	const char *name = ftu_node_state_name(state);
+
+	if (name)
+		return name;
+	snprintf(buf, len, "%u", state);	/* a state newer than this tool */
+	return buf;
+}
+
+static void duration_cell(char *cell, bool present, uint64_t ns)
+{
+	if (present)
+		ftu_duration_format(ns, cell, CELL);
+	else
+		strcpy(cell, "-");
+}
+
+static void u64_cell(char *cell, bool present, uint64_t v)
+{
+	if (present)
+		snprintf(cell, CELL, "%" PRIu64, v);
+	else
+		strcpy(cell, "-");
+}
+
+static void add_node_row(struct ftu_table *t, const struct ftu_node *n)
+{
+	char cells[NCOLS][CELL], addr[FTU_ADDR_BUFSZ], st[8];
+	const char *row[NCOLS];
+	/* An inter-arrival time needs two arrivals; before that it reads 0. */
+	bool iat = n->rx >= 2;
+
+	for (int c = 0; c < NCOLS; c++)
+		row[c] = cells[c];
+	snprintf(cells[C_ID], CELL, "%" PRIu32, n->id);
+	if (!n->nr_rails)
+		strcpy(cells[C_ADDR], "-");
+	else if (n->nr_rails == 1)
+		snprintf(cells[C_ADDR], CELL, "%s",
+			 ftu_addr_format(&n->rails[0].addr, addr, sizeof(addr)));
+	else
+		snprintf(cells[C_ADDR], CELL, "%s (+%u)",
+			 ftu_addr_format(&n->rails[0].addr, addr, sizeof(addr)), n->nr_rails - 1);
+	snprintf(cells[C_STATE], CELL, "%s", FTU_HAS(n, FTDETECT_A_NODE_STATE) ?
+		 state_name(n->state, st, sizeof(st)) : "-");
+	duration_cell(cells[C_HEARD], FTU_HAS(n, FTDETECT_A_NODE_AGE_NS), n->age_ns);
+	duration_cell(cells[C_IAT], iat && FTU_HAS(n, FTDETECT_A_NODE_IAT_MEAN_NS), n->iat_mean_ns);
+	duration_cell(cells[C_JITTER], iat && FTU_HAS(n, FTDETECT_A_NODE_IAT_JITTER_NS),
+		      n->iat_jitter_ns);
+	u64_cell(cells[C_LOST], FTU_HAS(n, FTDETECT_A_NODE_LOST), n->lost);
+	u64_cell(cells[C_RX], FTU_HAS(n, FTDETECT_A_NODE_RX), n->rx);
+	ftu_table_add(t, row);
+}
+
+static void add_rail_row(struct ftu_table *t, const struct ftu_rail *r, unsigned int idx)
+{
+	char cells[NCOLS][CELL] = { { 0 } }, addr[FTU_ADDR_BUFSZ];
+	const char *row[NCOLS];
+
+	for (int c = 0; c < NCOLS; c++)
+		row[c] = cells[c];
+	snprintf(cells[C_ADDR], CELL, "  rail %u: %s", idx,
+		 ftu_addr_format(&r->addr, addr, sizeof(addr)));
+	duration_cell(cells[C_HEARD], FTU_HAS(r, FTDETECT_A_ADDR_AGE_NS), r->age_ns);
+	u64_cell(cells[C_LOST], FTU_HAS(r, FTDETECT_A_ADDR_LOST), r->lost);
+	u64_cell(cells[C_RX], FTU_HAS(r, FTDETECT_A_ADDR_RX), r->rx);
+	ftu_table_add(t, row);
+}
+
+static void print_instance(FILE *f, const struct ftu_config *cfg)
+{
+	char p[FTU_DURATION_BUFSZ], t[FTU_DURATION_BUFSZ];
+
+	fprintf(f, "cluster %" PRIu32 ", ", cfg->cluster);
+	if (FTU_HAS(cfg, FTDETECT_A_LOCAL_NODE) && cfg->node != FTD_NODE_NONE)
+		fprintf(f, "local node %" PRIu32 ", ", cfg->node);
+	else
+		fputs("local node not set, ", f);
+	fprintf(f, "period %s, timeout %s, ", ftu_duration_format(cfg->period_ns, p, sizeof(p)),
+		ftu_duration_format(cfg->timeout_ns, t, sizeof(t)));
+	if (cfg->up)
+		fprintf(f, "up (incarnation %" PRIu32 ")\n", cfg->incarnation);
+	else
+		fputs("down\n", f);
+}
+
+void ftstat_print_nodes(FILE *f, const struct ftu_config *cfg,
+			const struct ftu_node *nodes, size_t n, bool rails)
+{
+	struct ftu_table t;
+
+	if (!n) {
+		fputs("no nodes (configure them with 'ftctl apply')\n", f);
+	} else {
+		ftu_table_init(&t, columns, NCOLS);
+		for (size_t i = 0; i < n; i++) {
+			add_node_row(&t, &nodes[i]);
+			for (unsigned int r = 0; rails && nodes[i].nr_rails > 1 &&
+			     r < nodes[i].nr_rails; r++)
+				add_rail_row(&t, &nodes[i].rails[r], r);
+		}
+		ftu_table_print(&t, f);
+		ftu_table_free(&t);
+	}
+	print_instance(f, cfg);
+}
+
+static void kv_u64_if(struct ftu_json *j, bool present, const char *key, uint64_t v)
+{
+	if (present)
+		ftu_json_kv_u64(j, key, v);
+}
+
+static void node_json(struct ftu_json *j, const struct ftu_node *n)
+{
+	char addr[FTU_ADDR_BUFSZ], st[8];
+
+	ftu_json_object_begin(j);
+	ftu_json_kv_u64(j, "id", n->id);
+	if (n->nr_rails)
+		ftu_json_kv_string(j, "address",
+				   ftu_addr_format(&n->rails[0].addr, addr, sizeof(addr)));
+	ftu_json_key(j, "addresses");
+	ftu_json_array_begin(j);
+	for (unsigned int r = 0; r < n->nr_rails; r++)
+		ftu_json_string(j, ftu_addr_format(&n->rails[r].addr, addr, sizeof(addr)));
+	ftu_json_array_end(j);
+	if (FTU_HAS(n, FTDETECT_A_NODE_STATE))
+		ftu_json_kv_string(j, "state", state_name(n->state, st, sizeof(st)));
+	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_INCARNATION), "incarnation", n->incarnation);
+	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_AGE_NS), "age_ns", n->age_ns);
+	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_IAT_MEAN_NS), "iat_mean_ns", n->iat_mean_ns);
+	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_IAT_JITTER_NS), "iat_jitter_ns", n->iat_jitter_ns);
+	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_IAT_MAX_NS), "iat_max_ns", n->iat_max_ns);
+	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_LOST), "lost", n->lost);
+	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_RX), "rx", n->rx);
+	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_TX), "tx", n->tx);
+	ftu_json_key(j, "rails");
+	ftu_json_array_begin(j);
+	for (unsigned int i = 0; i < n->nr_rails; i++) {
+		const struct ftu_rail *r = &n->rails[i];
+
+		ftu_json_object_begin(j);
+		ftu_json_kv_u64(j, "rail", i);
+		ftu_json_kv_string(j, "address", ftu_addr_format(&r->addr, addr, sizeof(addr)));
+		kv_u64_if(j, FTU_HAS(r, FTDETECT_A_ADDR_AGE_NS), "age_ns", r->age_ns);
+		kv_u64_if(j, FTU_HAS(r, FTDETECT_A_ADDR_LOST), "lost", r->lost);
+		kv_u64_if(j, FTU_HAS(r, FTDETECT_A_ADDR_RX), "rx", r->rx);
+		ftu_json_object_end(j);
+	}
+	ftu_json_array_end(j);
+	ftu_json_object_end(j);
+}
+
+void ftstat_print_nodes_json(FILE *f, const struct ftu_config *cfg,
+			     const struct ftu_node *nodes, size_t n)
+{
+	struct ftu_json j;
+
+	ftu_json_init(&j, f);
+	ftu_json_object_begin(&j);
+	ftu_json_kv_u64(&j, "cluster", cfg->cluster);
+	ftu_json_key(&j, "node");
+	if (FTU_HAS(cfg, FTDETECT_A_LOCAL_NODE) && cfg->node != FTD_NODE_NONE)
+		ftu_json_u64(&j, cfg->node);
+	else
+		ftu_json_null(&j);
+	ftu_json_kv_u64(&j, "port", cfg->port);
+	ftu_json_kv_u64(&j, "period_ns", cfg->period_ns);
+	ftu_json_kv_u64(&j, "timeout_ns", cfg->timeout_ns);
+	ftu_json_kv_bool(&j, "up", cfg->up);
+	ftu_json_kv_u64(&j, "incarnation", cfg->incarnation);
+	ftu_json_key(&j, "nodes");
+	ftu_json_array_begin(&j);
+	for (size_t i = 0; i < n; i++)
+		node_json(&j, &nodes[i]);
+	ftu_json_array_end(&j);
+	ftu_json_object_end(&j);
+	fputc('\n', f);
+}
+
+char *ftstat_format_time(uint64_t ns, char *buf, size_t len)
+{
+	time_t secs = (time_t)(ns / 1000000000ULL);
+	struct tm tm;
+	char date[24];
+
+	if (!gmtime_r(&secs, &tm) || !strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm))
+		snprintf(buf, len, "%" PRIu64 "ns", ns);
+	else
+		snprintf(buf, len, "%s.%09" PRIu64 "Z", date, (uint64_t)(ns % 1000000000ULL));
+	return buf;
+}
+
+/* Which optional fields an event type carries (see <linux/ftdetect.h>). */
+static bool has_rail(const struct ftd_event *ev)
+{
+	return ev->type == FTD_EV_IFACE_DEAD || ev->type == FTD_EV_IFACE_RESTORED;
+}
+
+static bool has_rank(const struct ftd_event *ev)
+{
+	return ev->type == FTD_EV_PROC_DEAD || ev->type == FTD_EV_PROC_EXIT ||
+	       ev->type == FTD_EV_RANKS_DEAD;
+}
+
+static bool has_count(const struct ftd_event *ev)
+{
+	return ev->type == FTD_EV_OVERFLOW;
+}
+
+void ftstat_print_event(FILE *f, const struct ftd_event *ev)
+{
+	const char *name = ftu_event_name(ev->type);
+	char when[FTSTAT_TIME_BUFSZ];
+
+	fputs(ftstat_format_time(ev->time_ns, when, sizeof(when)), f);
+	if (name)
+		fprintf(f, " %s", name);
+	else
+		fprintf(f, " EVENT_%u", ev->type);	/* newer than this tool */
+	if (ev->node != FTD_NODE_NONE)
+		fprintf(f, " node %" PRIu32 " incarnation %" PRIu32, ev->node, ev->incarnation);
+	if (has_rail(ev) && ev->rail != FTD_RAIL_NONE)
+		fprintf(f, " rail %" PRIu32, ev->rail);
+	if (has_rank(ev))
+		fprintf(f, " job %" PRIu32 " rank %" PRIu32, ev->job, ev->rank);
+	if (has_count(ev))
+		fprintf(f, " count %" PRIu32, ev->count);
+	if (ev->origin != FTD_NODE_NONE)
+		fprintf(f, " origin %" PRIu32, ev->origin);
+	fputc('\n', f);
+}
+
+void ftstat_print_event_json(FILE *f, const struct ftd_event *ev)
+{
+	const char *name = ftu_event_name(ev->type);
+	char other[24];
+	struct ftu_json j;
+
+	if (!name) {
+		snprintf(other, sizeof(other), "EVENT_%u", ev->type);
+		name = other;
+	}
+	ftu_json_init(&j, f);
+	ftu_json_object_begin(&j);
+	ftu_json_kv_string(&j, "event", name);
+	ftu_json_kv_u64(&j, "type", ev->type);
+	ftu_json_kv_u64(&j, "seq", ev->seq);
+	ftu_json_kv_u64(&j, "time_ns", ev->time_ns);
+	ftu_json_kv_u64(&j, "mono_ns", ev->mono_ns);
+	if (ev->node != FTD_NODE_NONE) {
+		ftu_json_kv_u64(&j, "node", ev->node);
+		ftu_json_kv_u64(&j, "incarnation", ev->incarnation);
+	}
+	if (has_rail(ev) && ev->rail != FTD_RAIL_NONE)
+		ftu_json_kv_u64(&j, "rail", ev->rail);
+	if (has_rank(ev)) {
+		ftu_json_kv_u64(&j, "job", ev->job);
+		ftu_json_kv_u64(&j, "rank", ev->rank);
+	}
+	if (has_count(ev))
+		ftu_json_kv_u64(&j, "count", ev->count);
+	if (ev->origin != FTD_NODE_NONE)
+		ftu_json_kv_u64(&j, "origin", ev->origin);
+	ftu_json_object_end(&j);
+	fputc('\n', f);
+}
+
+void ftstat_print_overflow(FILE *f, uint64_t now_ns, bool json)
+{
+	char when[FTSTAT_TIME_BUFSZ];
+	struct ftu_json j;
+
+	if (!json) {
+		fprintf(f, "%s OVERFLOW events lost: netlink receive buffer overrun (ENOBUFS); "
+			"'ftstat' shows the current state\n",
+			ftstat_format_time(now_ns, when, sizeof(when)));
+		return;
+	}
+	ftu_json_init(&j, f);
+	ftu_json_object_begin(&j);
+	ftu_json_kv_string(&j, "event", "OVERFLOW");
+	ftu_json_kv_u64(&j, "type", FTD_EV_OVERFLOW);
+	ftu_json_kv_u64(&j, "time_ns", now_ns);
+	ftu_json_kv_string(&j, "reason", "ENOBUFS");
+	ftu_json_object_end(&j);
+	fputc('\n', f);
+}

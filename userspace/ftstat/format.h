@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ftstat's output: the node table (text and JSON) and event lines (text and
+ * JSON Lines). Pure formatting of decoded structs, unit-tested without the
+ * module; the netlink side is in nodes.c and watch.c.
+ */
+#ifndef FTSTAT_FORMAT_H
+#define FTSTAT_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <linux/ftdetect.h>
+
+#include "common/msg.h"
+
+/* Node table, then one line about the instance; `rails`: a row per rail. */
+void ftstat_print_nodes(FILE *f, const struct ftu_config *cfg,
+			const struct ftu_node *nodes, size_t n, bool rails);
+
+/* The same as one JSON object on one line. */
+void ftstat_print_nodes_json(FILE *f, const struct ftu_config *cfg,
+			     const struct ftu_node *nodes, size_t n);
+
+/*
+ * One event, one line:
+ *   2026-11-22T10:00:00.123456789Z NODE_DEAD node 3 incarnation 1 origin 1
+ * Fields appear only where they mean something for the type.
+ */
+void ftstat_print_event(FILE *f, const struct ftd_event *ev);
+void ftstat_print_event_json(FILE *f, const struct ftd_event *ev);
+
+/*
+ * Events were lost between the kernel and us (the socket's receive buffer
+ * overran: ENOBUFS); how many is unknown. `now_ns` is CLOCK_REALTIME.
+ */
+void ftstat_print_overflow(FILE *f, uint64_t now_ns, bool json);
+
+/* "2026-11-22T10:00:00.123456789Z" for a CLOCK_REALTIME time in ns. */
+char *ftstat_format_time(uint64_t ns, char *buf, size_t len);
+
+#define FTSTAT_TIME_BUFSZ 40
+
+#endif /* FTSTAT_FORMAT_H */

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#define _GNU_SOURCE
+#include "ftstat/nodes.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/ftdetect.h>
+
+#include "common/nl.h"
+#include "common/query.h"
+#include "ftstat/format.h"
+#include "ftstat/loop.h"
+
+/* One snapshot: config first, then the nodes, printed together. */
+static int snapshot(struct ftu_nl *nl, const struct ftstat_nodes_opts *o, bool clear)
+{
+	struct ftu_node *nodes = NULL;
+	struct ftu_config cfg;
+	size_t n = 0;
+	int err;
+
+	err = ftu_get_config(nl, &cfg);
+	if (err) {
+		ftu_nl_perror(nl, "get-config", err);
+		return -1;
+	}
+	err = ftu_get_nodes(nl, &nodes, &n);
+	if (err) {
+		ftu_nl_perror(nl, "get-node", err);
+		return -1;
+	}
+	if (clear)
+		fputs("\033[H\033[2J", stdout);	/* like watch(1) */
+	if (o->json)
+		ftstat_print_nodes_json(stdout, &cfg, nodes, n);
+	else
+		ftstat_print_nodes(stdout, &cfg, nodes, n, o->rails);
+	free(nodes);
+	return 0;
+}
+
+int ftstat_nodes(const struct ftstat_nodes_opts *o)
+{
+	/* Repeated tables redraw a terminal; into a pipe they are separated
+	 * by a blank line (JSON: one object per line, nothing in between). */
+	bool tty = o->interval_ns && !o->json && isatty(STDOUT_FILENO);
+	struct ftstat_loop l;
+	enum ftstat_wait w;
+	struct ftu_nl nl;
+	int ret = 0, err;
+
+	if (ftu_nl_open(&nl, FTDETECT_GENL_NAME))
+		return 1;
+	if (o->interval_ns) {
+		err = ftstat_loop_init(&l, o->timeout_ns);
+		if (err) {
+			fprintf(stderr, "%s: cannot set up signals: %s\n",
+				program_invocation_short_name, strerror(-err));
+			ret = 1;
+			goto out;
+		}
+	}
+	for (uint64_t i = 1;; i++) {
+		if (snapshot(&nl, o, tty)) {
+			ret = 1;
+			break;
+		}
+		fflush(stdout);
+		if (!o->interval_ns || (o->count && i >= o->count))
+			break;
+		w = ftstat_loop_wait(&l, -1, o->interval_ns);
+		if (w == FTSTAT_WAIT_ERROR) {
+			fprintf(stderr, "%s: ppoll: %s\n", program_invocation_short_name,
+				strerror(errno));
+			ret = 1;
+		}
+		if (w != FTSTAT_WAIT_SLEPT)
+			break;	/* SIGINT/SIGTERM or the --timeout deadline */
+		if (!tty && !o->json)
+			putchar('\n');
+	}
+out:
+	ftu_nl_close(&nl);
+	return ret;
+}
