@@ -170,7 +170,7 @@ static void three_nodes(struct ftu_node n[3])
 	n[0].rails[0].present = RAIL_BITS;
 
 	n[1] = n[0];
-	n[1].present |= FTU_BIT(FTDETECT_A_NODE_AGE_NS);
+	n[1].present |= FTU_BIT(FTDETECT_A_NODE_AGE_NS) | FTU_BIT(FTDETECT_A_NODE_IAT_MAX_NS);
 	n[1].id = 2;
 	n[1].state = FTD_NODE_ALIVE;
 	n[1].age_ns = 3200000;
@@ -178,6 +178,7 @@ static void three_nodes(struct ftu_node n[3])
 	n[1].lost = 3;
 	n[1].iat_mean_ns = 10001234;
 	n[1].iat_jitter_ns = 12500;
+	n[1].iat_max_ns = 31000000;
 	n[1].tx = 12350;
 	n[1].nr_rails = 2;
 	n[1].rails[0].addr = addr("192.0.2.2");
@@ -258,7 +259,8 @@ TEST_F(out, ftstat_json)
 		"\"rails\":[{\"rail\":0,\"address\":\"192.0.2.1\",\"lost\":0,\"rx\":0}]},"
 		"{\"id\":2,\"address\":\"192.0.2.2\",\"addresses\":[\"192.0.2.2\",\"198.51.100.2\"],"
 		"\"state\":\"alive\",\"incarnation\":1763780000,\"age_ns\":3200000,"
-		"\"iat_mean_ns\":10001234,\"iat_jitter_ns\":12500,\"lost\":3,\"rx\":12345,"
+		"\"iat_mean_ns\":10001234,\"iat_jitter_ns\":12500,\"iat_max_ns\":31000000,"
+		"\"lost\":3,\"rx\":12345,"
 		"\"tx\":12350,\"rails\":[{\"rail\":0,\"address\":\"192.0.2.2\",\"age_ns\":3200000,"
 		"\"lost\":1,\"rx\":6173},{\"rail\":1,\"address\":\"198.51.100.2\",\"lost\":2,"
 		"\"rx\":6172}]},"
@@ -403,17 +405,29 @@ TEST_F(out, ftctl_stats)
 		.present = FTU_BIT(FTDETECT_A_STATS_TX) | FTU_BIT(FTDETECT_A_STATS_TX_ERR) |
 			   FTU_BIT(FTDETECT_A_STATS_RX) | FTU_BIT(FTDETECT_A_STATS_RX_MALFORMED) |
 			   FTU_BIT(FTDETECT_A_STATS_RX_FOREIGN) |
-			   FTU_BIT(FTDETECT_A_STATS_RX_BADMAC) | FTU_BIT(FTDETECT_A_STATS_EVENTS),
+			   FTU_BIT(FTDETECT_A_STATS_RX_BADMAC) | FTU_BIT(FTDETECT_A_STATS_EVENTS) |
+			   FTU_BIT(FTDETECT_A_STATS_TICKS) | FTU_BIT(FTDETECT_A_STATS_TICKS_LATE) |
+			   FTU_BIT(FTDETECT_A_STATS_TICK_LATE_MAX_NS),
 		.tx = 1, .tx_err = 2, .rx = 3, .rx_malformed = 4, .rx_foreign = 5,
-		.rx_badmac = 6, .events = 7,
+		.rx_badmac = 6, .events = 7, .ticks = 8, .ticks_late = 9,
+		.tick_late_max_ns = 10,
 	};
 
 	ftctl_stats_print(self->f, &st, false);
 	ftctl_stats_print(self->f, &st, true);
-	EXPECT_STREQ("tx            1\ntx_err        2\nrx            3\nrx_malformed  4\n"
-		     "rx_foreign    5\nrx_badmac     6\nevents        7\n"
+	EXPECT_STREQ("tx                1\n"
+		     "tx_err            2\n"
+		     "rx                3\n"
+		     "rx_malformed      4\n"
+		     "rx_foreign        5\n"
+		     "rx_badmac         6\n"
+		     "events            7\n"
+		     "ticks             8\n"
+		     "ticks_late        9\n"
+		     "tick_late_max_ns  10\n"
 		     "{\"tx\":1,\"tx_err\":2,\"rx\":3,\"rx_malformed\":4,\"rx_foreign\":5,"
-		     "\"rx_badmac\":6,\"events\":7}\n", text(self));
+		     "\"rx_badmac\":6,\"events\":7,\"ticks\":8,\"ticks_late\":9,"
+		     "\"tick_late_max_ns\":10}\n", text(self));
 }
 
 TEST_F(out, ftctl_requests)

@@ -309,6 +309,7 @@ static struct nl_msg *node_reply(bool pad)
 		put_u64_padded(msg, FTDETECT_A_NODE_IAT_MEAN_NS, FTDETECT_A_NODE_PAD, 10001234);
 		put_u64_padded(msg, FTDETECT_A_NODE_IAT_JITTER_NS, FTDETECT_A_NODE_PAD, 12345);
 		put_u64_padded(msg, FTDETECT_A_NODE_TX, FTDETECT_A_NODE_PAD, 999);
+		put_u64_padded(msg, FTDETECT_A_NODE_IAT_MAX_NS, FTDETECT_A_NODE_PAD, 31000000);
 	} else {
 		nla_put_u64(msg, FTDETECT_A_NODE_AGE_NS, 4000000);
 		nla_put_u64(msg, FTDETECT_A_NODE_RX, 1000);
@@ -316,6 +317,7 @@ static struct nl_msg *node_reply(bool pad)
 		nla_put_u64(msg, FTDETECT_A_NODE_IAT_MEAN_NS, 10001234);
 		nla_put_u64(msg, FTDETECT_A_NODE_IAT_JITTER_NS, 12345);
 		nla_put_u64(msg, FTDETECT_A_NODE_TX, 999);
+		nla_put_u64(msg, FTDETECT_A_NODE_IAT_MAX_NS, 31000000);
 	}
 	/* An attribute from a newer module: ignored, not an error. */
 	nla_put_u32(msg, FTDETECT_A_NODE_MAX + 5, 1);
@@ -348,6 +350,7 @@ static void check_node_reply(struct __test_metadata *_metadata, bool pad)
 	EXPECT_EQ(10001234, n.iat_mean_ns);
 	EXPECT_EQ(12345, n.iat_jitter_ns);
 	EXPECT_EQ(999, n.tx);
+	EXPECT_EQ(31000000, n.iat_max_ns);
 	EXPECT_FALSE(FTU_HAS(&n, FTDETECT_A_NODE_PAD));
 	nlmsg_free(msg);
 }
@@ -453,6 +456,9 @@ TEST(stats_reply)
 	nla_put_u64(msg, FTDETECT_A_STATS_RX_FOREIGN, 5);
 	nla_put_u64(msg, FTDETECT_A_STATS_RX_BADMAC, 6);
 	nla_put_u64(msg, FTDETECT_A_STATS_EVENTS, UINT64_MAX);
+	put_u64_padded(msg, FTDETECT_A_STATS_TICKS, FTDETECT_A_STATS_PAD, 8);
+	nla_put_u64(msg, FTDETECT_A_STATS_TICKS_LATE, 9);
+	nla_put_u64(msg, FTDETECT_A_STATS_TICK_LATE_MAX_NS, 10);
 	nla_nest_end(msg, nest);
 
 	ASSERT_EQ(0, ftu_msg_parse_stats(msg, &st));
@@ -463,6 +469,9 @@ TEST(stats_reply)
 	EXPECT_EQ(5, st.rx_foreign);
 	EXPECT_EQ(6, st.rx_badmac);
 	EXPECT_EQ(UINT64_MAX, st.events);
+	EXPECT_EQ(8, st.ticks);
+	EXPECT_EQ(9, st.ticks_late);
+	EXPECT_EQ(10, st.tick_late_max_ns);
 	EXPECT_TRUE(FTU_HAS(&st, FTDETECT_A_STATS_EVENTS));
 	EXPECT_FALSE(FTU_HAS(&st, FTDETECT_A_STATS_PAD));
 	nlmsg_free(msg);

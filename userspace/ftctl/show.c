@@ -131,7 +131,7 @@ void ftctl_stats_print(FILE *f, const struct ftu_stats *st, bool json)
 	}
 #define X(attr, name, field) \
 	if (FTU_HAS(st, attr)) \
-		fprintf(f, "%-14s%" PRIu64 "\n", name, st->field);
+		fprintf(f, "%-18s%" PRIu64 "\n", name, st->field);
 	STATS_FIELDS(X)
 #undef X
 }
