@@ -66,7 +66,7 @@ $(B)/lib/libftdetect.a: $(LIB_SRC) userspace/lib/ftdetect.h include/uapi/linux/f
 # In-VM selftests (C, kselftest harness) and the tools the shell tests use.
 SELFTEST_BINS := $(patsubst selftests/ftdetect/%.c,$(B)/selftests/%,$(wildcard selftests/ftdetect/*.c)) \
 	$(B)/selftests/ftd-devwatch $(B)/selftests/ftd-inject $(B)/selftests/ftd-link
-STCFLAGS = $(UCFLAGS) -Wno-sign-compare -I$(CURDIR)/selftests $(NL_CFLAGS)
+STCFLAGS = $(UCFLAGS) -I$(CURDIR)/selftests $(NL_CFLAGS)
 
 $(B)/selftests/%: selftests/ftdetect/%.c selftests/ftdetect/*.h $(COMMON_SRC) include/uapi/linux/ftdetect.h
 	@mkdir -p $(@D)
@@ -89,7 +89,7 @@ selftests: $(SELFTEST_BINS)
 # Host-side unit tests of the protocol core and the tools' parsers (TAP).
 UNIT_TESTS := $(patsubst selftests/unit/%.c,$(B)/unit/%,$(wildcard selftests/unit/*.c))
 
-$(B)/unit/%: selftests/unit/%.c $(PROTO_SRC) $(COMMON_SRC) $(TOOL_UNIT_SRC) kmod/proto/*.h $(wildcard userspace/*/*.h) selftests/kselftest_harness.h
+$(B)/unit/%: selftests/unit/%.c $(PROTO_SRC) $(COMMON_SRC) $(TOOL_UNIT_SRC) kmod/proto/*.h $(wildcard userspace/*/*.h) selftests/kselftest_harness.h selftests/harness.h
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(NL_CFLAGS) -fsanitize=address,undefined -I$(CURDIR)/selftests -o $@ $< $(PROTO_SRC) $(COMMON_SRC) $(TOOL_UNIT_SRC) $(NL_LIBS)
 

@@ -65,21 +65,21 @@ static void reader_push(struct ftd_reader *r, const struct ftd_event *ev)
 void ftd_event_emit(struct ftd_net *fn, struct ftd_event *ev)
 {
 	struct ftd_reader *r;
-	unsigned long flags;
 
 	ev->version = FTD_EVENT_VERSION;
 	ev->size = sizeof(*ev);
 	ev->time_ns = ktime_get_real_ns();
 	ev->mono_ns = ktime_get_ns();
 
-	spin_lock_irqsave(&fn->readers_lock, flags);
+	/* Multicast under the lock too, so netlink listeners get seq in order. */
+	spin_lock_bh(&fn->readers_lock);
 	ev->seq = ++fn->event_seq;
 	list_for_each_entry(r, &fn->readers, entry)
 		reader_push(r, ev);
-	spin_unlock_irqrestore(&fn->readers_lock, flags);
+	ftd_genl_event(fn, ev);
+	spin_unlock_bh(&fn->readers_lock);
 
 	atomic64_inc(&fn->stats.events);
-	ftd_genl_event(fn, ev);
 }
 
 struct ftd_reader *ftd_reader_create(struct ftd_net *fn)
@@ -97,29 +97,28 @@ struct ftd_reader *ftd_reader_create(struct ftd_net *fn)
 	init_waitqueue_head(&r->wait);
 	mutex_init(&r->read_lock);
 
-	spin_lock_irq(&fn->readers_lock);
+	spin_lock_bh(&fn->readers_lock);
 	list_add_tail(&r->entry, &fn->readers);
-	spin_unlock_irq(&fn->readers_lock);
+	spin_unlock_bh(&fn->readers_lock);
 	return r;
 }
 
 void ftd_reader_destroy(struct ftd_reader *r)
 {
-	spin_lock_irq(&r->fn->readers_lock);
+	spin_lock_bh(&r->fn->readers_lock);
 	list_del(&r->entry);
-	spin_unlock_irq(&r->fn->readers_lock);
+	spin_unlock_bh(&r->fn->readers_lock);
 	kvfree(r->ring);
 	kfree(r);
 }
 
 bool ftd_reader_readable(struct ftd_reader *r)
 {
-	unsigned long flags;
 	bool ret;
 
-	spin_lock_irqsave(&r->fn->readers_lock, flags);
+	spin_lock_bh(&r->fn->readers_lock);
 	ret = ring_used(r);
-	spin_unlock_irqrestore(&r->fn->readers_lock, flags);
+	spin_unlock_bh(&r->fn->readers_lock);
 	return ret;
 }
 
@@ -128,21 +127,21 @@ bool ftd_reader_next(struct ftd_reader *r, struct ftd_event *ev)
 	bool ret = true;
 
 	lockdep_assert_held(&r->read_lock);
-	spin_lock_irq(&r->fn->readers_lock);
+	spin_lock_bh(&r->fn->readers_lock);
 	if (ring_used(r)) {
 		*ev = r->ring[r->head++ & RING_MASK];
 		reader_flush_lost(r, 0);
 	} else {
 		ret = false;
 	}
-	spin_unlock_irq(&r->fn->readers_lock);
+	spin_unlock_bh(&r->fn->readers_lock);
 	return ret;
 }
 
 void ftd_reader_unread(struct ftd_reader *r)
 {
 	lockdep_assert_held(&r->read_lock);
-	spin_lock_irq(&r->fn->readers_lock);
+	spin_lock_bh(&r->fn->readers_lock);
 	r->head--;
-	spin_unlock_irq(&r->fn->readers_lock);
+	spin_unlock_bh(&r->fn->readers_lock);
 }

@@ -2,7 +2,7 @@
 /*
  * Event emission: one struct ftd_event goes to every /dev/ftdetect reader of
  * the instance (each with its own bounded queue) and to the netlink "events"
- * multicast group. Callable from any context, the receive softirq included.
+ * multicast group. Callable from process and softirq context (not hardirq).
  */
 #ifndef FTD_EVENT_H
 #define FTD_EVENT_H

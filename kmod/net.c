@@ -85,7 +85,7 @@ int ftd_net_up(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	if (ret)
 		goto out;
 	fn->incarnation = next_incarnation(fn->incarnation);
-	ftd_peer_reset_all(fn);
+	ftd_peer_reset_all(fn);	/* after the new incarnation: self shows it */
 	WRITE_ONCE(fn->up, true);
 	ftd_hb_timer_start(fn);
 	pr_debug("node %u up, incarnation %u\n", fn->cfg.node, fn->incarnation);

@@ -48,7 +48,7 @@ struct ftd_net {
 	struct socket __rcu *sock6;
 	struct hrtimer timer;		/* heartbeat emission and detection tick */
 
-	spinlock_t readers_lock;	/* readers list and event sequence */
+	spinlock_t readers_lock;	/* readers, event sequence and order; _bh */
 	struct list_head readers;	/* struct ftd_reader, chardev openers */
 	u64 event_seq;
 

@@ -163,7 +163,7 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 	xa_for_each(&fn->peers, id, peer) {
 		spin_lock_bh(&peer->lock);
 		peer->state = peer->self ? FTD_NODE_SELF : FTD_NODE_UNKNOWN;
-		peer->incarnation = 0;
+		peer->incarnation = peer->self ? fn->incarnation : 0;
 		peer->last_heard_ns = 0;
 		for (i = 0; i < peer->nrails; i++) {
 			struct ftd_rail *r = &peer->rails[i];

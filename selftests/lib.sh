@@ -131,6 +131,7 @@ cluster_config() {
 			echo "$line"
 		done
 	} > "$file"
+	chmod 600 "$file"	# it holds the key
 }
 
 # cluster_up PERIOD TIMEOUT [FAMILY]: configure every node from one file.

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <linux/ftdetect.h>
-#include "kselftest_harness.h"
+#include "harness.h"
 #include "util.h"
 
 #define DEV "/dev/ftdetect"

@@ -9,7 +9,7 @@
 #include <grp.h>
 #include <netlink/genl/genl.h>
 #include <linux/ftdetect.h>
-#include "kselftest_harness.h"
+#include "harness.h"
 #include "util.h"
 #include "common/nl.h"
 #include "common/msg.h"

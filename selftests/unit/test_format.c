@@ -456,9 +456,11 @@ TEST_F(out, ftctl_requests)
 	EXPECT_FALSE(FTU_HAS(&req, FTDETECT_A_PORT));
 	ftctl_print_set_config(self->f, &req);
 
+	/* No key in the file: the all-zero key is sent, replacing any old one. */
 	conf.has_key = false;
 	ftctl_config_request(&conf, 2, false, &req);
-	EXPECT_FALSE(FTU_HAS(&req, FTDETECT_A_KEY));
+	EXPECT_TRUE(FTU_HAS(&req, FTDETECT_A_KEY));
+	EXPECT_EQ(0, req.key[0]);
 
 	ftctl_print_add_node(self->f, &node);
 	req = (struct ftu_config){ .present = FTU_BIT(FTDETECT_A_UP), .up = true };

@@ -4,7 +4,7 @@
  * files the module builds: SipHash against the reference vectors, the frame
  * codec, the suspicion state machine and the inter-arrival statistics.
  */
-#include "kselftest_harness.h"
+#include "harness.h"
 #include "proto/siphash.h"
 #include "proto/wire.h"
 #include "proto/detect.h"

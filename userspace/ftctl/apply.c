@@ -78,14 +78,16 @@ void ftctl_config_request(const struct ftctl_conf *conf, uint32_t local, bool fi
 			  struct ftu_config *req)
 {
 	*req = (struct ftu_config){
-		.present = FTU_BIT(FTDETECT_A_PERIOD_NS) | FTU_BIT(FTDETECT_A_TIMEOUT_NS),
+		.present = FTU_BIT(FTDETECT_A_PERIOD_NS) | FTU_BIT(FTDETECT_A_TIMEOUT_NS) |
+			   FTU_BIT(FTDETECT_A_KEY),
 		.period_ns = conf->period_ns,
 		.timeout_ns = conf->timeout_ns,
 	};
-	if (conf->has_key) {
-		req->present |= FTU_BIT(FTDETECT_A_KEY);
+	/* Always sent: a file without a key means the all-zero key, so that
+	 * removing the key from the file removes it from the kernel too.
+	 */
+	if (conf->has_key)
 		memcpy(req->key, conf->key, FTD_KEY_LEN);
-	}
 	if (fixed) {
 		req->present |= FTU_BIT(FTDETECT_A_CLUSTER_ID) | FTU_BIT(FTDETECT_A_LOCAL_NODE) |
 				FTU_BIT(FTDETECT_A_PORT);
@@ -242,7 +244,7 @@ static int run(struct applier *a, const struct ftctl_conf *conf, uint32_t local)
 
 	ftctl_config_request(conf, local, !up, &req);
 	err = set_config(a, &req, "set-config");
-	if (err == -EBUSY && up && conf->has_key)
+	if (err == -EBUSY && up)
 		fprintf(stderr, "%s: the key differs from the running one; 'ftctl apply "
 			"--restart' applies it (this node falls silent for a moment)\n",
 			program_invocation_short_name);

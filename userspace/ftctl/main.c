@@ -214,7 +214,11 @@ static void check_key_perms(const char *path, const struct ftctl_conf *conf)
 {
 	struct stat st;
 
-	if (conf->has_key && !stat(path, &st) && (st.st_mode & (S_IROTH | S_IWOTH)))
+	if (!conf->has_key)
+		fprintf(stderr, "%s: warning: %s sets no key: any host that reaches the "
+			"heartbeat port can forge heartbeats (add key = <32 hex digits>)\n",
+			program_invocation_short_name, path);
+	else if (!stat(path, &st) && (st.st_mode & (S_IROTH | S_IWOTH)))
 		fprintf(stderr, "%s: warning: %s holds the cluster key and other users "
 			"can read or write it (chmod o-rw %s)\n", program_invocation_short_name,
 			path, path);

@@ -213,8 +213,10 @@ struct ftd_info {
  *     FTDETECT_A_KEY                 binary   FTD_KEY_LEN bytes (write only)
  *     FTDETECT_A_UP                  u8       1: start heartbeats; 0: stop (as CMD_DOWN)
  *   (GET_CONFIG also returns FTDETECT_A_INCARNATION u32 and FTDETECT_A_UP u8.)
- *   While the instance is up, CLUSTER_ID, LOCAL_NODE, PORT and KEY are fixed (-EBUSY);
- *   PERIOD_NS and TIMEOUT_NS change live.
+ *   While the instance is up, a request that would change CLUSTER_ID, LOCAL_NODE,
+ *   PORT or KEY fails with -EBUSY (the same values are accepted); PERIOD_NS and
+ *   TIMEOUT_NS change live. The key is all zeroes until set: frames are then
+ *   still checked for integrity, but anyone who knows the format can forge them.
  *
  *   FTDETECT_CMD_DOWN                (do, admin)   stop heartbeats, keep config and nodes
  *
@@ -223,7 +225,10 @@ struct ftd_info {
  *   FTDETECT_CMD_GET_NODE            (dump, or do with an ID)
  *     FTDETECT_A_NODE                nest
  *       FTDETECT_A_NODE_ID           u32
- *       FTDETECT_A_NODE_ADDRS        nest, one entry per rail, in rail order
+ *       FTDETECT_A_NODE_ADDRS        nest, one entry per rail, in rail order. Rail i of a
+ *                                     node exchanges heartbeats with rail i of the others
+ *                                     (parallel fabrics): a rail index has one address
+ *                                     family across the cluster
  *         FTDETECT_A_ADDR            nest
  *           FTDETECT_A_ADDR_INET     be32     (exactly one of INET / INET6)
  *           FTDETECT_A_ADDR_INET6    binary   16 bytes

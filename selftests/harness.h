@@ -14,6 +14,7 @@
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#pragma GCC diagnostic ignored "-Wmisleading-indentation"
 #include "kselftest_harness.h"
 #pragma GCC diagnostic pop
 
