@@ -82,7 +82,7 @@ TEST_F(conf, full_file)
 		"# id  address [address...]\n"
 		"1 192.0.2.1\n"
 		"2 192.0.2.2 198.51.100.2\n"
-		"3 2001:db8::3\n"
+		"3 192.0.2.3\n"
 		"4 192.0.2.4 198.51.100.4 203.0.113.4 2001:db8::4\n";
 	static const uint8_t key[FTD_KEY_LEN] = {
 		0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
@@ -110,11 +110,11 @@ TEST_F(conf, full_file)
 	EXPECT_EQ(2, self->c.nodes[1].nr_addrs);
 	a = addr("198.51.100.2");
 	EXPECT_EQ(0, ftu_addr_cmp(&a, &self->c.nodes[1].addrs[1]));
-	EXPECT_EQ(AF_INET6, self->c.nodes[2].addrs[0].family);
-	a = addr("2001:db8::3");
-	EXPECT_EQ(0, ftu_addr_cmp(&a, &self->c.nodes[2].addrs[0]));
+	EXPECT_EQ(1, self->c.nodes[2].nr_addrs);
 	EXPECT_EQ(FTD_MAX_RAILS, self->c.nodes[3].nr_addrs);
 	EXPECT_EQ(AF_INET6, self->c.nodes[3].addrs[3].family);
+	a = addr("2001:db8::4");
+	EXPECT_EQ(0, ftu_addr_cmp(&a, &self->c.nodes[3].addrs[3]));
 
 	EXPECT_EQ(&self->c.nodes[2], ftctl_conf_find(&self->c, 3));
 	EXPECT_EQ(NULL, ftctl_conf_find(&self->c, 5));
@@ -431,6 +431,18 @@ TEST_F(conf, first_duplicate_in_the_file_is_reported)
 			  "cluster.conf:6: duplicate node id 9 (first on line 4)");
 }
 
+TEST_F(conf, rail_family_must_agree_across_nodes)
+{
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\n[nodes]\n"
+			  "1 192.0.2.1 2001:db8:1::1\n"
+			  "2 192.0.2.2 198.51.100.2\n",
+			  "cluster.conf:5: rail 2 of node 2 is IPv4, but IPv6 on line 4: "
+			  "address i of every node must be of one family");
+	/* Fewer rails on one node is fine. */
+	ASSERT_EQ(0, parse("[cluster]\nid = 1\n[nodes]\n1 192.0.2.1 2001:db8:1::1\n2 192.0.2.2\n",
+			   &self->c, self->err)) TH_LOG("%s", self->err);
+}
+
 TEST_F(conf, missing_cluster_id)
 {
 	EXPECT_CONF_ERROR("[cluster]\nport = 7061\n[nodes]\n1 192.0.2.1\n",
@@ -485,7 +497,7 @@ FIXTURE(local) {
 static FIXTURE_SETUP(local)
 {
 	ASSERT_EQ(0, parse("[cluster]\nid = 1\n[nodes]\n"
-			   "1 192.0.2.1 198.51.100.1\n2 192.0.2.2\n3 2001:db8::3\n",
+			   "1 192.0.2.1 2001:db8::1\n2 192.0.2.2\n3 192.0.2.3 2001:db8::3\n",
 			   &self->c, self->err)) TH_LOG("%s", self->err);
 }
 
@@ -537,7 +549,7 @@ TEST_F(local, by_address)
 
 TEST_F(local, two_rails_of_one_node)
 {
-	struct ftu_addr host[] = { addr("198.51.100.1"), addr("192.0.2.1") };
+	struct ftu_addr host[] = { addr("2001:db8::1"), addr("192.0.2.1") };
 
 	ASSERT_EQ(0, ftctl_local_resolve(&self->c, "cluster.conf", NULL, host, 2, &self->l,
 					 self->err, sizeof(self->err)));
@@ -557,11 +569,11 @@ TEST_F(local, no_address_matches)
 
 TEST_F(local, two_nodes_match)
 {
-	struct ftu_addr host[] = { addr("192.0.2.2"), addr("198.51.100.1") };
+	struct ftu_addr host[] = { addr("192.0.2.2"), addr("2001:db8::1") };
 
 	EXPECT_EQ(-1, ftctl_local_resolve(&self->c, "cluster.conf", NULL, host, 2, &self->l,
 					  self->err, sizeof(self->err)));
-	EXPECT_STREQ("nodes 1 (198.51.100.1) and 2 (192.0.2.2) of cluster.conf both have an "
+	EXPECT_STREQ("nodes 1 (2001:db8::1) and 2 (192.0.2.2) of cluster.conf both have an "
 		     "address on this host; choose one with --node ID", self->err);
 }
 

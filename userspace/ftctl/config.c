@@ -397,6 +397,36 @@ out:
 	return ret;
 }
 
+/*
+ * Rail i of a node talks to rail i of the others (parallel fabrics), so a
+ * rail index must be one address family across the cluster.
+ */
+static int check_rail_families(struct parser *p)
+{
+	const struct ftctl_conf *c = p->c;
+	int family[FTD_MAX_RAILS] = { 0 };
+	unsigned int first[FTD_MAX_RAILS] = { 0 };
+	size_t i;
+	unsigned int r;
+
+	for (i = 0; i < c->nr_nodes; i++) {
+		const struct ftctl_conf_node *n = &c->nodes[i];
+
+		for (r = 0; r < n->nr_addrs; r++) {
+			if (!family[r]) {
+				family[r] = n->addrs[r].family;
+				first[r] = n->line;
+			} else if (family[r] != n->addrs[r].family) {
+				return fail(p, n->line, "rail %u of node %u is IPv%d, but IPv%d on line %u: "
+					    "address i of every node must be of one family",
+					    r + 1, n->id, n->addrs[r].family == AF_INET ? 4 : 6,
+					    family[r] == AF_INET ? 4 : 6, first[r]);
+			}
+		}
+	}
+	return 0;
+}
+
 static int check_whole(struct parser *p)
 {
 	struct ftctl_conf *c = p->c;
@@ -406,7 +436,7 @@ static int check_whole(struct parser *p)
 		return fail(p, 0, "no cluster id: add 'id = N' under [cluster]");
 	if (!c->nr_nodes)
 		return fail(p, 0, "no nodes: list them under [nodes]");
-	if (check_duplicates(p))
+	if (check_duplicates(p) || check_rail_families(p))
 		return -1;
 	if (c->has_node && !ftctl_conf_find(c, c->node))
 		return fail(p, p->key_line[K_NODE], "node %u is not listed in [nodes]", c->node);
