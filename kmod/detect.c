@@ -26,7 +26,7 @@ static void peer_new_incarnation(struct ftd_peer *peer, u32 incarnation)
 }
 
 void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
-		      u64 arrival_ns)
+		      struct ftd_arrival at)
 {
 	struct ftd_rail *rail = &peer->rails[f->rail];
 	enum ftd_event_type ev = 0;
@@ -51,9 +51,12 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 		rail->lost += f->seq - rail->rx_seq - 1;
 	rail->rx_seq = f->seq;
 	rail->rx++;
-	rail->last_heard_ns = max(rail->last_heard_ns, arrival_ns);
-	ftd_iat_update(&rail->iat, arrival_ns);
-	peer->last_heard_ns = max(peer->last_heard_ns, arrival_ns);
+	rail->last_heard_ns = max(rail->last_heard_ns, at.ns);
+	rail->stamp = at.source;
+	if (at.source == FTD_STAMP_XDP)
+		ftd_delay_add(&rail->driver_delay, at.driver_delay_ns);
+	ftd_iat_update(&rail->iat, at.ns);
+	peer->last_heard_ns = max(peer->last_heard_ns, at.ns);
 
 	old = peer->state;
 	peer->state = ftd_detect_on_heard(old);

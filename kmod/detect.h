@@ -10,9 +10,15 @@
 #include "peer.h"
 #include "proto/wire.h"
 
-/* A valid frame from peer arrived at arrival_ns (CLOCK_MONOTONIC). Softirq. */
+struct ftd_arrival {
+	u64 ns;			/* CLOCK_MONOTONIC */
+	u8 source;		/* enum ftd_stamp_source */
+	u64 driver_delay_ns;	/* FTD_STAMP_XDP: from the driver hook to the module */
+};
+
+/* A valid frame from peer arrived. Softirq. */
 void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
-		      u64 arrival_ns);
+		      struct ftd_arrival at);
 
 /*
  * Periodic check of every observed node's silence at now_ns. Softirq.

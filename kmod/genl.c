@@ -35,6 +35,8 @@ static const struct nla_policy addr_policy[FTDETECT_A_ADDR_MAX + 1] = {
 	[FTDETECT_A_ADDR_RX] = { .type = NLA_REJECT },
 	[FTDETECT_A_ADDR_LOST] = { .type = NLA_REJECT },
 	[FTDETECT_A_ADDR_AGE_NS] = { .type = NLA_REJECT },
+	[FTDETECT_A_ADDR_STAMP] = { .type = NLA_REJECT },
+	[FTDETECT_A_ADDR_DELAY] = { .type = NLA_REJECT },
 };
 
 static const struct nla_policy addrs_policy[FTDETECT_A_ADDRS_MAX + 1] = {
@@ -319,6 +321,24 @@ static int put_age(struct sk_buff *skb, int type, int pad, u64 last_heard, u64 n
 	return nla_put_u64_64bit(skb, type, now > last_heard ? now - last_heard : 0, pad);
 }
 
+static int fill_delay(struct sk_buff *skb, const struct ftd_delay *d)
+{
+	struct nlattr *nest;
+
+	if (!d->samples)
+		return 0;
+	nest = nla_nest_start(skb, FTDETECT_A_ADDR_DELAY);
+	if (!nest ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_DELAY_SAMPLES, d->samples, FTDETECT_A_DELAY_PAD) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_DELAY_MIN_NS, d->min_ns, FTDETECT_A_DELAY_PAD) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_DELAY_MEAN_NS, ftd_delay_mean(d), FTDETECT_A_DELAY_PAD) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_DELAY_MAX_NS, d->max_ns, FTDETECT_A_DELAY_PAD) ||
+	    nla_put(skb, FTDETECT_A_DELAY_HIST, sizeof(d->hist), d->hist))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 static int fill_rail(struct sk_buff *skb, const struct ftd_rail *r, u64 now)
 {
 	struct nlattr *nest = nla_nest_start(skb, FTDETECT_A_ADDR);
@@ -331,7 +351,9 @@ static int fill_rail(struct sk_buff *skb, const struct ftd_rail *r, u64 now)
 	     nla_put_in6_addr(skb, FTDETECT_A_ADDR_INET6, &r->addr.sin6.sin6_addr)) ||
 	    nla_put_u64_64bit(skb, FTDETECT_A_ADDR_RX, r->rx, FTDETECT_A_ADDR_PAD) ||
 	    nla_put_u64_64bit(skb, FTDETECT_A_ADDR_LOST, r->lost, FTDETECT_A_ADDR_PAD) ||
-	    put_age(skb, FTDETECT_A_ADDR_AGE_NS, FTDETECT_A_ADDR_PAD, r->last_heard_ns, now)) {
+	    put_age(skb, FTDETECT_A_ADDR_AGE_NS, FTDETECT_A_ADDR_PAD, r->last_heard_ns, now) ||
+	    nla_put_u8(skb, FTDETECT_A_ADDR_STAMP, r->stamp) ||
+	    fill_delay(skb, &r->driver_delay)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

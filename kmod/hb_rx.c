@@ -25,21 +25,31 @@ static bool source_of(const struct sk_buff *skb, union ftd_addr *src)
 	return false;
 }
 
+/* A stamp more than a second old came from a clock step, not from the past. */
+static bool plausible(s64 stamp, u64 now)
+{
+	return stamp > 0 && stamp <= (s64)now && now - stamp <= NSEC_PER_SEC;
+}
+
 /*
- * The arrival time on CLOCK_MONOTONIC: the core receive path's stamp when it
- * took one (it is CLOCK_REALTIME), else now. A stamp that disagrees with now
- * by more than a second came from a clock step, not from the past.
+ * The earliest arrival time there is, on CLOCK_MONOTONIC: the XDP program's
+ * stamp at the driver hook, else the core receive path's skb stamp (taken on
+ * CLOCK_REALTIME), else now.
  */
-static u64 arrival_ns(const struct sk_buff *skb, u64 now)
+static struct ftd_arrival arrival_of(const struct sk_buff *skb, const struct ftd_frame *f,
+				     u64 now)
 {
 	s64 stamp;
 
-	if (!skb->tstamp)
-		return now;
-	stamp = ktime_to_ns(ktime_sub(skb->tstamp, ktime_mono_to_real(0)));
-	if (stamp > (s64)now || now - stamp > NSEC_PER_SEC)
-		return now;
-	return stamp;
+	if (plausible(f->rx_ns, now))
+		return (struct ftd_arrival){ .ns = f->rx_ns, .source = FTD_STAMP_XDP,
+					     .driver_delay_ns = now - f->rx_ns };
+	if (skb->tstamp) {
+		stamp = ktime_to_ns(ktime_sub(skb->tstamp, ktime_mono_to_real(0)));
+		if (plausible(stamp, now))
+			return (struct ftd_arrival){ .ns = stamp, .source = FTD_STAMP_SKB };
+	}
+	return (struct ftd_arrival){ .ns = now, .source = FTD_STAMP_MODULE };
 }
 
 int ftd_hb_rx(struct sock *sk, struct sk_buff *skb)
@@ -78,7 +88,7 @@ int ftd_hb_rx(struct sock *sk, struct sk_buff *skb)
 		goto badmac;
 
 	atomic64_inc(&fn->stats.rx);
-	ftd_detect_heard(fn, peer, &f, arrival_ns(skb, now));
+	ftd_detect_heard(fn, peer, &f, arrival_of(skb, &f, now));
 	consume_skb(skb);
 	return 0;
 

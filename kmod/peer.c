@@ -170,7 +170,9 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 
 			r->rx_seq = 0;
 			r->last_heard_ns = 0;
+			r->stamp = FTD_STAMP_NONE;
 			memset(&r->iat, 0, sizeof(r->iat));
+			memset(&r->driver_delay, 0, sizeof(r->driver_delay));
 			dst_cache_reset(&r->dst_cache);
 		}
 		spin_unlock_bh(&peer->lock);

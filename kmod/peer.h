@@ -16,6 +16,7 @@
 #include <net/dst_cache.h>
 #include "net.h"
 #include "proto/iat.h"
+#include "proto/delay.h"
 
 union ftd_addr {
 	struct sockaddr sa;
@@ -32,7 +33,9 @@ struct ftd_rail {
 	u64 rx;				/* frames accepted */
 	u64 lost;			/* sequence gaps */
 	u64 last_heard_ns;		/* CLOCK_MONOTONIC, 0 if never */
+	u8 stamp;			/* enum ftd_stamp_source of the last frame */
 	struct ftd_iat iat;
+	struct ftd_delay driver_delay;	/* module receive time - XDP stamp */
 };
 
 struct ftd_peer {

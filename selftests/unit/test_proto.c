@@ -9,6 +9,7 @@
 #include "proto/wire.h"
 #include "proto/detect.h"
 #include "proto/iat.h"
+#include "proto/delay.h"
 
 static const u8 ref_key[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
 
@@ -230,6 +231,31 @@ TEST(inter_arrival_statistics)
 	i = s.samples;
 	ftd_iat_update(&s, t - 5);
 	EXPECT_EQ(i, s.samples);
+}
+
+TEST(delay_histogram_buckets)
+{
+	struct ftd_delay d = {};
+
+	EXPECT_EQ(0, ftd_delay_bucket(0));
+	EXPECT_EQ(0, ftd_delay_bucket(999));
+	EXPECT_EQ(1, ftd_delay_bucket(1000));
+	EXPECT_EQ(1, ftd_delay_bucket(1999));
+	EXPECT_EQ(2, ftd_delay_bucket(2000));
+	EXPECT_EQ(14, ftd_delay_bucket(16383999));
+	EXPECT_EQ(15, ftd_delay_bucket(16384000));
+	EXPECT_EQ(15, ftd_delay_bucket(~0ULL));
+
+	ftd_delay_add(&d, 3000);
+	ftd_delay_add(&d, 1000);
+	ftd_delay_add(&d, 500);
+	EXPECT_EQ(3, d.samples);
+	EXPECT_EQ(500, d.min_ns);
+	EXPECT_EQ(3000, d.max_ns);
+	EXPECT_EQ(1500, ftd_delay_mean(&d));
+	EXPECT_EQ(1, d.hist[0]);
+	EXPECT_EQ(1, d.hist[1]);
+	EXPECT_EQ(1, d.hist[2]);
 }
 
 TEST_HARNESS_MAIN

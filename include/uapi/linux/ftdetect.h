@@ -38,9 +38,13 @@
  *       20    4 incarnation  sender's incarnation (grows when a fenced node rejoins)
  *       24    8 seq          per-sender, per-rail sequence number, starts at 1
  *       32    8 tx_ns        sender's CLOCK_TAI when the frame was built; the TC
- *                            egress program (ebpf/) may overwrite it later
- *       40    8 rx_ns        receiver's slot: zero on the wire; the XDP program
- *                            writes the driver-level arrival time (CLOCK_TAI) here
+ *                            egress program (ebpf/) overwrites it as the frame
+ *                            leaves, so the receiver can tell sender-side delay
+ *                            from network delay (with synchronised clocks)
+ *       40    8 rx_ns        receiver's slot: zero on the wire; the receiver's XDP
+ *                            program writes the driver-level arrival time here,
+ *                            on the receiver's CLOCK_MONOTONIC (it is only ever
+ *                            compared with the receiver's own clock)
  *       48    8 mac          SipHash-2-4 with the cluster key, over bytes
  *                            [0, 32) and [56, length): the two timestamp slots
  *                            are rewritten in flight and so are not covered
@@ -235,6 +239,17 @@ struct ftd_info {
  *           FTDETECT_A_ADDR_RX       u64      (dump) frames accepted on this rail
  *           FTDETECT_A_ADDR_LOST     u64      (dump) sequence gaps on this rail
  *           FTDETECT_A_ADDR_AGE_NS   u64      (dump) time since last heard, if ever
+ *           FTDETECT_A_ADDR_STAMP    u8       (dump) enum ftd_stamp_source of the last frame
+ *           FTDETECT_A_ADDR_DELAY    nest     (dump) driver-to-module delay: the module's
+ *                                              receive time minus the XDP stamp, over
+ *                                              the frames that carried one
+ *             FTDETECT_A_DELAY_SAMPLES u64
+ *             FTDETECT_A_DELAY_MIN_NS  u64
+ *             FTDETECT_A_DELAY_MEAN_NS u64
+ *             FTDETECT_A_DELAY_MAX_NS  u64
+ *             FTDETECT_A_DELAY_HIST    binary  __u64[FTD_DELAY_BUCKETS]: bucket 0 counts
+ *                                              delays < 1 us, bucket i (1..14) delays
+ *                                              in [2^(i-1), 2^i) us, bucket 15 the rest
  *       FTDETECT_A_NODE_STATE        u8       (dump) enum ftd_node_state
  *       FTDETECT_A_NODE_INCARNATION  u32      (dump)
  *       FTDETECT_A_NODE_AGE_NS       u64      (dump) since last heard on any rail, if ever
@@ -281,6 +296,17 @@ struct ftd_info {
 #define FTD_MAX_TIMEOUT_NS		600000000000ULL	/* 10 min */
 #define FTD_DEFAULT_PERIOD_NS		10000000ULL	/* 10 ms */
 #define FTD_DEFAULT_TIMEOUT_NS		50000000ULL	/* 50 ms */
+
+/* Where the arrival time of a rail's last frame came from, earliest first. */
+enum ftd_stamp_source {
+	FTD_STAMP_NONE = 0,	/* nothing heard yet */
+	FTD_STAMP_XDP,		/* the XDP program, at the driver hook */
+	FTD_STAMP_SKB,		/* the core receive path's skb timestamp */
+	FTD_STAMP_MODULE,	/* the module's own clock read, when neither exists */
+	__FTD_STAMP_MAX
+};
+
+#define FTD_DELAY_BUCKETS	16
 
 enum ftd_node_state {
 	FTD_NODE_UNKNOWN = 0,	/* configured, never heard */
@@ -357,9 +383,23 @@ enum ftdetect_addr_attr {
 	FTDETECT_A_ADDR_RX,
 	FTDETECT_A_ADDR_LOST,
 	FTDETECT_A_ADDR_AGE_NS,
+	FTDETECT_A_ADDR_STAMP,
+	FTDETECT_A_ADDR_DELAY,
 	__FTDETECT_A_ADDR_MAX
 };
 #define FTDETECT_A_ADDR_MAX (__FTDETECT_A_ADDR_MAX - 1)
+
+enum ftdetect_delay_attr {
+	FTDETECT_A_DELAY_UNSPEC,
+	FTDETECT_A_DELAY_PAD,
+	FTDETECT_A_DELAY_SAMPLES,
+	FTDETECT_A_DELAY_MIN_NS,
+	FTDETECT_A_DELAY_MEAN_NS,
+	FTDETECT_A_DELAY_MAX_NS,
+	FTDETECT_A_DELAY_HIST,
+	__FTDETECT_A_DELAY_MAX
+};
+#define FTDETECT_A_DELAY_MAX (__FTDETECT_A_DELAY_MAX - 1)
 
 enum ftdetect_stats_attr {
 	FTDETECT_A_STATS_UNSPEC,
