@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ring (kmod/proto/ring.c) against a naive model: random membership and
+ * liveness, every query compared with a linear walk.
+ */
+#include <stdlib.h>
+#include "harness.h"
+#include "proto/ring.h"
+
+struct model {
+	u32 n;
+	u8 live[512];
+};
+
+static u32 naive_walk(const struct model *m, u32 pos, u32 d, int dir)
+{
+	u32 p = pos;
+
+	while (d) {
+		p = (p + m->n + dir) % m->n;
+		if (m->live[p] && p != pos)
+			d--;
+	}
+	return p;
+}
+
+static u32 naive_others(const struct model *m, u32 pos)
+{
+	u32 i, c = 0;
+
+	for (i = 0; i < m->n; i++)
+		c += m->live[i] && i != pos;
+	return c;
+}
+
+TEST(small_ring_by_hand)
+{
+	u32 mem[64], out[8];
+	struct ftd_ring r;
+
+	ftd_ring_init(&r, 5, mem);
+	ASSERT_EQ(5, r.live);
+	ASSERT_EQ(2, ftd_ring_successors(&r, 4, 2, out));
+	EXPECT_EQ(0, out[0]);
+	EXPECT_EQ(1, out[1]);
+	ASSERT_EQ(2, ftd_ring_predecessors(&r, 0, 2, out));
+	EXPECT_EQ(4, out[0]);
+	EXPECT_EQ(3, out[1]);
+
+	ftd_ring_set_live(&r, 0, false);	/* the ring heals around 0 */
+	ASSERT_EQ(2, ftd_ring_successors(&r, 4, 2, out));
+	EXPECT_EQ(1, out[0]);
+	EXPECT_EQ(2, out[1]);
+	EXPECT_TRUE(ftd_ring_observes(&r, 1, 4, 2));
+	EXPECT_FALSE(ftd_ring_observes(&r, 3, 4, 2));
+
+	/* Fingers of 1 among live {1,2,3,4}: distances 1, 2 -> 2, 3 (4 > 3 others). */
+	ASSERT_EQ(2, ftd_ring_fingers(&r, 1, out, 8));
+	EXPECT_EQ(2, out[0]);
+	EXPECT_EQ(3, out[1]);
+
+	/* Two members: one successor, one predecessor, the same node. */
+	ftd_ring_set_live(&r, 2, false);
+	ftd_ring_set_live(&r, 3, false);
+	ASSERT_EQ(1, ftd_ring_successors(&r, 1, 3, out));
+	EXPECT_EQ(4, out[0]);
+	ASSERT_EQ(1, ftd_ring_predecessors(&r, 1, 3, out));
+	EXPECT_EQ(4, out[0]);
+	/* Alone: nobody. */
+	ftd_ring_set_live(&r, 4, false);
+	EXPECT_EQ(0, ftd_ring_successors(&r, 1, 3, out));
+	EXPECT_EQ(0, ftd_ring_fingers(&r, 1, out, 8));
+}
+
+TEST(random_rings_match_the_naive_model)
+{
+	static u32 mem[2048];
+	struct model m;
+	struct ftd_ring r;
+	u32 out[FTD_MAX_FINGERS], i, round, pos, k, cnt, d;
+
+	srand(42);
+	for (round = 0; round < 300; round++) {
+		m.n = 1 + rand() % 300;
+		ftd_ring_init(&r, m.n, mem);
+		for (i = 0; i < m.n; i++) {
+			m.live[i] = rand() % 4 != 0;
+			ftd_ring_set_live(&r, i, m.live[i]);
+		}
+		for (pos = 0; pos < m.n; pos++) {
+			u32 others = naive_others(&m, pos);
+
+			k = 1 + rand() % FTD_MAX_OBSERVERS;
+			cnt = ftd_ring_successors(&r, pos, k, out);
+			ASSERT_EQ(k < others ? k : others, cnt);
+			for (i = 0; i < cnt; i++)
+				ASSERT_EQ(naive_walk(&m, pos, i + 1, 1), out[i]);
+			cnt = ftd_ring_predecessors(&r, pos, k, out);
+			ASSERT_EQ(k < others ? k : others, cnt);
+			for (i = 0; i < cnt; i++)
+				ASSERT_EQ(naive_walk(&m, pos, i + 1, -1), out[i]);
+			cnt = ftd_ring_fingers(&r, pos, out, FTD_MAX_FINGERS);
+			for (i = 0, d = 1; i < cnt; i++, d <<= 1) {
+				ASSERT_LE(d, others);
+				ASSERT_EQ(naive_walk(&m, pos, d, 1), out[i]);
+			}
+			ASSERT_TRUE(d > others);
+		}
+	}
+}
+
+TEST_HARNESS_MAIN
