@@ -2,6 +2,8 @@
 #include "detect.h"
 #include "event.h"
 #include "proto/detect.h"
+#include "members.h"
+#include "dissem.h"
 
 static void emit_node_event(struct ftd_net *fn, enum ftd_event_type type, u32 node,
 			    u32 incarnation, u32 origin)
@@ -30,21 +32,30 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 {
 	struct ftd_rail *rail = &peer->rails[f->rail];
 	enum ftd_event_type ev = 0;
+	bool announce = false, tell_dead = false, revived = false;
 	enum ftd_node_state old;
 	u32 incarnation;
 
 	spin_lock(&peer->lock);
 	if (f->incarnation < peer->incarnation)
 		goto out;	/* a stale frame from before a restart */
-	if (f->incarnation > peer->incarnation) {
-		if (peer->state == FTD_NODE_DEAD) {
-			peer->state = FTD_NODE_ALIVE;
-			ev = FTD_EV_NODE_RESTORED;
-		}
-		peer_new_incarnation(peer, f->incarnation);
+	if (f->incarnation == peer->incarnation && peer->state == FTD_NODE_DEAD) {
+		/* Fail-stop: this incarnation stays dead, and must learn it. */
+		tell_dead = true;
+		goto out;
 	}
-	if (peer->state == FTD_NODE_DEAD)
-		goto out;	/* fail-stop: this incarnation stays dead */
+	if (f->incarnation == peer->incarnation && peer->state == FTD_NODE_LEFT)
+		goto out;
+	if (f->incarnation > peer->incarnation) {
+		/* A restart (or a fenced node rejoining): streams begin again. */
+		if (peer->state == FTD_NODE_DEAD)
+			ev = FTD_EV_NODE_RESTORED;
+		revived = peer->state == FTD_NODE_DEAD || peer->state == FTD_NODE_LEFT;
+		if (peer->state != FTD_NODE_ALIVE && peer->state != FTD_NODE_SUSPECT)
+			peer->state = FTD_NODE_UNKNOWN;
+		peer_new_incarnation(peer, f->incarnation);
+		announce = true;
+	}
 	if (f->seq <= rail->rx_seq)
 		goto out;	/* duplicate or reordered: carries no news */
 	if (rail->rx_seq)
@@ -62,33 +73,78 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	peer->state = ftd_detect_on_heard(old);
 	if (!ev)
 		ev = ftd_detect_event(old, peer->state);
+	/* The first to hear a node join tells the group. */
+	if (old == FTD_NODE_UNKNOWN)
+		announce = true;
 out:
 	incarnation = peer->incarnation;
 	spin_unlock(&peer->lock);
+	if (tell_dead)
+		ftd_dissem_tell_dead(fn, peer, incarnation);
+	if (revived)
+		ftd_members_set_live(fn, peer, true);
 	if (ev)
 		emit_node_event(fn, ev, peer->id, incarnation, FTD_NODE_NONE);
+	if (announce)
+		ftd_dissem_announce_alive(fn, peer->id, incarnation);
+}
+
+/* Silence counts from the start of our watch: a node we just began to
+ * observe (the ring changed) had no reason to send to us before.
+ */
+static void note_observed(struct ftd_net *fn, struct ftd_peer **preds, u32 n, u64 now)
+{
+	u32 i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < fn->n_observed; j++)
+			if (fn->observed[j] == preds[i]->id)
+				break;
+		if (j == fn->n_observed) {
+			spin_lock(&preds[i]->lock);
+			preds[i]->baseline_ns = max(preds[i]->baseline_ns, now);
+			spin_unlock(&preds[i]->lock);
+		}
+	}
+	for (i = 0; i < n; i++)
+		fn->observed[i] = preds[i]->id;
+	fn->n_observed = n;
 }
 
 void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 {
 	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
-	struct ftd_peer *peer;
+	struct ftd_peer *preds[FTD_MAX_OBSERVERS];
 	enum ftd_node_state old;
 	enum ftd_event_type ev;
-	unsigned long id;
-	u32 incarnation;
+	u32 i, n, incarnation;
+	bool isolated;
 
 	rcu_read_lock();
-	xa_for_each(&fn->peers, id, peer) {
+	n = ftd_members_predecessors(fn, preds, READ_ONCE(fn->cfg.observers));
+	note_observed(fn, preds, n, now_ns);
+	/*
+	 * Hearing nobody at all from several observed nodes at once says more
+	 * about us (cut off) than about them: suspect, declare nobody. With a
+	 * single observed node the two cannot be told apart.
+	 */
+	isolated = n >= 2 && now_ns - READ_ONCE(fn->last_rx_ns) > timeout;
+	for (i = 0; i < n; i++) {
+		struct ftd_peer *peer = preds[i];
+		u64 since;
+
 		spin_lock(&peer->lock);
 		old = peer->state;
-		if (peer->last_heard_ns && now_ns > peer->last_heard_ns)
-			peer->state = ftd_detect_on_silence(old, now_ns - peer->last_heard_ns,
-							    timeout, starved);
+		since = max(peer->last_heard_ns, peer->baseline_ns);
+		if (since && now_ns > since)
+			peer->state = ftd_detect_on_silence(old, now_ns - since, timeout,
+							    starved || isolated);
 		ev = ftd_detect_event(old, peer->state);
 		incarnation = peer->incarnation;
 		spin_unlock(&peer->lock);
-		if (ev)
+		if (ev == FTD_EV_NODE_DEAD)
+			ftd_dissem_declare_dead(fn, peer, incarnation);
+		else if (ev)
 			emit_node_event(fn, ev, peer->id, incarnation, fn->cfg.node);
 	}
 	rcu_read_unlock();

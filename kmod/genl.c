@@ -4,6 +4,7 @@
 #include <linux/ktime.h>
 #include "genl.h"
 #include "peer.h"
+#include "members.h"
 
 static struct genl_family ftd_genl_family;
 
@@ -65,6 +66,7 @@ static const struct nla_policy ftd_policy[FTDETECT_A_MAX + 1] = {
 	[FTDETECT_A_TIMEOUT_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &timeout_range),
 	[FTDETECT_A_KEY] = NLA_POLICY_EXACT_LEN(FTD_KEY_LEN),
 	[FTDETECT_A_UP] = NLA_POLICY_MAX(NLA_U8, 1),
+	[FTDETECT_A_OBSERVERS] = NLA_POLICY_RANGE(NLA_U8, 1, FTD_MAX_OBSERVERS),
 	[FTDETECT_A_INCARNATION] = { .type = NLA_REJECT },
 	[FTDETECT_A_NODE] = NLA_POLICY_NESTED(node_policy),
 	[FTDETECT_A_STATS] = { .type = NLA_REJECT },
@@ -87,6 +89,7 @@ static int fill_config(struct sk_buff *skb, struct ftd_net *fn)
 	    nla_put_u64_64bit(skb, FTDETECT_A_PERIOD_NS, fn->cfg.period_ns, FTDETECT_A_PAD) ||
 	    nla_put_u64_64bit(skb, FTDETECT_A_TIMEOUT_NS, fn->cfg.timeout_ns, FTDETECT_A_PAD) ||
 	    nla_put_u8(skb, FTDETECT_A_UP, fn->up) ||
+	    nla_put_u8(skb, FTDETECT_A_OBSERVERS, fn->cfg.observers) ||
 	    nla_put_u32(skb, FTDETECT_A_INCARNATION, fn->incarnation))
 		return -EMSGSIZE;
 	return 0;
@@ -155,6 +158,10 @@ static int ftd_set_config(struct sk_buff *skb, struct genl_info *info)
 	if (a[FTDETECT_A_KEY]) {
 		nla_memcpy(cfg.key, a[FTDETECT_A_KEY], FTD_KEY_LEN);
 		mask |= FTD_CFG_KEY;
+	}
+	if (a[FTDETECT_A_OBSERVERS]) {
+		cfg.observers = nla_get_u8(a[FTDETECT_A_OBSERVERS]);
+		mask |= FTD_CFG_OBSERVERS;
 	}
 	/* Going down first lets one message reconfigure a running node. */
 	if (a[FTDETECT_A_UP] && !nla_get_u8(a[FTDETECT_A_UP]))
@@ -285,6 +292,8 @@ static int ftd_add_node(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&fn->lock);
 	ret = ftd_peer_add(fn, nla_get_u32(tb[FTDETECT_A_NODE_ID]), addrs, nrails,
 			   info->extack);
+	if (!ret)
+		ret = ftd_members_rebuild(fn);
 	mutex_unlock(&fn->lock);
 	return ret;
 }
@@ -309,6 +318,8 @@ static int ftd_del_node(struct sk_buff *skb, struct genl_info *info)
 		ret = ftd_peer_del(fn, id);
 		if (ret)
 			NL_SET_ERR_MSG_ATTR(info->extack, tb[FTDETECT_A_NODE_ID], "no such node");
+		else
+			ret = ftd_members_rebuild(fn);
 	}
 	mutex_unlock(&fn->lock);
 	return ret;
@@ -520,7 +531,15 @@ static int ftd_get_stats(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TICKS_LATE, atomic64_read(&s->ticks_late),
 			      FTDETECT_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TICK_LATE_MAX_NS,
-			      atomic64_read(&s->tick_late_max_ns), FTDETECT_A_STATS_PAD))
+			      atomic64_read(&s->tick_late_max_ns), FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_NOTICES_TX, atomic64_read(&s->notices_tx),
+			      FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_NOTICES_RX, atomic64_read(&s->notices_rx),
+			      FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_NOTICES_DUP, atomic64_read(&s->notices_dup),
+			      FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_FENCED, atomic64_read(&s->fenced),
+			      FTDETECT_A_STATS_PAD))
 		goto err;
 	nla_nest_end(msg, nest);
 	genlmsg_end(msg, hdr);

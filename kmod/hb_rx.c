@@ -7,6 +7,7 @@
 #include "hb_rx.h"
 #include "peer.h"
 #include "detect.h"
+#include "dissem.h"
 #include "proto/wire.h"
 
 static bool source_of(const struct sk_buff *skb, union ftd_addr *src)
@@ -88,7 +89,11 @@ int ftd_hb_rx(struct sock *sk, struct sk_buff *skb)
 		goto badmac;
 
 	atomic64_inc(&fn->stats.rx);
-	ftd_detect_heard(fn, peer, &f, arrival_of(skb, &f, now));
+	WRITE_ONCE(fn->last_rx_ns, now);
+	if (f.type == FTD_FRAME_HEARTBEAT)
+		ftd_detect_heard(fn, peer, &f, arrival_of(skb, &f, now));
+	else
+		ftd_dissem_rx(fn, peer, &f);
 	consume_skb(skb);
 	return 0;
 

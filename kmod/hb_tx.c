@@ -5,61 +5,70 @@
 #include "peer.h"
 #include "socket.h"
 #include "detect.h"
+#include "members.h"
 #include "proto/wire.h"
 
-static void send_heartbeat(struct ftd_net *fn, const struct ftd_peer *self,
-			   struct ftd_peer *peer, u8 rail_idx)
+int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type,
+		 const u8 *payload, u16 payload_len)
 {
 	struct ftd_rail *rail = &peer->rails[rail_idx];
 	const union ftd_addr *src = NULL;
 	struct ftd_frame f = {
-		.type = FTD_FRAME_HEARTBEAT,
+		.type = type,
 		.rail = rail_idx,
 		.cluster = fn->cfg.cluster,
 		.sender = fn->cfg.node,
-		.incarnation = fn->incarnation,
+		.incarnation = READ_ONCE(fn->incarnation),
 	};
+	size_t len = FTD_WIRE_HDR_LEN + payload_len;
+	struct ftd_peer *self;
 	struct sk_buff *skb;
 	u8 *buf;
 
-	skb = alloc_skb(FTD_TX_HEADROOM + FTD_WIRE_HDR_LEN, GFP_ATOMIC);
+	skb = alloc_skb(FTD_TX_HEADROOM + len, GFP_ATOMIC);
 	if (unlikely(!skb))
 		goto err;
 	skb_reserve(skb, FTD_TX_HEADROOM);
-	buf = skb_put(skb, FTD_WIRE_HDR_LEN);
+	buf = skb_put(skb, len);
 
-	/* Only this timer writes tx_seq; the dump reads it racily. */
-	f.seq = READ_ONCE(rail->tx_seq) + 1;
-	WRITE_ONCE(rail->tx_seq, f.seq);
+	/* Heartbeats number one stream per rail; only this timer writes tx_seq. */
+	if (type == FTD_FRAME_HEARTBEAT) {
+		f.seq = READ_ONCE(rail->tx_seq) + 1;
+		WRITE_ONCE(rail->tx_seq, f.seq);
+	}
 	f.tx_ns = ktime_get_clocktai_ns();
-	ftd_wire_encode(buf, FTD_WIRE_HDR_LEN, &f, NULL, 0, fn->cfg.key);
+	ftd_wire_encode(buf, len, &f, payload, payload_len, fn->cfg.key);
 
 	/* Rail i of a node pairs with rail i of its peers (parallel fabrics). */
-	if (self && rail_idx < self->nrails)
-		src = &self->rails[rail_idx].addr;
-	if (ftd_socket_send(fn, skb, rail, src))
-		goto err;
-	WRITE_ONCE(peer->tx, peer->tx + 1);
-	atomic64_inc(&fn->stats.tx);
-	return;
-err:
-	atomic64_inc(&fn->stats.tx_err);
-}
-
-static void send_heartbeats(struct ftd_net *fn)
-{
-	struct ftd_peer *self, *peer;
-	unsigned long id;
-	u8 i;
-
 	rcu_read_lock();
 	self = ftd_peer_find(fn, fn->cfg.node);
-	xa_for_each(&fn->peers, id, peer) {
-		if (peer->self)
-			continue;
-		for (i = 0; i < peer->nrails; i++)
-			send_heartbeat(fn, self, peer, i);
+	if (self && rail_idx < self->nrails)
+		src = &self->rails[rail_idx].addr;
+	if (ftd_socket_send(fn, skb, rail, src)) {
+		rcu_read_unlock();
+		goto err;
 	}
+	rcu_read_unlock();
+	WRITE_ONCE(peer->tx, peer->tx + 1);
+	atomic64_inc(&fn->stats.tx);
+	return 0;
+err:
+	atomic64_inc(&fn->stats.tx_err);
+	return -ENOBUFS;
+}
+
+/* One heartbeat on every rail to each of our k live successors. */
+static void send_heartbeats(struct ftd_net *fn)
+{
+	struct ftd_peer *succ[FTD_MAX_OBSERVERS];
+	u32 i, n;
+	u8 r;
+
+	rcu_read_lock();
+	n = ftd_members_successors(fn, succ, READ_ONCE(fn->cfg.observers));
+	for (i = 0; i < n; i++)
+		for (r = 0; r < succ[i]->nrails; r++)
+			ftd_tx_frame(fn, succ[i], r, FTD_FRAME_HEARTBEAT, NULL, 0);
 	rcu_read_unlock();
 }
 

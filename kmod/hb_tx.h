@@ -1,13 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Emission: the instance's hrtimer, which fires every period in softirq
- * context, independent of any process, sends one heartbeat on every rail of
- * every observer and then runs the detection tick.
+ * context, independent of any process, sends one heartbeat on every rail to
+ * each of the node's k live successors (its observers) and then runs the
+ * detection tick. Every frame the node sends is built here.
  */
 #ifndef FTD_HB_TX_H
 #define FTD_HB_TX_H
 
 #include "net.h"
+#include "peer.h"
+
+/*
+ * Build a frame of type with payload and send it to peer's rail, from our
+ * own address on that rail. 0, or -ENOBUFS (counted in tx_err). Callable
+ * from the timer, the receive path and process context.
+ */
+int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type,
+		 const u8 *payload, u16 payload_len);
 
 void ftd_hb_timer_init(struct ftd_net *fn);
 /* fn->lock held, instance marked up. */

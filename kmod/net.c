@@ -5,6 +5,8 @@
 #include "socket.h"
 #include "hb_tx.h"
 #include "event.h"
+#include "members.h"
+#include "dissem.h"
 
 unsigned int ftd_net_id __read_mostly;
 
@@ -43,6 +45,8 @@ int ftd_net_set_config(struct ftd_net *fn, const struct ftd_config *want, u32 ma
 		fn->cfg.port = want->port;
 	if (mask & FTD_CFG_KEY)
 		memcpy(fn->cfg.key, want->key, FTD_KEY_LEN);
+	if (mask & FTD_CFG_OBSERVERS)
+		WRITE_ONCE(fn->cfg.observers, want->observers);
 	WRITE_ONCE(fn->cfg.period_ns, period);
 	WRITE_ONCE(fn->cfg.timeout_ns, timeout);
 	if ((mask & FTD_CFG_NODE) && fn->cfg.node != want->node) {
@@ -84,8 +88,15 @@ int ftd_net_up(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	ret = ftd_socket_open(fn, fn->cfg.port, extack);
 	if (ret)
 		goto out;
-	fn->incarnation = next_incarnation(fn->incarnation);
+	WRITE_ONCE(fn->incarnation, next_incarnation(fn->incarnation));
 	ftd_peer_reset_all(fn);	/* after the new incarnation: self shows it */
+	ret = ftd_members_rebuild(fn);	/* everyone live again */
+	if (ret) {
+		ftd_socket_close(fn);
+		goto out;
+	}
+	fn->n_observed = 0;
+	WRITE_ONCE(fn->last_rx_ns, 0);
 	WRITE_ONCE(fn->up, true);
 	ftd_hb_timer_start(fn);
 	pr_debug("node %u up, incarnation %u\n", fn->cfg.node, fn->incarnation);
@@ -99,6 +110,7 @@ static void net_down_locked(struct ftd_net *fn)
 	lockdep_assert_held(&fn->lock);
 	if (!fn->up)
 		return;
+	ftd_dissem_announce_left(fn);	/* not a failure: tell the group */
 	WRITE_ONCE(fn->up, false);
 	ftd_hb_timer_stop(fn);
 	ftd_socket_close(fn);
@@ -111,6 +123,34 @@ void ftd_net_down(struct ftd_net *fn)
 	mutex_unlock(&fn->lock);
 }
 
+void ftd_net_fence(struct ftd_net *fn, u32 origin)
+{
+	u32 old = READ_ONCE(fn->incarnation), new = next_incarnation(old);
+	struct ftd_event ev = ftd_event_new(FTD_EV_FENCED);
+	struct ftd_peer *self;
+
+	/* Two notices about the same death may race here: fence once. */
+	if (cmpxchg(&fn->incarnation, old, new) != old)
+		return;
+	atomic64_inc(&fn->stats.fenced);
+	ev.node = fn->cfg.node;
+	ev.incarnation = old;
+	ev.origin = origin;
+	ftd_event_emit(fn, &ev);
+
+	rcu_read_lock();
+	self = ftd_peer_find(fn, fn->cfg.node);
+	if (self) {
+		spin_lock_bh(&self->lock);
+		self->incarnation = new;
+		spin_unlock_bh(&self->lock);
+	}
+	rcu_read_unlock();
+	ftd_dissem_announce_alive(fn, fn->cfg.node, new);
+	pr_info("node %u was declared dead by node %u: fenced, rejoining as incarnation %u\n",
+		fn->cfg.node, origin, new);
+}
+
 static __net_init int ftd_net_pernet_init(struct net *net)
 {
 	struct ftd_net *fn = ftd_net(net);
@@ -119,12 +159,14 @@ static __net_init int ftd_net_pernet_init(struct net *net)
 	mutex_init(&fn->lock);
 	xa_init(&fn->peers);
 	spin_lock_init(&fn->readers_lock);
+	spin_lock_init(&fn->ring_lock);
 	INIT_LIST_HEAD(&fn->readers);
 	ftd_hb_timer_init(fn);
 	fn->cfg.node = FTD_NODE_NONE;
 	fn->cfg.port = FTD_DEFAULT_PORT;
 	fn->cfg.period_ns = FTD_DEFAULT_PERIOD_NS;
 	fn->cfg.timeout_ns = FTD_DEFAULT_TIMEOUT_NS;
+	fn->cfg.observers = FTD_DEFAULT_OBSERVERS;
 	return 0;
 }
 
@@ -136,6 +178,7 @@ static __net_exit void ftd_net_pernet_exit(struct net *net)
 	WARN_ON(!list_empty(&fn->readers));
 	mutex_lock(&fn->lock);
 	net_down_locked(fn);
+	ftd_members_free(fn);
 	ftd_peer_del_all(fn);
 	mutex_unlock(&fn->lock);
 	xa_destroy(&fn->peers);

@@ -18,6 +18,7 @@
 #include <linux/netlink.h>
 
 struct socket;
+struct ftd_members;
 
 struct ftd_config {
 	u32 cluster;
@@ -25,6 +26,7 @@ struct ftd_config {
 	u16 port;
 	u64 period_ns;		/* read locklessly by the timer: READ_ONCE */
 	u64 timeout_ns;		/* read locklessly by the timer: READ_ONCE */
+	u32 observers;		/* k; READ_ONCE */
 	u8 key[FTD_KEY_LEN];	/* fixed while up, so readers need no lock */
 };
 
@@ -34,6 +36,8 @@ struct ftd_stats {
 	atomic64_t events;
 	atomic64_t ticks, ticks_late;
 	atomic64_t tick_late_max_ns;	/* written by the timer only */
+	atomic64_t notices_tx, notices_rx, notices_dup;
+	atomic64_t fenced;
 };
 
 struct ftd_net {
@@ -44,6 +48,12 @@ struct ftd_net {
 	u32 incarnation;		/* ours; set at each up */
 
 	struct xarray peers;		/* node id -> struct ftd_peer; RCU readers */
+	struct ftd_members __rcu *members;	/* the ring, see members.h */
+	spinlock_t ring_lock;		/* liveness in members->ring; _bh */
+	u64 last_rx_ns;			/* any valid frame from anyone; CLOCK_MONOTONIC */
+	/* The timer's own: whom it observed at its last tick. */
+	u32 observed[FTD_MAX_OBSERVERS];
+	u32 n_observed;
 	struct socket __rcu *sock4;
 	struct socket __rcu *sock6;
 	struct hrtimer timer;		/* heartbeat emission and detection tick */
@@ -79,6 +89,13 @@ enum {
 	FTD_CFG_PERIOD	= BIT(3),
 	FTD_CFG_TIMEOUT	= BIT(4),
 	FTD_CFG_KEY	= BIT(5),
+	FTD_CFG_OBSERVERS = BIT(6),
 };
+
+/*
+ * This node was declared dead while alive: tell its ranks (FENCED), then
+ * rejoin with a higher incarnation. Softirq or process context.
+ */
+void ftd_net_fence(struct ftd_net *fn, u32 origin);
 
 #endif

@@ -165,6 +165,8 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 		peer->state = peer->self ? FTD_NODE_SELF : FTD_NODE_UNKNOWN;
 		peer->incarnation = peer->self ? fn->incarnation : 0;
 		peer->last_heard_ns = 0;
+		peer->baseline_ns = 0;
+		peer->fence_sent_ns = 0;
 		for (i = 0; i < peer->nrails; i++) {
 			struct ftd_rail *r = &peer->rails[i];
 

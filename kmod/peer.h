@@ -46,6 +46,9 @@ struct ftd_peer {
 	enum ftd_node_state state;
 	u32 incarnation;
 	u64 last_heard_ns;		/* max over rails; CLOCK_MONOTONIC */
+	u64 baseline_ns;		/* silence counts from here at the latest: since
+					 * observing it, or since it was reported alive */
+	u64 fence_sent_ns;		/* last DEAD notice sent to it directly */
 	u64 tx;
 	struct ftd_rail rails[FTD_MAX_RAILS];
 	struct rcu_head rcu;

@@ -14,8 +14,7 @@
 #define FTD_PROTO_RING_H
 
 #include "compat.h"
-
-#define FTD_MAX_OBSERVERS	8	/* k */
+#include <linux/ftdetect.h>	/* FTD_MAX_OBSERVERS: k */
 #define FTD_MAX_FINGERS		32	/* log2 of any u32 ring */
 
 struct ftd_ring {

@@ -5,6 +5,7 @@
 /* Payload size each frame type must carry; -1: any up to FTD_MAX_FRAME. */
 static const int payload_len_of_type[__FTD_FRAME_MAX] = {
 	[FTD_FRAME_HEARTBEAT] = 0,
+	[FTD_FRAME_NOTICE] = FTD_WIRE_NOTICE_LEN,
 };
 
 enum ftd_wire_status ftd_wire_decode(const u8 *buf, size_t len, struct ftd_frame *f)
@@ -91,4 +92,32 @@ const char *ftd_wire_status_str(enum ftd_wire_status st)
 	case FTD_WIRE_BAD_PAYLOAD:	return "payload size wrong for type";
 	}
 	return "?";
+}
+
+void ftd_notice_encode(u8 *p, const struct ftd_notice *n)
+{
+	memset(p, 0, FTD_WIRE_NOTICE_LEN);
+	p[0] = n->kind;
+	ftd_put_be32(p + 4, n->subject);
+	ftd_put_be32(p + 8, n->subject_incarnation);
+	ftd_put_be32(p + 12, n->origin);
+	ftd_put_be32(p + 16, n->job);
+	ftd_put_be32(p + 20, n->rank);
+	ftd_put_be32(p + 24, n->regid);
+}
+
+bool ftd_notice_decode(const u8 *p, u16 len, struct ftd_notice *n)
+{
+	if (len != FTD_WIRE_NOTICE_LEN || p[1] || p[2] || p[3] || ftd_get_be32(p + 28))
+		return false;
+	n->kind = p[0];
+	if (n->kind == 0 || n->kind >= __FTD_NOTICE_MAX)
+		return false;
+	n->subject = ftd_get_be32(p + 4);
+	n->subject_incarnation = ftd_get_be32(p + 8);
+	n->origin = ftd_get_be32(p + 12);
+	n->job = ftd_get_be32(p + 16);
+	n->rank = ftd_get_be32(p + 20);
+	n->regid = ftd_get_be32(p + 24);
+	return true;
 }

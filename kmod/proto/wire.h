@@ -59,4 +59,20 @@ static inline bool ftd_wire_mac_ok(const u8 *buf, size_t len, const u8 key[FTD_K
 
 const char *ftd_wire_status_str(enum ftd_wire_status st);
 
+/* The payload of a FTD_FRAME_NOTICE, in host order. */
+struct ftd_notice {
+	u8 kind;
+	u32 subject;
+	u32 subject_incarnation;
+	u32 origin;
+	u32 job;
+	u32 rank;
+	u32 regid;
+};
+
+/* Writes FTD_WIRE_NOTICE_LEN bytes. */
+void ftd_notice_encode(u8 *payload, const struct ftd_notice *n);
+/* Unknown kinds and non-zero reserved bytes are malformed: false. */
+bool ftd_notice_decode(const u8 *payload, u16 len, struct ftd_notice *n);
+
 #endif

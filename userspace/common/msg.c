@@ -73,6 +73,10 @@ static const struct nla_policy stats_policy[FTDETECT_A_STATS_MAX + 1] = {
 	[FTDETECT_A_STATS_TICKS]	= U64,
 	[FTDETECT_A_STATS_TICKS_LATE]	= U64,
 	[FTDETECT_A_STATS_TICK_LATE_MAX_NS] = U64,
+	[FTDETECT_A_STATS_NOTICES_TX]	= U64,
+	[FTDETECT_A_STATS_NOTICES_RX]	= U64,
+	[FTDETECT_A_STATS_NOTICES_DUP]	= U64,
+	[FTDETECT_A_STATS_FENCED]	= U64,
 };
 
 static const struct nla_policy event_policy[FTDETECT_A_EVENT_MAX + 1] = {
@@ -115,6 +119,8 @@ int ftu_msg_put_config(struct nl_msg *msg, const struct ftu_config *cfg)
 	     nla_put_u64(msg, FTDETECT_A_TIMEOUT_NS, cfg->timeout_ns) < 0) ||
 	    (p & FTU_BIT(FTDETECT_A_KEY) &&
 	     nla_put(msg, FTDETECT_A_KEY, FTD_KEY_LEN, cfg->key) < 0) ||
+	    (p & FTU_BIT(FTDETECT_A_OBSERVERS) &&
+	     nla_put_u8(msg, FTDETECT_A_OBSERVERS, cfg->observers) < 0) ||
 	    (p & FTU_BIT(FTDETECT_A_UP) &&
 	     nla_put_u8(msg, FTDETECT_A_UP, cfg->up) < 0))
 		return -ENOBUFS;
@@ -230,6 +236,8 @@ int ftu_msg_parse_config(struct nl_msg *msg, struct ftu_config *cfg)
 		cfg->up = nla_get_u8(tb[FTDETECT_A_UP]) != 0;
 	if (tb[FTDETECT_A_INCARNATION])
 		cfg->incarnation = nla_get_u32(tb[FTDETECT_A_INCARNATION]);
+	if (tb[FTDETECT_A_OBSERVERS])
+		cfg->observers = nla_get_u8(tb[FTDETECT_A_OBSERVERS]);
 	return 0;
 }
 
@@ -324,6 +332,10 @@ int ftu_msg_parse_stats(struct nl_msg *msg, struct ftu_stats *st)
 	st->ticks = get_u64(tb, FTDETECT_A_STATS_TICKS, &st->present);
 	st->ticks_late = get_u64(tb, FTDETECT_A_STATS_TICKS_LATE, &st->present);
 	st->tick_late_max_ns = get_u64(tb, FTDETECT_A_STATS_TICK_LATE_MAX_NS, &st->present);
+	st->notices_tx = get_u64(tb, FTDETECT_A_STATS_NOTICES_TX, &st->present);
+	st->notices_rx = get_u64(tb, FTDETECT_A_STATS_NOTICES_RX, &st->present);
+	st->notices_dup = get_u64(tb, FTDETECT_A_STATS_NOTICES_DUP, &st->present);
+	st->fenced = get_u64(tb, FTDETECT_A_STATS_FENCED, &st->present);
 	return 0;
 }
 

@@ -31,6 +31,7 @@ struct ftu_config {
 	uint16_t port;
 	uint64_t period_ns;
 	uint64_t timeout_ns;
+	uint8_t observers;
 	uint8_t key[FTD_KEY_LEN];	/* write only: never in a reply */
 	bool up;
 	uint32_t incarnation;		/* read only */
@@ -75,6 +76,10 @@ struct ftu_stats {
 	uint64_t ticks;
 	uint64_t ticks_late;
 	uint64_t tick_late_max_ns;
+	uint64_t notices_tx;
+	uint64_t notices_rx;
+	uint64_t notices_dup;
+	uint64_t fenced;
 };
 
 /*

@@ -79,9 +79,10 @@ void ftctl_config_request(const struct ftctl_conf *conf, uint32_t local, bool fi
 {
 	*req = (struct ftu_config){
 		.present = FTU_BIT(FTDETECT_A_PERIOD_NS) | FTU_BIT(FTDETECT_A_TIMEOUT_NS) |
-			   FTU_BIT(FTDETECT_A_KEY),
+			   FTU_BIT(FTDETECT_A_KEY) | FTU_BIT(FTDETECT_A_OBSERVERS),
 		.period_ns = conf->period_ns,
 		.timeout_ns = conf->timeout_ns,
+		.observers = conf->observers,
 	};
 	/* Always sent: a file without a key means the all-zero key, so that
 	 * removing the key from the file removes it from the kernel too.

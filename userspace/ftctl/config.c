@@ -20,7 +20,7 @@
 
 #include "common/duration.h"
 
-enum ckey { K_ID, K_PORT, K_PERIOD, K_TIMEOUT, K_KEY, K_NODE, NKEYS };
+enum ckey { K_ID, K_PORT, K_PERIOD, K_TIMEOUT, K_KEY, K_NODE, K_OBSERVERS, NKEYS };
 
 static const char *const key_names[NKEYS] = {
 	[K_ID] = "id",
@@ -29,6 +29,7 @@ static const char *const key_names[NKEYS] = {
 	[K_TIMEOUT] = "timeout",
 	[K_KEY] = "key",
 	[K_NODE] = "node",
+	[K_OBSERVERS] = "observers",
 };
 
 enum section { SEC_NONE, SEC_CLUSTER, SEC_NODES };
@@ -198,6 +199,12 @@ static int cluster_line(struct parser *p, char *s)
 			return fail(p, p->line, "bad node id '%s' (expected 0..%u)", v,
 				    FTD_NODE_NONE - 1);
 		c->has_node = true;
+		return 0;
+	case K_OBSERVERS:
+		if (parse_u32(v, &u) || u < 1 || u > FTD_MAX_OBSERVERS)
+			return fail(p, p->line, "bad observers '%s' (expected 1..%d)", v,
+				    FTD_MAX_OBSERVERS);
+		c->observers = u;
 		return 0;
 	}
 	return 0;
@@ -464,6 +471,7 @@ int ftctl_conf_parse(FILE *f, const char *name, struct ftctl_conf *conf,
 	*conf = (struct ftctl_conf){
 		.port = FTD_DEFAULT_PORT,
 		.period_ns = FTD_DEFAULT_PERIOD_NS,
+		.observers = FTD_DEFAULT_OBSERVERS,
 		.timeout_ns = FTD_DEFAULT_TIMEOUT_NS,
 	};
 	if (errlen)

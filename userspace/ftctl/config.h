@@ -41,6 +41,7 @@ struct ftctl_conf {
 	uint16_t port;
 	uint64_t period_ns;
 	uint64_t timeout_ns;
+	uint32_t observers;		/* k */
 	bool has_key;
 	uint8_t key[FTD_KEY_LEN];
 	bool has_node;			/* "node =": the local node */

@@ -34,6 +34,8 @@ static void show_json(FILE *f, const struct ftu_config *cfg,
 	ftu_json_kv_u64(&j, "port", cfg->port);
 	ftu_json_kv_u64(&j, "period_ns", cfg->period_ns);
 	ftu_json_kv_u64(&j, "timeout_ns", cfg->timeout_ns);
+	if (FTU_HAS(cfg, FTDETECT_A_OBSERVERS))
+		ftu_json_kv_u64(&j, "observers", cfg->observers);
 	ftu_json_kv_bool(&j, "up", cfg->up);
 	ftu_json_kv_u64(&j, "incarnation", cfg->incarnation);
 	ftu_json_key(&j, "nodes");
@@ -68,6 +70,8 @@ static void show_text(FILE *f, const struct ftu_config *cfg,
 	fprintf(f, "port         %u\n", cfg->port);
 	fprintf(f, "period       %s\n", ftu_duration_format(cfg->period_ns, a, sizeof(a)));
 	fprintf(f, "timeout      %s\n", ftu_duration_format(cfg->timeout_ns, b, sizeof(b)));
+	if (FTU_HAS(cfg, FTDETECT_A_OBSERVERS))
+		fprintf(f, "observers    %u\n", cfg->observers);
 	fprintf(f, "state        %s\n", cfg->up ? "up" : "down");
 	fprintf(f, "incarnation  %" PRIu32 "\n", cfg->incarnation);
 	fputc('\n', f);
@@ -111,7 +115,11 @@ void ftctl_show_print(FILE *f, const struct ftu_config *cfg,
 	X(FTDETECT_A_STATS_EVENTS, "events", events)		\
 	X(FTDETECT_A_STATS_TICKS, "ticks", ticks)		\
 	X(FTDETECT_A_STATS_TICKS_LATE, "ticks_late", ticks_late) \
-	X(FTDETECT_A_STATS_TICK_LATE_MAX_NS, "tick_late_max_ns", tick_late_max_ns)
+	X(FTDETECT_A_STATS_TICK_LATE_MAX_NS, "tick_late_max_ns", tick_late_max_ns) \
+	X(FTDETECT_A_STATS_NOTICES_TX, "notices_tx", notices_tx) \
+	X(FTDETECT_A_STATS_NOTICES_RX, "notices_rx", notices_rx) \
+	X(FTDETECT_A_STATS_NOTICES_DUP, "notices_dup", notices_dup) \
+	X(FTDETECT_A_STATS_FENCED, "fenced", fenced)
 
 void ftctl_stats_print(FILE *f, const struct ftu_stats *st, bool json)
 {

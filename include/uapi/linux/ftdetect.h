@@ -69,8 +69,58 @@
 
 enum ftd_frame_type {
 	FTD_FRAME_HEARTBEAT = 1,	/* no payload */
+	FTD_FRAME_NOTICE,		/* payload: struct ftd_wire_notice */
 	__FTD_FRAME_MAX
 };
+
+/*
+ * Heartbeats: each node sends one per period, on every rail, to its k live
+ * successors in the ring of members ordered by node id, and observes its k
+ * live predecessors; seq numbers one stream per (sender, rail).
+ *
+ * Notices: what the group decided or must know, spread by reliable
+ * broadcast: the originator sends a notice to its fingers (the live members
+ * at ring distances 1, 2, 4, ...), and every node forwards a notice to its
+ * own fingers the first time it sees it, so every live node receives it in
+ * O(log N) hops over many paths. The header's sender is the forwarder; the
+ * notice names the node it is about (subject, at an incarnation) and the
+ * node that decided it (origin). Deduplication is by the subject's state:
+ * a notice that changes nothing is neither delivered nor forwarded.
+ *
+ *   kind                 subject              meaning
+ *   FTD_NOTICE_DEAD      declared node        the origin observed it silent for the timeout
+ *   FTD_NOTICE_LEFT      leaving node         it left cleanly (ftctl down)
+ *   FTD_NOTICE_ALIVE     joining node         first heard by an observer, at this incarnation
+ *   FTD_NOTICE_PROC_REG  the rank's node      a rank registered (job, rank, regid)
+ *   FTD_NOTICE_PROC_DEAD the rank's node      it died registered: no timeout involved
+ *   FTD_NOTICE_PROC_EXIT the rank's node      it deregistered cleanly
+ *
+ * A node that receives a DEAD notice about itself, or hears from a node it
+ * holds dead at the same incarnation, fences: its registered ranks get
+ * FENCED, and it rejoins with a higher incarnation (NODE_RESTORED elsewhere).
+ */
+enum ftd_notice_kind {
+	FTD_NOTICE_DEAD = 1,
+	FTD_NOTICE_LEFT,
+	FTD_NOTICE_ALIVE,
+	FTD_NOTICE_PROC_REG,
+	FTD_NOTICE_PROC_DEAD,
+	FTD_NOTICE_PROC_EXIT,
+	__FTD_NOTICE_MAX
+};
+
+struct ftd_wire_notice {
+	__u8   kind;			/* enum ftd_notice_kind */
+	__u8   reserved[3];		/* zero */
+	__be32 subject;
+	__be32 subject_incarnation;
+	__be32 origin;
+	__be32 job;			/* PROC_*: else zero */
+	__be32 rank;			/* PROC_*: else zero */
+	__be32 regid;			/* PROC_*: the node's registration number */
+	__be32 reserved2;		/* zero */
+};
+#define FTD_WIRE_NOTICE_LEN	32
 
 #define __FTD_WIRE_F_ALL	0x00
 
@@ -216,6 +266,8 @@ struct ftd_info {
  *     FTDETECT_A_TIMEOUT_NS          u64      silence before a node is dead, >= 2 periods
  *     FTDETECT_A_KEY                 binary   FTD_KEY_LEN bytes (write only)
  *     FTDETECT_A_UP                  u8       1: start heartbeats; 0: stop (as CMD_DOWN)
+ *     FTDETECT_A_OBSERVERS           u8       k: observers of each node, 1..FTD_MAX_OBSERVERS,
+ *                                             default FTD_DEFAULT_OBSERVERS; live
  *   (GET_CONFIG also returns FTDETECT_A_INCARNATION u32 and FTDETECT_A_UP u8.)
  *   While the instance is up, a request that would change CLUSTER_ID, LOCAL_NODE,
  *   PORT or KEY fails with -EBUSY (the same values are accepted); PERIOD_NS and
@@ -272,6 +324,10 @@ struct ftd_info {
  *       FTDETECT_A_STATS_TICKS       u64      heartbeat timer ticks
  *       FTDETECT_A_STATS_TICKS_LATE  u64      ticks that fired more than one period late
  *       FTDETECT_A_STATS_TICK_LATE_MAX_NS u64 the latest a tick has fired
+ *       FTDETECT_A_STATS_NOTICES_TX  u64      notice frames sent (originated or forwarded)
+ *       FTDETECT_A_STATS_NOTICES_RX  u64      notice frames received
+ *       FTDETECT_A_STATS_NOTICES_DUP u64      received notices that were no news
+ *       FTDETECT_A_STATS_FENCED      u64      times this node was fenced
  *
  *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
  *     FTDETECT_A_EVENT               nest
@@ -296,6 +352,8 @@ struct ftd_info {
 #define FTD_MAX_TIMEOUT_NS		600000000000ULL	/* 10 min */
 #define FTD_DEFAULT_PERIOD_NS		10000000ULL	/* 10 ms */
 #define FTD_DEFAULT_TIMEOUT_NS		50000000ULL	/* 50 ms */
+#define FTD_MAX_OBSERVERS		8
+#define FTD_DEFAULT_OBSERVERS		2
 
 /* Where the arrival time of a rail's last frame came from, earliest first. */
 enum ftd_stamp_source {
@@ -346,6 +404,7 @@ enum ftdetect_attr {
 	FTDETECT_A_NODE,
 	FTDETECT_A_STATS,
 	FTDETECT_A_EVENT,
+	FTDETECT_A_OBSERVERS,
 	__FTDETECT_A_MAX
 };
 #define FTDETECT_A_MAX (__FTDETECT_A_MAX - 1)
@@ -414,6 +473,10 @@ enum ftdetect_stats_attr {
 	FTDETECT_A_STATS_TICKS,
 	FTDETECT_A_STATS_TICKS_LATE,
 	FTDETECT_A_STATS_TICK_LATE_MAX_NS,
+	FTDETECT_A_STATS_NOTICES_TX,
+	FTDETECT_A_STATS_NOTICES_RX,
+	FTDETECT_A_STATS_NOTICES_DUP,
+	FTDETECT_A_STATS_FENCED,
 	__FTDETECT_A_STATS_MAX
 };
 #define FTDETECT_A_STATS_MAX (__FTDETECT_A_STATS_MAX - 1)

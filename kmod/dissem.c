@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/ktime.h>
+#include "dissem.h"
+#include "members.h"
+#include "event.h"
+#include "hb_tx.h"
+
+static void send_notice_to(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_notice *n)
+{
+	u8 payload[FTD_WIRE_NOTICE_LEN];
+	u8 rail;
+
+	ftd_notice_encode(payload, n);
+	/* On every rail: one surviving fabric is enough to carry it. */
+	for (rail = 0; rail < peer->nrails; rail++)
+		if (!ftd_tx_frame(fn, peer, rail, FTD_FRAME_NOTICE, payload, sizeof(payload)))
+			atomic64_inc(&fn->stats.notices_tx);
+}
+
+/* Forward (or originate) n to our fingers in the live ring. */
+static void broadcast(struct ftd_net *fn, const struct ftd_notice *n, u32 except)
+{
+	struct ftd_peer *fingers[FTD_MAX_FINGERS];
+	u32 i, cnt;
+
+	rcu_read_lock();
+	cnt = ftd_members_fingers(fn, fingers, FTD_MAX_FINGERS);
+	for (i = 0; i < cnt; i++)
+		if (fingers[i]->id != except && fingers[i]->id != n->subject)
+			send_notice_to(fn, fingers[i], n);
+	rcu_read_unlock();
+}
+
+static void emit(struct ftd_net *fn, enum ftd_event_type type, u32 node, u32 incarnation,
+		 u32 origin)
+{
+	struct ftd_event ev = ftd_event_new(type);
+
+	ev.node = node;
+	ev.incarnation = incarnation;
+	ev.origin = origin;
+	ftd_event_emit(fn, &ev);
+}
+
+/*
+ * The state changes a notice asks for, if it is news. Each returns true
+ * when it changed something: only then is it delivered and forwarded, which
+ * is the whole of deduplication.
+ */
+static bool apply_gone(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
+		       enum ftd_node_state to)
+{
+	bool news = false;
+
+	spin_lock_bh(&peer->lock);
+	if (inc > peer->incarnation ||
+	    (inc == peer->incarnation && peer->state != FTD_NODE_DEAD &&
+	     peer->state != FTD_NODE_LEFT)) {
+		peer->incarnation = inc;
+		peer->state = to;
+		news = true;
+	}
+	spin_unlock_bh(&peer->lock);
+	if (news)
+		ftd_members_set_live(fn, peer, false);
+	return news;
+}
+
+/* Returns the event to emit (RESTORED or ALIVE), or 0 when not news. */
+static enum ftd_event_type apply_alive(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
+				       u64 now)
+{
+	enum ftd_event_type ev = 0;
+	bool was_gone;
+
+	spin_lock_bh(&peer->lock);
+	was_gone = peer->state == FTD_NODE_DEAD || peer->state == FTD_NODE_LEFT;
+	/* Alive at a dead incarnation is an old report: fail-stop wins. */
+	if (inc > peer->incarnation ||
+	    (inc == peer->incarnation && peer->state == FTD_NODE_UNKNOWN)) {
+		ev = peer->state == FTD_NODE_DEAD ? FTD_EV_NODE_RESTORED : FTD_EV_NODE_ALIVE;
+		if (inc > peer->incarnation) {
+			int i;
+
+			for (i = 0; i < peer->nrails; i++)
+				peer->rails[i].rx_seq = 0;
+		}
+		peer->incarnation = inc;
+		peer->state = FTD_NODE_ALIVE;
+		peer->baseline_ns = now;
+	}
+	spin_unlock_bh(&peer->lock);
+	if (ev && was_gone)
+		ftd_members_set_live(fn, peer, true);
+	return ev;
+}
+
+void ftd_dissem_declare_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation)
+{
+	struct ftd_notice n = {
+		.kind = FTD_NOTICE_DEAD,
+		.subject = peer->id,
+		.subject_incarnation = incarnation,
+		.origin = fn->cfg.node,
+	};
+
+	/* The caller already moved peer to DEAD under its lock. */
+	ftd_members_set_live(fn, peer, false);
+	emit(fn, FTD_EV_NODE_DEAD, peer->id, incarnation, n.origin);
+	broadcast(fn, &n, FTD_NODE_NONE);
+}
+
+void ftd_dissem_announce_alive(struct ftd_net *fn, u32 node, u32 incarnation)
+{
+	struct ftd_notice n = {
+		.kind = FTD_NOTICE_ALIVE,
+		.subject = node,
+		.subject_incarnation = incarnation,
+		.origin = fn->cfg.node,
+	};
+
+	broadcast(fn, &n, FTD_NODE_NONE);
+}
+
+void ftd_dissem_announce_left(struct ftd_net *fn)
+{
+	struct ftd_notice n = {
+		.kind = FTD_NOTICE_LEFT,
+		.subject = fn->cfg.node,
+		.subject_incarnation = fn->incarnation,
+		.origin = fn->cfg.node,
+	};
+
+	broadcast(fn, &n, FTD_NODE_NONE);
+}
+
+void ftd_dissem_proc(struct ftd_net *fn, u8 kind, u32 job, u32 rank, u32 regid)
+{
+	struct ftd_notice n = {
+		.kind = kind,
+		.subject = fn->cfg.node,
+		.subject_incarnation = fn->incarnation,
+		.origin = fn->cfg.node,
+		.job = job,
+		.rank = rank,
+		.regid = regid,
+	};
+
+	if (READ_ONCE(fn->up))
+		broadcast(fn, &n, FTD_NODE_NONE);
+}
+
+void ftd_dissem_tell_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation)
+{
+	struct ftd_notice n = {
+		.kind = FTD_NOTICE_DEAD,
+		.subject = peer->id,
+		.subject_incarnation = incarnation,
+		.origin = fn->cfg.node,
+	};
+	u64 now = ktime_get_ns();
+	bool send;
+
+	spin_lock_bh(&peer->lock);
+	send = !peer->fence_sent_ns ||
+	       now - peer->fence_sent_ns >= READ_ONCE(fn->cfg.timeout_ns);
+	if (send)
+		peer->fence_sent_ns = now;
+	spin_unlock_bh(&peer->lock);
+	if (send)
+		send_notice_to(fn, peer, &n);
+}
+
+static bool about_self(struct ftd_net *fn, const struct ftd_notice *n)
+{
+	if (n->subject != fn->cfg.node)
+		return false;
+	/* Declared dead at our current incarnation: we were cut off or stalled. */
+	if (n->kind == FTD_NOTICE_DEAD && n->subject_incarnation == READ_ONCE(fn->incarnation))
+		ftd_net_fence(fn, n->origin);
+	return true;
+}
+
+void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd_frame *f)
+{
+	enum ftd_event_type ev;
+	struct ftd_peer *subject;
+	struct ftd_notice n;
+	bool news = false;
+
+	if (!ftd_notice_decode(f->payload, f->payload_len, &n)) {
+		atomic64_inc(&fn->stats.rx_malformed);
+		return;
+	}
+	atomic64_inc(&fn->stats.notices_rx);
+	if (about_self(fn, &n))
+		return;
+	subject = ftd_peer_find(fn, n.subject);
+	if (!subject)
+		return;
+
+	switch (n.kind) {
+	case FTD_NOTICE_DEAD:
+		news = apply_gone(fn, subject, n.subject_incarnation, FTD_NODE_DEAD);
+		if (news)
+			emit(fn, FTD_EV_NODE_DEAD, n.subject, n.subject_incarnation, n.origin);
+		break;
+	case FTD_NOTICE_LEFT:
+		news = apply_gone(fn, subject, n.subject_incarnation, FTD_NODE_LEFT);
+		if (news)
+			emit(fn, FTD_EV_NODE_LEFT, n.subject, n.subject_incarnation, n.origin);
+		break;
+	case FTD_NOTICE_ALIVE:
+		ev = apply_alive(fn, subject, n.subject_incarnation, ktime_get_ns());
+		news = ev != 0;
+		if (news)
+			emit(fn, ev, n.subject, n.subject_incarnation, n.origin);
+		break;
+	default:
+		/* Rank notices: see proc.c (not yet disseminated). */
+		break;
+	}
+	if (news)
+		broadcast(fn, &n, sender->id);
+	else
+		atomic64_inc(&fn->stats.notices_dup);
+}

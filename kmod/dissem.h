@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Notices and their reliable broadcast (see the uapi header): originate a
+ * decision, apply one received, forward it to the fingers the first time.
+ */
+#ifndef FTD_DISSEM_H
+#define FTD_DISSEM_H
+
+#include "net.h"
+#include "peer.h"
+#include "proto/wire.h"
+
+/* This node, as observer, declares peer dead at incarnation. Softirq. */
+void ftd_dissem_declare_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation);
+/* This node heard peer first at incarnation: tell the group it is alive. */
+void ftd_dissem_announce_alive(struct ftd_net *fn, u32 node, u32 incarnation);
+/* This node leaves the cluster cleanly. */
+void ftd_dissem_announce_left(struct ftd_net *fn);
+/* A rank of this node registered, died or exited. */
+void ftd_dissem_proc(struct ftd_net *fn, u8 kind, u32 job, u32 rank, u32 regid);
+/* peer, which we hold dead, is still talking: tell it, at most once a timeout. */
+void ftd_dissem_tell_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation);
+
+/* A notice frame f arrived from sender. Softirq. */
+void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd_frame *f);
+
+#endif

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include "members.h"
+
+static bool state_is_live(enum ftd_node_state st)
+{
+	return st != FTD_NODE_DEAD && st != FTD_NODE_LEFT;
+}
+
+int ftd_members_rebuild(struct ftd_net *fn)
+{
+	struct ftd_members *m, *old;
+	struct ftd_peer *peer;
+	unsigned long id;
+	u32 n = 0, i = 0;
+
+	lockdep_assert_held(&fn->lock);
+	xa_for_each(&fn->peers, id, peer)
+		n++;
+	m = kvzalloc(struct_size(m, mem, n * sizeof(*m->peers) + ftd_ring_mem_size(n)),
+		     GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	m->n = n;
+	m->peers = (struct ftd_peer **)m->mem;
+	ftd_ring_init(&m->ring, n, m->mem + n * sizeof(*m->peers));
+	/* xarray iteration is in index order: the ring's order by node id. */
+	xa_for_each(&fn->peers, id, peer) {
+		m->peers[i] = peer;
+		ftd_ring_set_live(&m->ring, i, state_is_live(READ_ONCE(peer->state)));
+		i++;
+	}
+
+	spin_lock_bh(&fn->ring_lock);
+	old = rcu_dereference_protected(fn->members, lockdep_is_held(&fn->lock));
+	rcu_assign_pointer(fn->members, m);
+	spin_unlock_bh(&fn->ring_lock);
+	if (old)
+		kvfree_rcu(old, rcu);
+	return 0;
+}
+
+void ftd_members_free(struct ftd_net *fn)
+{
+	struct ftd_members *old;
+
+	lockdep_assert_held(&fn->lock);
+	old = rcu_dereference_protected(fn->members, lockdep_is_held(&fn->lock));
+	RCU_INIT_POINTER(fn->members, NULL);
+	if (old)
+		kvfree_rcu(old, rcu);
+}
+
+/* Position of node id in m, or -1. */
+static s64 position_of(const struct ftd_members *m, u32 id)
+{
+	u32 lo = 0, hi = m->n;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (m->peers[mid]->id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->n && m->peers[lo]->id == id ? lo : -1;
+}
+
+void ftd_members_set_live(struct ftd_net *fn, struct ftd_peer *peer, bool live)
+{
+	struct ftd_members *m;
+	s64 pos;
+
+	rcu_read_lock();
+	spin_lock_bh(&fn->ring_lock);
+	m = rcu_dereference(fn->members);
+	if (m && (pos = position_of(m, peer->id)) >= 0)
+		ftd_ring_set_live(&m->ring, pos, live);
+	spin_unlock_bh(&fn->ring_lock);
+	rcu_read_unlock();
+}
+
+enum which { SUCCESSORS, PREDECESSORS, FINGERS };
+
+static u32 neighbours(struct ftd_net *fn, struct ftd_peer **out, u32 max, enum which which)
+{
+	u32 pos_buf[FTD_MAX_FINGERS], n = 0, i;
+	struct ftd_members *m;
+	s64 self;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "ftd_members_* without rcu_read_lock");
+	if (max > FTD_MAX_FINGERS)
+		max = FTD_MAX_FINGERS;
+	spin_lock_bh(&fn->ring_lock);
+	m = rcu_dereference(fn->members);
+	if (!m || (self = position_of(m, READ_ONCE(fn->cfg.node))) < 0)
+		goto out;
+	switch (which) {
+	case SUCCESSORS:
+		n = ftd_ring_successors(&m->ring, self, max, pos_buf);
+		break;
+	case PREDECESSORS:
+		n = ftd_ring_predecessors(&m->ring, self, max, pos_buf);
+		break;
+	case FINGERS:
+		n = ftd_ring_fingers(&m->ring, self, pos_buf, max);
+		break;
+	}
+	for (i = 0; i < n; i++)
+		out[i] = m->peers[pos_buf[i]];
+out:
+	spin_unlock_bh(&fn->ring_lock);
+	return n;
+}
+
+u32 ftd_members_successors(struct ftd_net *fn, struct ftd_peer **out, u32 k)
+{
+	return neighbours(fn, out, k, SUCCESSORS);
+}
+
+u32 ftd_members_predecessors(struct ftd_net *fn, struct ftd_peer **out, u32 k)
+{
+	return neighbours(fn, out, k, PREDECESSORS);
+}
+
+u32 ftd_members_fingers(struct ftd_net *fn, struct ftd_peer **out, u32 max)
+{
+	return neighbours(fn, out, max, FINGERS);
+}
