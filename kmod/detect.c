@@ -85,8 +85,10 @@ out:
 		ftd_members_set_live(fn, peer, true);
 	if (ev)
 		emit_node_event(fn, ev, peer->id, incarnation, FTD_NODE_NONE);
-	if (announce)
+	if (announce) {
 		ftd_dissem_announce_alive(fn, peer->id, incarnation);
+		ftd_dissem_sync_with(fn, peer);
+	}
 }
 
 /* Silence counts from the start of our watch: a node we just began to

@@ -171,6 +171,57 @@ void ftd_dissem_tell_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarna
 		send_notice_to(fn, peer, &n);
 }
 
+/* Our view, to one node: a notice per node we know, ourselves included. */
+static void send_view(struct ftd_net *fn, struct ftd_peer *to)
+{
+	struct ftd_notice n = { .origin = fn->cfg.node };
+	struct ftd_peer *peer;
+	unsigned long id;
+
+	rcu_read_lock();
+	xa_for_each(&fn->peers, id, peer) {
+		if (peer == to)
+			continue;
+		spin_lock_bh(&peer->lock);
+		n.subject = peer->id;
+		n.subject_incarnation = peer->incarnation;
+		switch (peer->state) {
+		case FTD_NODE_SELF:
+			n.subject_incarnation = READ_ONCE(fn->incarnation);
+			fallthrough;
+		case FTD_NODE_ALIVE:
+		case FTD_NODE_SUSPECT:
+			n.kind = FTD_NOTICE_ALIVE;
+			break;
+		case FTD_NODE_DEAD:
+			n.kind = FTD_NOTICE_DEAD;
+			break;
+		case FTD_NODE_LEFT:
+			n.kind = FTD_NOTICE_LEFT;
+			break;
+		default:
+			n.kind = 0;	/* never heard of: nothing to tell */
+		}
+		spin_unlock_bh(&peer->lock);
+		if (n.kind)
+			send_notice_to(fn, to, &n);
+	}
+	rcu_read_unlock();
+}
+
+void ftd_dissem_sync_with(struct ftd_net *fn, struct ftd_peer *peer)
+{
+	struct ftd_notice n = {
+		.kind = FTD_NOTICE_SYNC,
+		.subject = fn->cfg.node,
+		.subject_incarnation = READ_ONCE(fn->incarnation),
+		.origin = fn->cfg.node,
+	};
+
+	send_view(fn, peer);
+	send_notice_to(fn, peer, &n);
+}
+
 static bool about_self(struct ftd_net *fn, const struct ftd_notice *n)
 {
 	if (n->subject != fn->cfg.node)
@@ -193,6 +244,11 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 		return;
 	}
 	atomic64_inc(&fn->stats.notices_rx);
+	if (n.kind == FTD_NOTICE_SYNC) {
+		if (n.subject == sender->id)
+			send_view(fn, sender);
+		return;
+	}
 	if (about_self(fn, &n))
 		return;
 	subject = ftd_peer_find(fn, n.subject);

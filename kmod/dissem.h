@@ -21,6 +21,9 @@ void ftd_dissem_proc(struct ftd_net *fn, u8 kind, u32 job, u32 rank, u32 regid);
 /* peer, which we hold dead, is still talking: tell it, at most once a timeout. */
 void ftd_dissem_tell_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation);
 
+/* We just heard peer join (or restart): exchange views with it. */
+void ftd_dissem_sync_with(struct ftd_net *fn, struct ftd_peer *peer);
+
 /* A notice frame f arrived from sender. Softirq. */
 void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd_frame *f);
 

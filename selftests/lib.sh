@@ -149,14 +149,13 @@ node_state() {
 	n "$1" ftstat -j | jq -r --argjson id "$2" '.nodes[] | select(.id == $id) | .state'
 }
 
-# all_alive: every node sees every other node alive.
+# all_alive [NODE...]: every node (or those listed) sees every other node alive.
 all_alive() {
-	local i j
-	for ((i = 1; i <= FTD_NODES; i++)); do
-		for ((j = 1; j <= FTD_NODES; j++)); do
-			[ "$i" = "$j" ] && continue
-			[ "$(node_state "$i" "$j")" = alive ] || return 1
-		done
+	local i nodes=("$@")
+	[ ${#nodes[@]} -gt 0 ] || nodes=($(seq 1 "$FTD_NODES"))
+	for i in "${nodes[@]}"; do
+		n "$i" ftstat -j | jq -e '[.nodes[] | select(.state != "self" and .state != "alive")] |
+			length == 0' > /dev/null || return 1
 	done
 }
 
@@ -169,6 +168,18 @@ watch_events() {
 	wait_until 20 grep -q ready "$FTD_TMP/dev.$i.err" || fail "ftd-devwatch did not start on node $i"
 	# ftstat prints nothing until an event: give it time to subscribe.
 	sleep 0.3
+}
+
+# watch_devices NODE...: record events from /dev/ftdetect only (cheaper, for
+# large clusters) in $FTD_TMP/dev.NODE.
+watch_devices() {
+	local i
+	for i in "$@"; do
+		bg n "$i" ftd-devwatch > "$FTD_TMP/dev.$i" 2> "$FTD_TMP/dev.$i.err"
+	done
+	for i in "$@"; do
+		wait_until 30 grep -q ready "$FTD_TMP/dev.$i.err" || fail "ftd-devwatch did not start on node $i"
+	done
 }
 
 # count_events FILE EVENT NODE: how many EVENT records about NODE in FILE.

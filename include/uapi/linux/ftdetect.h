@@ -94,6 +94,13 @@ enum ftd_frame_type {
  *   FTD_NOTICE_PROC_REG  the rank's node      a rank registered (job, rank, regid)
  *   FTD_NOTICE_PROC_DEAD the rank's node      it died registered: no timeout involved
  *   FTD_NOTICE_PROC_EXIT the rank's node      it deregistered cleanly
+ *   FTD_NOTICE_SYNC      the sender           "send me your view" (never forwarded)
+ *
+ * A node that first hears a node (it joined, or restarted) sends it its
+ * view: one notice per node it knows (ALIVE, DEAD or LEFT, itself included),
+ * directly, with a SYNC asking for the other's view in return. Whatever is
+ * news in a view is applied and broadcast like any notice, so a node that
+ * starts late, or was cut off, catches up with the group's state.
  *
  * A node that receives a DEAD notice about itself, or hears from a node it
  * holds dead at the same incarnation, fences: its registered ranks get
@@ -106,6 +113,7 @@ enum ftd_notice_kind {
 	FTD_NOTICE_PROC_REG,
 	FTD_NOTICE_PROC_DEAD,
 	FTD_NOTICE_PROC_EXIT,
+	FTD_NOTICE_SYNC,
 	__FTD_NOTICE_MAX
 };
 

@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# cluster16.sh: the protocol on 16 nodes (k = 2 observers per node).
+#   1. one node cut off: every other node delivers exactly one NODE_DEAD;
+#      the cut-off node, hearing nobody, declares nobody dead
+#   2. it reconnects: it learns it was declared dead, fences (FENCED) and
+#      rejoins with a higher incarnation: NODE_RESTORED everywhere, once
+#   3. two adjacent nodes cut off at once: both detected, once each, everywhere
+#   4. a node leaves cleanly: NODE_LEFT everywhere, never NODE_DEAD
+# Prints the delay from the cut to the last node's NODE_DEAD.
+#
+#   n1 .. n16 ── br0 (switch namespace); ring order = node id
+source "$(dirname "$0")/../lib.sh"
+
+N=16
+TIMEOUT_MS=${FTD_TEST_TIMEOUT%ms}
+PERIOD_MS=${FTD_TEST_PERIOD%ms}
+
+cluster_create "$N"
+cluster_up "$FTD_TEST_PERIOD" "$FTD_TEST_TIMEOUT"
+wait_until 60 all_alive || { n 1 ftstat; fail "16 nodes did not all become alive"; }
+log "16 nodes alive"
+watch_devices $(seq 1 "$N")
+bg n 1 ftstat -w -j > "$FTD_TMP/nl.1"	# and netlink on node 1
+sleep 0.5
+
+# expect_once EVENT NODE EXCEPT...: every node but EXCEPT delivered EVENT
+# about NODE exactly once. Prints the latest delivery time.
+expect_once() {
+	local ev=$1 node=$2 i c latest=0 t
+	shift 2
+	for ((i = 1; i <= N; i++)); do
+		[[ " $* " == *" $i "* ]] && continue
+		c=$(count_events "$FTD_TMP/dev.$i" "$ev" "$node")
+		[ "$c" = 1 ] || fail "node $i delivered $ev for node $node $c times"
+		t=$(first_event_time "$FTD_TMP/dev.$i" "$ev" "$node")
+		[ "$t" -gt "$latest" ] && latest=$t
+	done
+	echo "$latest"
+}
+
+# everyone_has EVENT NODE EXCEPT...: for wait_until.
+everyone_has() {
+	local ev=$1 node=$2 i
+	shift 2
+	for ((i = 1; i <= N; i++)); do
+		[[ " $* " == *" $i "* ]] && continue
+		has_event "$FTD_TMP/dev.$i" "$ev" "$node" || return 1
+	done
+}
+
+# --- 1. one node cut off
+cut=$(cut_node 7)
+before=$(jq '.before_ns' <<< "$cut")
+wait_until 20 everyone_has NODE_DEAD 7 7 || { n 1 ftstat; fail "node 7 not reported dead everywhere"; }
+sleep 0.5
+last=$(expect_once NODE_DEAD 7 7)
+[ "$(count_events "$FTD_TMP/nl.1" NODE_DEAD 7)" = 1 ] || fail "netlink: NODE_DEAD for 7 not exactly once"
+grep -q NODE_DEAD "$FTD_TMP/dev.7" && fail "the cut-off node declared others dead"
+dead_delay=$(( (last - before) / 1000 ))
+log "cut-off node 7: NODE_DEAD at all 15 others, the last $dead_delay us after the cut (timeout $TIMEOUT_MS ms)"
+[ $(( last - before )) -le $(( (TIMEOUT_MS + 2 * PERIOD_MS) * 1000000 + 200000000 )) ] ||
+	fail "dissemination too slow: $dead_delay us"
+
+# --- 2. it comes back: fenced, rejoins, restored everywhere
+inc_before=$(n 7 ftctl show -j | jq '.incarnation')
+sw ftd-link s7r0 up > /dev/null
+wait_until 20 grep -q FENCED "$FTD_TMP/dev.7" || fail "node 7 was not fenced"
+wait_until 20 everyone_has NODE_RESTORED 7 7 || fail "node 7 not restored everywhere"
+sleep 0.5
+expect_once NODE_RESTORED 7 7 > /dev/null
+inc_after=$(n 7 ftctl show -j | jq '.incarnation')
+[ "$inc_after" -gt "$inc_before" ] || fail "fenced node did not take a higher incarnation"
+wait_until 20 all_alive || fail "cluster not all alive after the rejoin"
+log "node 7 fenced and rejoined: incarnation $inc_before -> $inc_after, NODE_RESTORED at all 15 others"
+
+# --- 3. two adjacent nodes at once
+sw ftd-link s11r0 down > /dev/null
+sw ftd-link s12r0 down > /dev/null
+wait_until 30 everyone_has NODE_DEAD 11 11 12 || fail "node 11 not reported dead everywhere"
+wait_until 30 everyone_has NODE_DEAD 12 11 12 || fail "node 12 not reported dead everywhere"
+sleep 0.5
+expect_once NODE_DEAD 11 11 12 > /dev/null
+expect_once NODE_DEAD 12 11 12 > /dev/null
+log "adjacent nodes 11 and 12: both detected, once each, at all 14 others"
+
+# --- 4. a clean leave
+n 3 ftctl down
+wait_until 20 everyone_has NODE_LEFT 3 3 11 12 || fail "node 3's leave not known everywhere"
+sleep 0.5
+expect_once NODE_LEFT 3 3 11 12 > /dev/null
+for ((i = 1; i <= N; i++)); do
+	[ "$(count_events "$FTD_TMP/dev.$i" NODE_DEAD 3)" = 0 ] || fail "node $i took the leave for a death"
+done
+log "node 3 left: NODE_LEFT at all others, no NODE_DEAD"
+n 1 ftctl stats
+log "ok"
