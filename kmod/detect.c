@@ -23,6 +23,8 @@ static void peer_new_incarnation(struct ftd_peer *peer, u32 incarnation)
 
 	lockdep_assert_held(&peer->lock);
 	peer->incarnation = incarnation;
+	if (peer->ranks)
+		peer->ranks->n = 0;	/* the old incarnation's ranks are gone */
 	for (i = 0; i < peer->nrails; i++)
 		peer->rails[i].rx_seq = 0;
 }

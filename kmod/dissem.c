@@ -42,6 +42,50 @@ static void emit(struct ftd_net *fn, enum ftd_event_type type, u32 node, u32 inc
 	ftd_event_emit(fn, &ev);
 }
 
+/* peer died: each of its ranks still registered is lost with it. */
+static void report_ranks_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 inc, u32 origin)
+{
+	struct ftd_rank_entry lost[8];
+	struct ftd_event ev;
+	u32 i, n;
+
+	do {
+		spin_lock_bh(&peer->lock);
+		n = peer->ranks ? ftd_ranks_end_some(peer->ranks, lost, ARRAY_SIZE(lost)) : 0;
+		spin_unlock_bh(&peer->lock);
+		for (i = 0; i < n; i++) {
+			ev = ftd_event_new(FTD_EV_RANKS_DEAD);
+			ev.node = peer->id;
+			ev.incarnation = inc;
+			ev.origin = origin;
+			ev.job = lost[i].job;
+			ev.rank = lost[i].rank;
+			ftd_event_emit(fn, &ev);
+		}
+	} while (n);
+}
+
+/* A rank notice about peer: true if news. Only for the incarnation we know. */
+static bool apply_proc(struct ftd_peer *peer, const struct ftd_notice *n)
+{
+	struct ftd_rank_table *t;
+	bool news = false;
+
+	spin_lock_bh(&peer->lock);
+	if (n->subject_incarnation != peer->incarnation && peer->incarnation)
+		goto out;
+	t = ftd_peer_ranks(peer);
+	if (!t)
+		goto out;
+	if (n->kind == FTD_NOTICE_PROC_REG)
+		news = ftd_ranks_register(t, n->job, n->rank, n->regid);
+	else
+		news = ftd_ranks_end(t, n->job, n->rank, n->regid);
+out:
+	spin_unlock_bh(&peer->lock);
+	return news;
+}
+
 /*
  * The state changes a notice asks for, if it is news. Each returns true
  * when it changed something: only then is it delivered and forwarded, which
@@ -107,6 +151,7 @@ void ftd_dissem_declare_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 inca
 	/* The caller already moved peer to DEAD under its lock. */
 	ftd_members_set_live(fn, peer, false);
 	emit(fn, FTD_EV_NODE_DEAD, peer->id, incarnation, n.origin);
+	report_ranks_dead(fn, peer, incarnation, n.origin);
 	broadcast(fn, &n, FTD_NODE_NONE);
 }
 
@@ -171,6 +216,38 @@ void ftd_dissem_tell_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarna
 		send_notice_to(fn, peer, &n);
 }
 
+/* The ranks registered on peer, as PROC_REG notices to one node. */
+static void send_ranks(struct ftd_net *fn, struct ftd_peer *to, struct ftd_peer *peer, u32 inc)
+{
+	struct ftd_notice n = {
+		.kind = FTD_NOTICE_PROC_REG,
+		.subject = peer->id,
+		.subject_incarnation = inc,
+		.origin = fn->cfg.node,
+	};
+	u32 i = 0;
+	bool more;
+
+	/* One at a time: the table may change while we send. */
+	do {
+		more = false;
+		spin_lock_bh(&peer->lock);
+		for (; peer->ranks && i < peer->ranks->n; i++) {
+			if (!peer->ranks->e[i].ended) {
+				n.job = peer->ranks->e[i].job;
+				n.rank = peer->ranks->e[i].rank;
+				n.regid = peer->ranks->e[i].regid;
+				more = true;
+				i++;
+				break;
+			}
+		}
+		spin_unlock_bh(&peer->lock);
+		if (more)
+			send_notice_to(fn, to, &n);
+	} while (more);
+}
+
 /* Our view, to one node: a notice per node we know, ourselves included. */
 static void send_view(struct ftd_net *fn, struct ftd_peer *to)
 {
@@ -205,6 +282,8 @@ static void send_view(struct ftd_net *fn, struct ftd_peer *to)
 		spin_unlock_bh(&peer->lock);
 		if (n.kind)
 			send_notice_to(fn, to, &n);
+		if (n.kind == FTD_NOTICE_ALIVE)
+			send_ranks(fn, to, peer, n.subject_incarnation);
 	}
 	rcu_read_unlock();
 }
@@ -258,8 +337,10 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 	switch (n.kind) {
 	case FTD_NOTICE_DEAD:
 		news = apply_gone(fn, subject, n.subject_incarnation, FTD_NODE_DEAD);
-		if (news)
+		if (news) {
 			emit(fn, FTD_EV_NODE_DEAD, n.subject, n.subject_incarnation, n.origin);
+			report_ranks_dead(fn, subject, n.subject_incarnation, n.origin);
+		}
 		break;
 	case FTD_NOTICE_LEFT:
 		news = apply_gone(fn, subject, n.subject_incarnation, FTD_NODE_LEFT);
@@ -272,8 +353,23 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 		if (news)
 			emit(fn, ev, n.subject, n.subject_incarnation, n.origin);
 		break;
-	default:
-		/* Rank notices: see proc.c (not yet disseminated). */
+	case FTD_NOTICE_PROC_REG:
+		news = apply_proc(subject, &n);
+		break;
+	case FTD_NOTICE_PROC_DEAD:
+	case FTD_NOTICE_PROC_EXIT:
+		news = apply_proc(subject, &n);
+		if (news) {
+			struct ftd_event e = ftd_event_new(n.kind == FTD_NOTICE_PROC_DEAD ?
+							   FTD_EV_PROC_DEAD : FTD_EV_PROC_EXIT);
+
+			e.node = n.subject;
+			e.incarnation = n.subject_incarnation;
+			e.origin = n.origin;
+			e.job = n.job;
+			e.rank = n.rank;
+			ftd_event_emit(fn, &e);
+		}
 		break;
 	}
 	if (news)

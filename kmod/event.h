@@ -24,7 +24,7 @@ struct ftd_reader {
 	u64 lost_first_seq;
 	/* rank registered through this file, see proc.c */
 	bool registered;
-	u32 job, rank;
+	u32 job, rank, regid;
 };
 
 /* A record with every "none" field preset, for callers to fill in. */

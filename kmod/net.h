@@ -46,6 +46,7 @@ struct ftd_net {
 	struct ftd_config cfg;
 	bool up;			/* written under lock; read by rx/timer */
 	u32 incarnation;		/* ours; set at each up */
+	atomic_t regid;			/* numbers registrations of local ranks */
 
 	struct xarray peers;		/* node id -> struct ftd_peer; RCU readers */
 	struct ftd_members __rcu *members;	/* the ring, see members.h */

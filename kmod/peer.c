@@ -24,12 +24,21 @@ int ftd_peer_rail_of(const struct ftd_peer *peer, const union ftd_addr *src)
 	return -1;
 }
 
+struct ftd_rank_table *ftd_peer_ranks(struct ftd_peer *peer)
+{
+	lockdep_assert_held(&peer->lock);
+	if (!peer->ranks)
+		peer->ranks = kzalloc(sizeof(*peer->ranks), GFP_ATOMIC);
+	return peer->ranks;
+}
+
 static void peer_free(struct ftd_peer *peer)
 {
 	int i;
 
 	for (i = 0; i < peer->nrails; i++)
 		dst_cache_destroy(&peer->rails[i].dst_cache);
+	kfree(peer->ranks);
 	kfree(peer);
 }
 
@@ -167,6 +176,8 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 		peer->last_heard_ns = 0;
 		peer->baseline_ns = 0;
 		peer->fence_sent_ns = 0;
+		if (peer->ranks)
+			peer->ranks->n = 0;
 		for (i = 0; i < peer->nrails; i++) {
 			struct ftd_rail *r = &peer->rails[i];
 

@@ -17,6 +17,7 @@
 #include "net.h"
 #include "proto/iat.h"
 #include "proto/delay.h"
+#include "proto/ranks.h"
 
 union ftd_addr {
 	struct sockaddr sa;
@@ -49,6 +50,7 @@ struct ftd_peer {
 	u64 baseline_ns;		/* silence counts from here at the latest: since
 					 * observing it, or since it was reported alive */
 	u64 fence_sent_ns;		/* last DEAD notice sent to it directly */
+	struct ftd_rank_table *ranks;	/* its registered ranks, allocated on first use */
 	u64 tx;
 	struct ftd_rail rails[FTD_MAX_RAILS];
 	struct rcu_head rcu;
@@ -65,6 +67,9 @@ void ftd_peer_del_all(struct ftd_net *fn);
 void ftd_peer_mark_self(struct ftd_net *fn);
 /* Forget stream state (sequence numbers, states) when the instance restarts. */
 void ftd_peer_reset_all(struct ftd_net *fn);
+
+/* The peer's rank table, allocated if need be; peer->lock held. NULL: no memory. */
+struct ftd_rank_table *ftd_peer_ranks(struct ftd_peer *peer);
 
 /* Rail index whose address equals src, or -1. */
 int ftd_peer_rail_of(const struct ftd_peer *peer, const union ftd_addr *src);

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "proc.h"
+#include "peer.h"
+#include "dissem.h"
 
 static void emit_proc_event(struct ftd_reader *r, enum ftd_event_type type)
 {
@@ -14,6 +16,35 @@ static void emit_proc_event(struct ftd_reader *r, enum ftd_event_type type)
 	ftd_event_emit(fn, &ev);
 }
 
+/* Keep our own node's entry current: the views we send carry it. */
+static void note_local(struct ftd_reader *r, bool ended)
+{
+	struct ftd_net *fn = r->fn;
+	struct ftd_rank_table *t;
+	struct ftd_peer *self;
+
+	rcu_read_lock();
+	self = ftd_peer_find(fn, READ_ONCE(fn->cfg.node));
+	if (self) {
+		spin_lock_bh(&self->lock);
+		t = ftd_peer_ranks(self);
+		if (t && ended)
+			ftd_ranks_end(t, r->job, r->rank, r->regid);
+		else if (t)
+			ftd_ranks_register(t, r->job, r->rank, r->regid);
+		spin_unlock_bh(&self->lock);
+	}
+	rcu_read_unlock();
+}
+
+/* The rank ended: here at once, and everywhere by broadcast. */
+static void rank_ended(struct ftd_reader *r, enum ftd_event_type type, u8 notice)
+{
+	note_local(r, true);
+	emit_proc_event(r, type);
+	ftd_dissem_proc(r->fn, notice, r->job, r->rank, r->regid);
+}
+
 int ftd_proc_register(struct ftd_reader *r, const struct ftd_rank_reg *reg)
 {
 	if (reg->flags || reg->reserved)
@@ -25,8 +56,11 @@ int ftd_proc_register(struct ftd_reader *r, const struct ftd_rank_reg *reg)
 	}
 	r->job = reg->job;
 	r->rank = reg->rank;
+	r->regid = atomic_inc_return(&r->fn->regid);
 	r->registered = true;
 	mutex_unlock(&r->read_lock);
+	note_local(r, false);
+	ftd_dissem_proc(r->fn, FTD_NOTICE_PROC_REG, r->job, r->rank, r->regid);
 	return 0;
 }
 
@@ -39,12 +73,13 @@ int ftd_proc_deregister(struct ftd_reader *r)
 	}
 	r->registered = false;
 	mutex_unlock(&r->read_lock);
-	emit_proc_event(r, FTD_EV_PROC_EXIT);
+	rank_ended(r, FTD_EV_PROC_EXIT, FTD_NOTICE_PROC_EXIT);
 	return 0;
 }
 
 void ftd_proc_release(struct ftd_reader *r)
 {
+	/* The kernel closes a dead process's files: no timeout is involved. */
 	if (r->registered)
-		emit_proc_event(r, FTD_EV_PROC_DEAD);
+		rank_ended(r, FTD_EV_PROC_DEAD, FTD_NOTICE_PROC_DEAD);
 }

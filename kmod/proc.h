@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Registered ranks: a process registers (job, rank) on its /dev/ftdetect file.
+ * Registered ranks: a process registers (job, rank) on its /dev/ftdetect file,
+ * and the node tells the cluster (PROC_REG).
  * A clean deregister is PROC_EXIT; the file going away while still
  * registered (crash, kill -9, OOM kill: the kernel closes the files of a dead
  * process) is PROC_DEAD, with no timeout involved.

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+#include "ranks.h"
+
+static struct ftd_rank_entry *find(struct ftd_rank_table *t, u32 regid)
+{
+	u32 i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->e[i].regid == regid)
+			return &t->e[i];
+	return NULL;
+}
+
+/*
+ * A free slot: a new one, else the oldest tombstone (lowest regid), else
+ * the oldest live registration — a node with more ranks than the table
+ * holds loses track of its oldest, never of its newest.
+ */
+static struct ftd_rank_entry *slot(struct ftd_rank_table *t)
+{
+	struct ftd_rank_entry *best = NULL;
+	u32 i;
+
+	if (t->n < FTD_RANKS_PER_NODE)
+		return &t->e[t->n++];
+	for (i = 0; i < t->n; i++)
+		if (t->e[i].ended && (!best || t->e[i].regid < best->regid))
+			best = &t->e[i];
+	if (best)
+		return best;
+	for (i = 0; i < t->n; i++)
+		if (!best || t->e[i].regid < best->regid)
+			best = &t->e[i];
+	return best;
+}
+
+static struct ftd_rank_entry *add(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid,
+				  bool ended)
+{
+	struct ftd_rank_entry *e = slot(t);
+
+	e->job = job;
+	e->rank = rank;
+	e->regid = regid;
+	e->ended = ended;
+	return e;
+}
+
+bool ftd_ranks_register(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid)
+{
+	if (find(t, regid))
+		return false;	/* known, or already ended */
+	add(t, job, rank, regid, false);
+	return true;
+}
+
+bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid)
+{
+	struct ftd_rank_entry *e = find(t, regid);
+
+	if (e) {
+		if (e->ended)
+			return false;
+		e->ended = 1;
+		return true;
+	}
+	/* The end overtook the registration: remember it as a tombstone. */
+	add(t, job, rank, regid, true);
+	return true;
+}
+
+u32 ftd_ranks_end_some(struct ftd_rank_table *t, struct ftd_rank_entry *out, u32 max)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < t->n && n < max; i++) {
+		if (t->e[i].ended)
+			continue;
+		t->e[i].ended = 1;
+		out[n++] = t->e[i];
+	}
+	return n;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * What a node knows of another node's registered ranks, from PROC_REG and
+ * PROC_DEAD/PROC_EXIT notices that may arrive in any order and more than
+ * once. An entry is a registration (regid, unique per node incarnation); an
+ * ended registration stays as a tombstone, so that a late or repeated notice
+ * is recognised as no news.
+ */
+#ifndef FTD_PROTO_RANKS_H
+#define FTD_PROTO_RANKS_H
+
+#include "compat.h"
+
+#define FTD_RANKS_PER_NODE	256
+
+struct ftd_rank_entry {
+	u32 job;
+	u32 rank;
+	u32 regid;
+	u8 ended;
+};
+
+struct ftd_rank_table {
+	u32 n;
+	struct ftd_rank_entry e[FTD_RANKS_PER_NODE];
+};
+
+/* A registration: true if it is news. */
+bool ftd_ranks_register(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid);
+/* The end of a registration (death or exit): true if it is news. */
+bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid);
+/*
+ * The node died: end up to max registrations still live, copying each into
+ * out. Returns how many; call again until it returns 0.
+ */
+u32 ftd_ranks_end_some(struct ftd_rank_table *t, struct ftd_rank_entry *out, u32 max);
+
+#endif

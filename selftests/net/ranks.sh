@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ranks.sh: rank deaths are known everywhere without any timeout.
+#   1. kill -9 of a registered rank: PROC_DEAD at every node, once, far
+#      sooner than the node timeout
+#   2. a rank that deregisters: PROC_EXIT everywhere, never PROC_DEAD
+#   3. a node dies with a registered rank: NODE_DEAD and RANKS_DEAD for the
+#      rank everywhere
+#
+#   n1 .. n8 ── br0
+source "$(dirname "$0")/../lib.sh"
+
+N=8
+TIMEOUT_MS=${FTD_TEST_TIMEOUT%ms}
+cluster_create "$N"
+cluster_up "$FTD_TEST_PERIOD" "$FTD_TEST_TIMEOUT"
+wait_until 60 all_alive || fail "cluster did not come up"
+watch_devices $(seq 1 "$N")
+
+# rank_event_count FILE EVENT RANK
+rank_event_count() {
+	jq -c --arg ev "$2" --argjson r "$3" 'select(.event == $ev and .rank == $r)' "$1" | wc -l
+}
+everyone_rank() { # EVENT RANK [EXCEPT...]
+	local ev=$1 r=$2 i
+	shift 2
+	for ((i = 1; i <= N; i++)); do
+		[[ " $* " == *" $i "* ]] && continue
+		[ "$(rank_event_count "$FTD_TMP/dev.$i" "$ev" "$r")" -ge 1 ] || return 1
+	done
+}
+# start_rank NODE JOB:RANK: a registered process; prints its pid.
+start_rank() {
+	# stdout elsewhere: the caller's $(...) would wait for this process to exit
+	ip netns exec "$(ns_of "$1")" ftd-devwatch -r "$2" -q > /dev/null 2> "$FTD_TMP/rank.$2.err" &
+	wait_until 10 grep -q ready "$FTD_TMP/rank.$2.err" || fail "rank $2 did not register"
+	echo $!
+}
+
+# --- 1. kill -9
+pid=$(start_rank 2 1:5)
+sleep 1	# the registration reaches everyone
+killed=$(now_ns)
+kill -9 "$pid"
+wait_until 10 everyone_rank PROC_DEAD 5 || fail "PROC_DEAD for rank 5 not everywhere"
+sleep 0.5
+latest=0
+for ((i = 1; i <= N; i++)); do
+	[ "$(rank_event_count "$FTD_TMP/dev.$i" PROC_DEAD 5)" = 1 ] || fail "node $i: PROC_DEAD not exactly once"
+	t=$(jq -r 'select(.event == "PROC_DEAD" and .rank == 5) | .time_ns' "$FTD_TMP/dev.$i")
+	[ "$t" -gt "$latest" ] && latest=$t
+done
+delay=$(( (latest - killed) / 1000 ))
+log "kill -9 of rank 5 on node 2: PROC_DEAD at all $N nodes, the last $delay us after the kill (node timeout $TIMEOUT_MS ms)"
+[ "$delay" -lt $(( TIMEOUT_MS * 1000 )) ] || fail "PROC_DEAD took longer than the node timeout"
+
+# --- 2. clean exit: ftd-devwatch deregisters when its count runs out
+ip netns exec "$(ns_of 3)" ftd-devwatch -r 1:6 -q -t 1 2> /dev/null
+wait_until 10 everyone_rank PROC_EXIT 6 || fail "PROC_EXIT for rank 6 not everywhere"
+sleep 0.3
+for ((i = 1; i <= N; i++)); do
+	[ "$(rank_event_count "$FTD_TMP/dev.$i" PROC_DEAD 6)" = 0 ] || fail "node $i: a clean exit reported as PROC_DEAD"
+done
+log "rank 6 exited cleanly: PROC_EXIT everywhere, no PROC_DEAD"
+
+# --- 3. the node of a registered rank dies
+start_rank 4 1:7 > /dev/null
+sleep 1
+cut_node 4 > /dev/null
+wait_until 20 everyone_rank RANKS_DEAD 7 4 || fail "RANKS_DEAD for rank 7 not everywhere"
+sleep 0.3
+for ((i = 1; i <= N; i++)); do
+	[ "$i" = 4 ] && continue
+	[ "$(rank_event_count "$FTD_TMP/dev.$i" RANKS_DEAD 7)" = 1 ] || fail "node $i: RANKS_DEAD not exactly once"
+	has_event "$FTD_TMP/dev.$i" NODE_DEAD 4 || fail "node $i: no NODE_DEAD for node 4"
+done
+log "node 4 died with rank 7: NODE_DEAD and RANKS_DEAD at all 7 others"
+log "ok"
