@@ -23,6 +23,7 @@ static void peer_new_incarnation(struct ftd_peer *peer, u32 incarnation)
 
 	lockdep_assert_held(&peer->lock);
 	peer->incarnation = incarnation;
+	peer->rails_down = 0;
 	if (peer->ranks)
 		peer->ranks->n = 0;	/* the old incarnation's ranks are gone */
 	for (i = 0; i < peer->nrails; i++)
@@ -34,7 +35,7 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 {
 	struct ftd_rail *rail = &peer->rails[f->rail];
 	enum ftd_event_type ev = 0;
-	bool announce = false, tell_dead = false, revived = false;
+	bool announce = false, tell_dead = false, revived = false, rail_back = false;
 	enum ftd_node_state old;
 	u32 incarnation;
 
@@ -70,6 +71,10 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 		ftd_delay_add(&rail->driver_delay, at.driver_delay_ns);
 	ftd_iat_update(&rail->iat, at.ns);
 	peer->last_heard_ns = max(peer->last_heard_ns, at.ns);
+	if (peer->rails_down & BIT(f->rail)) {
+		peer->rails_down &= ~BIT(f->rail);
+		rail_back = true;
+	}
 
 	old = peer->state;
 	peer->state = ftd_detect_on_heard(old);
@@ -87,10 +92,35 @@ out:
 		ftd_members_set_live(fn, peer, true);
 	if (ev)
 		emit_node_event(fn, ev, peer->id, incarnation, FTD_NODE_NONE);
+	if (rail_back)
+		ftd_dissem_iface(fn, peer, incarnation, f->rail, false);
 	if (announce) {
 		ftd_dissem_announce_alive(fn, peer->id, incarnation);
 		ftd_dissem_sync_with(fn, peer);
 	}
+}
+
+/*
+ * The rails of peer silent for the timeout, while at least one other rail
+ * still carries heartbeats (all silent is the node's death, not a rail's).
+ */
+static u8 silent_rails(const struct ftd_peer *peer, u64 now, u64 timeout)
+{
+	u8 silent = 0, heard = 0;
+	int i;
+
+	lockdep_assert_held(&peer->lock);
+	for (i = 0; i < peer->nrails; i++) {
+		const struct ftd_rail *r = &peer->rails[i];
+		u64 since = max(r->last_heard_ns, peer->baseline_ns);
+
+		if (!r->last_heard_ns)
+			continue;	/* never carried anything: nothing was lost */
+		heard |= BIT(i);
+		if (now > since && now - since >= timeout)
+			silent |= BIT(i);
+	}
+	return silent == heard ? 0 : silent;
 }
 
 /* Silence counts from the start of our watch: a node we just began to
@@ -122,6 +152,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 	enum ftd_node_state old;
 	enum ftd_event_type ev;
 	u32 i, n, incarnation;
+	u8 rails_dead, r;
 	bool isolated;
 
 	rcu_read_lock();
@@ -145,7 +176,16 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 							    starved || isolated);
 		ev = ftd_detect_event(old, peer->state);
 		incarnation = peer->incarnation;
+		rails_dead = 0;
+		if (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT)
+			rails_dead = silent_rails(peer, now_ns, timeout) & ~peer->rails_down;
+		if (starved || isolated)
+			rails_dead = 0;
+		peer->rails_down |= rails_dead;
 		spin_unlock(&peer->lock);
+		for (r = 0; r < FTD_MAX_RAILS; r++)
+			if (rails_dead & BIT(r))
+				ftd_dissem_iface(fn, peer, incarnation, r, true);
 		if (ev == FTD_EV_NODE_DEAD)
 			ftd_dissem_declare_dead(fn, peer, incarnation);
 		else if (ev)

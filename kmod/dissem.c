@@ -179,6 +179,55 @@ void ftd_dissem_announce_left(struct ftd_net *fn)
 	broadcast(fn, &n, FTD_NODE_NONE);
 }
 
+static void emit_iface(struct ftd_net *fn, enum ftd_event_type type, u32 node, u32 inc,
+		       u32 rail, u32 origin)
+{
+	struct ftd_event ev = ftd_event_new(type);
+
+	ev.node = node;
+	ev.incarnation = inc;
+	ev.rail = rail;
+	ev.origin = origin;
+	ftd_event_emit(fn, &ev);
+}
+
+void ftd_dissem_iface(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation, u8 rail,
+		      bool dead)
+{
+	struct ftd_notice n = {
+		.kind = dead ? FTD_NOTICE_IFACE_DEAD : FTD_NOTICE_IFACE_RESTORED,
+		.subject = peer->id,
+		.subject_incarnation = incarnation,
+		.origin = fn->cfg.node,
+		.regid = rail,
+	};
+
+	/* The caller already flipped peer->rails_down. */
+	emit_iface(fn, dead ? FTD_EV_IFACE_DEAD : FTD_EV_IFACE_RESTORED, peer->id, incarnation,
+		   rail, n.origin);
+	broadcast(fn, &n, FTD_NODE_NONE);
+}
+
+/* A rail notice: true if news (the rail's reported state changes). */
+static bool apply_iface(struct ftd_peer *peer, const struct ftd_notice *n)
+{
+	bool dead = n->kind == FTD_NOTICE_IFACE_DEAD, news = false;
+	u8 bit;
+
+	if (n->regid >= FTD_MAX_RAILS)
+		return false;
+	bit = BIT(n->regid);
+	spin_lock_bh(&peer->lock);
+	if (n->subject_incarnation == peer->incarnation &&
+	    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT) &&
+	    !!(peer->rails_down & bit) != dead) {
+		peer->rails_down ^= bit;
+		news = true;
+	}
+	spin_unlock_bh(&peer->lock);
+	return news;
+}
+
 void ftd_dissem_proc(struct ftd_net *fn, u8 kind, u32 job, u32 rank, u32 regid)
 {
 	struct ftd_notice n = {
@@ -355,6 +404,14 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 		break;
 	case FTD_NOTICE_PROC_REG:
 		news = apply_proc(subject, &n);
+		break;
+	case FTD_NOTICE_IFACE_DEAD:
+	case FTD_NOTICE_IFACE_RESTORED:
+		news = apply_iface(subject, &n);
+		if (news)
+			emit_iface(fn, n.kind == FTD_NOTICE_IFACE_DEAD ? FTD_EV_IFACE_DEAD :
+				   FTD_EV_IFACE_RESTORED, n.subject, n.subject_incarnation,
+				   n.regid, n.origin);
 		break;
 	case FTD_NOTICE_PROC_DEAD:
 	case FTD_NOTICE_PROC_EXIT:

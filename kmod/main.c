@@ -10,6 +10,7 @@
 #include "net.h"
 #include "genl.h"
 #include "chardev.h"
+#include "link.h"
 
 static int __init ftd_init(void)
 {
@@ -21,6 +22,9 @@ static int __init ftd_init(void)
 	ret = ftd_genl_init();
 	if (ret)
 		goto err_genl;
+	ret = ftd_link_init();
+	if (ret)
+		goto err_link;
 	ret = ftd_chardev_init();
 	if (ret)
 		goto err_chardev;
@@ -28,6 +32,8 @@ static int __init ftd_init(void)
 	return 0;
 
 err_chardev:
+	ftd_link_exit();
+err_link:
 	ftd_genl_exit();
 err_genl:
 	ftd_net_exit();
@@ -38,6 +44,7 @@ err_net:
 static void __exit ftd_exit(void)
 {
 	ftd_chardev_exit();
+	ftd_link_exit();
 	ftd_genl_exit();
 	ftd_net_exit();
 }

@@ -51,6 +51,7 @@ struct ftd_peer {
 					 * observing it, or since it was reported alive */
 	u64 fence_sent_ns;		/* last DEAD notice sent to it directly */
 	struct ftd_rank_table *ranks;	/* its registered ranks, allocated on first use */
+	u8 rails_down;			/* bit i: rail i reported IFACE_DEAD */
 	u64 tx;
 	struct ftd_rail rails[FTD_MAX_RAILS];
 	struct rcu_head rcu;

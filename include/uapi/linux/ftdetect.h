@@ -94,6 +94,9 @@ enum ftd_frame_type {
  *   FTD_NOTICE_PROC_REG  the rank's node      a rank registered (job, rank, regid)
  *   FTD_NOTICE_PROC_DEAD the rank's node      it died registered: no timeout involved
  *   FTD_NOTICE_PROC_EXIT the rank's node      it deregistered cleanly
+ *   FTD_NOTICE_IFACE_DEAD the rail's node     an observer stopped hearing it on rail `regid`
+ *                                             while its other rails still carry heartbeats
+ *   FTD_NOTICE_IFACE_RESTORED                 that rail carries heartbeats again
  *   FTD_NOTICE_SYNC      the sender           "send me your view" (never forwarded)
  *
  * A node that first hears a node (it joined, or restarted) sends it its
@@ -114,6 +117,8 @@ enum ftd_notice_kind {
 	FTD_NOTICE_PROC_DEAD,
 	FTD_NOTICE_PROC_EXIT,
 	FTD_NOTICE_SYNC,
+	FTD_NOTICE_IFACE_DEAD,
+	FTD_NOTICE_IFACE_RESTORED,
 	__FTD_NOTICE_MAX
 };
 
@@ -125,7 +130,8 @@ struct ftd_wire_notice {
 	__be32 origin;
 	__be32 job;			/* PROC_*: else zero */
 	__be32 rank;			/* PROC_*: else zero */
-	__be32 regid;			/* PROC_*: the node's registration number */
+	__be32 regid;			/* PROC_*: the node's registration number;
+					 * IFACE_*: the rail index */
 	__be32 reserved2;		/* zero */
 };
 #define FTD_WIRE_NOTICE_LEN	32
