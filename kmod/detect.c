@@ -24,6 +24,7 @@ static void peer_new_incarnation(struct ftd_peer *peer, u32 incarnation)
 	lockdep_assert_held(&peer->lock);
 	peer->incarnation = incarnation;
 	peer->rails_down = 0;
+	peer->nvotes = 0;
 	if (peer->ranks)
 		peer->ranks->n = 0;	/* the old incarnation's ranks are gone */
 	for (i = 0; i < peer->nrails; i++)
@@ -153,7 +154,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 	enum ftd_event_type ev;
 	u32 i, n, incarnation;
 	u8 rails_dead, r;
-	bool isolated;
+	bool isolated, vote;
 
 	rcu_read_lock();
 	n = ftd_members_predecessors(fn, preds, READ_ONCE(fn->cfg.observers));
@@ -174,6 +175,10 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 		if (since && now_ns > since)
 			peer->state = ftd_detect_on_silence(old, now_ns - since, timeout,
 							    starved || isolated);
+		/* With a quorum, our own timeout is only a vote. */
+		vote = peer->state == FTD_NODE_DEAD && READ_ONCE(fn->cfg.quorum) > 1;
+		if (vote)
+			peer->state = FTD_NODE_SUSPECT;
 		ev = ftd_detect_event(old, peer->state);
 		incarnation = peer->incarnation;
 		rails_dead = 0;
@@ -186,6 +191,8 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 		for (r = 0; r < FTD_MAX_RAILS; r++)
 			if (rails_dead & BIT(r))
 				ftd_dissem_iface(fn, peer, incarnation, r, true);
+		if (vote)
+			ftd_dissem_vote(fn, peer, incarnation);
 		if (ev == FTD_EV_NODE_DEAD)
 			ftd_dissem_declare_dead(fn, peer, incarnation);
 		else if (ev)

@@ -155,6 +155,69 @@ void ftd_dissem_declare_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 inca
 	broadcast(fn, &n, FTD_NODE_NONE);
 }
 
+/*
+ * Record voter's vote against peer at inc (now); true if news. The votes
+ * that count are those of the last timeout: a transient suspicion by one
+ * observer must not add up with another's much later.
+ */
+static bool record_vote(struct ftd_net *fn, struct ftd_peer *peer, u32 inc, u32 voter, u64 now,
+			u32 *fresh)
+{
+	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
+	bool news = false;
+	u32 i;
+
+	spin_lock_bh(&peer->lock);
+	if (inc != peer->incarnation ||
+	    (peer->state != FTD_NODE_ALIVE && peer->state != FTD_NODE_SUSPECT))
+		goto out;
+	for (i = 0; i < peer->nvotes; i++)
+		if (peer->voter[i] == voter)
+			break;
+	if (i == peer->nvotes) {
+		if (peer->nvotes == FTD_MAX_OBSERVERS)
+			i = 0;	/* more voters than observers: views differ; reuse */
+		else
+			peer->nvotes++;
+		peer->voter[i] = voter;
+		peer->vote_ns[i] = 0;
+	}
+	/* A refreshed vote is news only once it had gone stale. */
+	news = now - peer->vote_ns[i] >= timeout / 2;
+	peer->vote_ns[i] = now;
+out:
+	*fresh = 0;
+	for (i = 0; i < peer->nvotes; i++)
+		if (now - peer->vote_ns[i] < timeout)
+			(*fresh)++;
+	spin_unlock_bh(&peer->lock);
+	return news;
+}
+
+/* Enough votes: declare it, as if we had observed it ourselves. */
+static void conclude(struct ftd_net *fn, struct ftd_peer *peer, u32 inc, u32 fresh)
+{
+	if (fresh < READ_ONCE(fn->cfg.quorum))
+		return;
+	if (apply_gone(fn, peer, inc, FTD_NODE_DEAD))
+		ftd_dissem_declare_dead(fn, peer, inc);
+}
+
+void ftd_dissem_vote(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation)
+{
+	struct ftd_notice n = {
+		.kind = FTD_NOTICE_SUSPECT,
+		.subject = peer->id,
+		.subject_incarnation = incarnation,
+		.origin = fn->cfg.node,
+	};
+	u32 fresh;
+
+	if (record_vote(fn, peer, incarnation, n.origin, ktime_get_ns(), &fresh))
+		broadcast(fn, &n, FTD_NODE_NONE);
+	conclude(fn, peer, incarnation, fresh);
+}
+
 void ftd_dissem_announce_alive(struct ftd_net *fn, u32 node, u32 incarnation)
 {
 	struct ftd_notice n = {
@@ -405,6 +468,16 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 	case FTD_NOTICE_PROC_REG:
 		news = apply_proc(subject, &n);
 		break;
+	case FTD_NOTICE_SUSPECT: {
+		u32 fresh;
+
+		news = record_vote(fn, subject, n.subject_incarnation, n.origin, ktime_get_ns(),
+				   &fresh);
+		if (news)
+			broadcast(fn, &n, sender->id);
+		conclude(fn, subject, n.subject_incarnation, fresh);
+		return;
+	}
 	case FTD_NOTICE_IFACE_DEAD:
 	case FTD_NOTICE_IFACE_RESTORED:
 		news = apply_iface(subject, &n);

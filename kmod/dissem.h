@@ -12,6 +12,8 @@
 
 /* This node, as observer, declares peer dead at incarnation. Softirq. */
 void ftd_dissem_declare_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation);
+/* With quorum > 1: this observer votes peer dead; declares it on a quorum. */
+void ftd_dissem_vote(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation);
 /* This node heard peer first at incarnation: tell the group it is alive. */
 void ftd_dissem_announce_alive(struct ftd_net *fn, u32 node, u32 incarnation);
 /* This node leaves the cluster cleanly. */

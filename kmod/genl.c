@@ -67,6 +67,7 @@ static const struct nla_policy ftd_policy[FTDETECT_A_MAX + 1] = {
 	[FTDETECT_A_KEY] = NLA_POLICY_EXACT_LEN(FTD_KEY_LEN),
 	[FTDETECT_A_UP] = NLA_POLICY_MAX(NLA_U8, 1),
 	[FTDETECT_A_OBSERVERS] = NLA_POLICY_RANGE(NLA_U8, 1, FTD_MAX_OBSERVERS),
+	[FTDETECT_A_QUORUM] = NLA_POLICY_RANGE(NLA_U8, 1, FTD_MAX_OBSERVERS),
 	[FTDETECT_A_INCARNATION] = { .type = NLA_REJECT },
 	[FTDETECT_A_NODE] = NLA_POLICY_NESTED(node_policy),
 	[FTDETECT_A_STATS] = { .type = NLA_REJECT },
@@ -90,6 +91,7 @@ static int fill_config(struct sk_buff *skb, struct ftd_net *fn)
 	    nla_put_u64_64bit(skb, FTDETECT_A_TIMEOUT_NS, fn->cfg.timeout_ns, FTDETECT_A_PAD) ||
 	    nla_put_u8(skb, FTDETECT_A_UP, fn->up) ||
 	    nla_put_u8(skb, FTDETECT_A_OBSERVERS, fn->cfg.observers) ||
+	    nla_put_u8(skb, FTDETECT_A_QUORUM, fn->cfg.quorum) ||
 	    nla_put_u32(skb, FTDETECT_A_INCARNATION, fn->incarnation))
 		return -EMSGSIZE;
 	return 0;
@@ -162,6 +164,10 @@ static int ftd_set_config(struct sk_buff *skb, struct genl_info *info)
 	if (a[FTDETECT_A_OBSERVERS]) {
 		cfg.observers = nla_get_u8(a[FTDETECT_A_OBSERVERS]);
 		mask |= FTD_CFG_OBSERVERS;
+	}
+	if (a[FTDETECT_A_QUORUM]) {
+		cfg.quorum = nla_get_u8(a[FTDETECT_A_QUORUM]);
+		mask |= FTD_CFG_QUORUM;
 	}
 	/* Going down first lets one message reconfigure a running node. */
 	if (a[FTDETECT_A_UP] && !nla_get_u8(a[FTDETECT_A_UP]))

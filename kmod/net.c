@@ -27,6 +27,13 @@ int ftd_net_set_config(struct ftd_net *fn, const struct ftd_config *want, u32 ma
 	mutex_lock(&fn->lock);
 	period = mask & FTD_CFG_PERIOD ? want->period_ns : fn->cfg.period_ns;
 	timeout = mask & FTD_CFG_TIMEOUT ? want->timeout_ns : fn->cfg.timeout_ns;
+	if ((mask & (FTD_CFG_QUORUM | FTD_CFG_OBSERVERS)) &&
+	    (mask & FTD_CFG_QUORUM ? want->quorum : fn->cfg.quorum) >
+	    (mask & FTD_CFG_OBSERVERS ? want->observers : fn->cfg.observers)) {
+		NL_SET_ERR_MSG_MOD(extack, "quorum cannot exceed the number of observers");
+		ret = -EINVAL;
+		goto out;
+	}
 	if (timeout < 2 * period) {
 		NL_SET_ERR_MSG_MOD(extack, "timeout must be at least two periods");
 		ret = -EINVAL;
@@ -47,6 +54,8 @@ int ftd_net_set_config(struct ftd_net *fn, const struct ftd_config *want, u32 ma
 		memcpy(fn->cfg.key, want->key, FTD_KEY_LEN);
 	if (mask & FTD_CFG_OBSERVERS)
 		WRITE_ONCE(fn->cfg.observers, want->observers);
+	if (mask & FTD_CFG_QUORUM)
+		WRITE_ONCE(fn->cfg.quorum, want->quorum);
 	WRITE_ONCE(fn->cfg.period_ns, period);
 	WRITE_ONCE(fn->cfg.timeout_ns, timeout);
 	if ((mask & FTD_CFG_NODE) && fn->cfg.node != want->node) {
@@ -167,6 +176,7 @@ static __net_init int ftd_net_pernet_init(struct net *net)
 	fn->cfg.period_ns = FTD_DEFAULT_PERIOD_NS;
 	fn->cfg.timeout_ns = FTD_DEFAULT_TIMEOUT_NS;
 	fn->cfg.observers = FTD_DEFAULT_OBSERVERS;
+	fn->cfg.quorum = 1;
 	return 0;
 }
 

@@ -27,6 +27,7 @@ struct ftd_config {
 	u64 period_ns;		/* read locklessly by the timer: READ_ONCE */
 	u64 timeout_ns;		/* read locklessly by the timer: READ_ONCE */
 	u32 observers;		/* k; READ_ONCE */
+	u32 quorum;		/* q; READ_ONCE */
 	u8 key[FTD_KEY_LEN];	/* fixed while up, so readers need no lock */
 };
 
@@ -91,6 +92,7 @@ enum {
 	FTD_CFG_TIMEOUT	= BIT(4),
 	FTD_CFG_KEY	= BIT(5),
 	FTD_CFG_OBSERVERS = BIT(6),
+	FTD_CFG_QUORUM	= BIT(7),
 };
 
 /*

@@ -179,6 +179,7 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 		if (peer->ranks)
 			peer->ranks->n = 0;
 		peer->rails_down = 0;
+		peer->nvotes = 0;
 		for (i = 0; i < peer->nrails; i++) {
 			struct ftd_rail *r = &peer->rails[i];
 

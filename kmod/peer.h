@@ -52,6 +52,10 @@ struct ftd_peer {
 	u64 fence_sent_ns;		/* last DEAD notice sent to it directly */
 	struct ftd_rank_table *ranks;	/* its registered ranks, allocated on first use */
 	u8 rails_down;			/* bit i: rail i reported IFACE_DEAD */
+	/* With quorum > 1: observers that voted it dead, and when (ours: local). */
+	u8 nvotes;
+	u32 voter[FTD_MAX_OBSERVERS];
+	u64 vote_ns[FTD_MAX_OBSERVERS];
 	u64 tx;
 	struct ftd_rail rails[FTD_MAX_RAILS];
 	struct rcu_head rcu;

@@ -49,6 +49,7 @@ cleanup() {
 	done
 	wait 2>/dev/null || true
 	for ns in $namespaces; do
+		ebpf_unpin "$ns"
 		ip netns del "$ns" 2>/dev/null || true
 	done
 	rm -rf "$FTD_TMP"
@@ -108,6 +109,7 @@ cluster_create() {
 }
 
 # cluster_config FILE PERIOD TIMEOUT FAMILY(4|6): the config every node applies.
+# FTD_XDP (off|auto|native|generic) and FTD_TC (on|off) add the eBPF keys.
 cluster_config() {
 	local file=$1 period=$2 timeout=$3 family=${4:-4} i r line
 	{
@@ -117,6 +119,10 @@ cluster_config() {
 		echo "period = $period"
 		echo "timeout = $timeout"
 		echo "key = 000102030405060708090a0b0c0d0e0f"
+		# more [cluster] lines, e.g. "observers = 3"
+		[ -z "${FTD_CLUSTER_EXTRA:-}" ] || printf '%s\n' "$FTD_CLUSTER_EXTRA"
+		[ -z "${FTD_XDP:-}" ] || echo "xdp = $FTD_XDP"
+		[ -z "${FTD_TC:-}" ] || echo "tc = $FTD_TC"
 		echo
 		echo "[nodes]"
 		for ((i = 1; i <= FTD_NODES; i++)); do
@@ -142,6 +148,14 @@ cluster_up() {
 	for ((i = 1; i <= FTD_NODES; i++)); do
 		n "$i" ftctl apply "$FTD_CONF" >/dev/null
 	done
+	if [ -n "${FTD_XDP:-}" ] && [ "$FTD_XDP" != off ]; then
+		for ((i = 1; i <= FTD_NODES; i++)); do
+			n "$i" ftctl xdp status -j | jq -e '[.interfaces[] |
+				select(.attached and .ftdetect)] | length > 0' > /dev/null ||
+				fail "xdp = $FTD_XDP: no XDP program attached on node $i"
+		done
+		log "xdp = $FTD_XDP: XDP in $(xdp_mode 1 n1r0) mode on n1r0"
+	fi
 }
 
 # node_state OBSERVER NODE: the state OBSERVER's ftstat reports for NODE.
@@ -195,3 +209,70 @@ first_event_time() {
 }
 
 has_event() { [ "$(count_events "$@")" -ge 1 ]; }
+
+# ---------------------------------------------------------------- eBPF
+# The XDP and TC programs (ebpf/, docs/ebpf.md), driven through ftctl.
+
+# ebpf_require: skip unless the kernel can run the programs: a bpf file
+# system, BPF syscall, clsact and cls_bpf, and bpf_ktime_get_tai_ns (6.1).
+ebpf_require() {
+	local config=/boot/config-$(uname -r) opt ver
+	[ "$(stat -f -c %T /sys/fs/bpf 2>/dev/null)" = bpf_fs ] ||
+		skip "no bpf file system at /sys/fs/bpf"
+	if [ -r "$config" ]; then
+		for opt in CONFIG_BPF_SYSCALL CONFIG_NET_CLS_BPF CONFIG_NET_SCH_INGRESS; do
+			grep -Eq "^$opt=(y|m)" "$config" || skip "kernel without $opt"
+		done
+	fi
+	ver=$(uname -r)
+	ver=${ver%%-*}
+	[ "$(printf '%s\n6.1\n' "$ver" | sort -V | head -n1)" = 6.1 ] ||
+		skip "kernel $ver has no bpf_ktime_get_tai_ns (6.1)"
+}
+
+# ebpf_unpin NETNS: remove the pins the namespace's programs left in bpffs
+# (they outlive the namespace; ftdetect pins under net-<netns inode>).
+ebpf_unpin() {
+	local ino
+	ino=$(stat -L -c %i "/run/netns/$1" 2>/dev/null) || return 0
+	rm -rf "/sys/fs/bpf/ftdetect/net-$ino" 2>/dev/null || true
+}
+
+# xdp_mode NODE DEV: native, generic, ... or off (ftctl xdp status).
+xdp_mode() {
+	n "$1" ftctl xdp status -j |
+		jq -r --arg dev "$2" '(.interfaces[] | select(.ifname == $dev and .attached) |
+			.mode) // "off"'
+}
+
+# xdp_counter NODE DEV NAME: an XDP counter (stamped, drop_magic, ...).
+xdp_counter() {
+	n "$1" ftctl xdp status -j |
+		jq -r --arg dev "$2" --arg c "$3" '(.interfaces[] | select(.ifname == $dev) |
+			.counters[$c]) // 0'
+}
+
+# tc_counter NODE DEV NAME: a TC egress counter (stamped, delay_negative, ...).
+tc_counter() {
+	n "$1" ftctl tc status -j |
+		jq -r --arg dev "$2" --arg c "$3" '(.interfaces[] | select(.ifname == $dev) |
+			.counters[$c]) // 0'
+}
+
+# stat_counter NODE NAME: a module counter (ftctl stats: rx, rx_malformed, ...).
+stat_counter() { n "$1" ftctl stats -j | jq -r ".$2"; }
+
+# udp_csum_errors NODE: Udp InCsumErrors of NODE (IPv4 and IPv6 summed).
+udp_csum_errors() {
+	n "$1" cat /proc/net/snmp /proc/net/snmp6 | awk '
+		$1 == "Udp:" && !h { for (i = 2; i <= NF; i++) if ($i == "InCsumErrors") c = i; h = 1; next }
+		$1 == "Udp:" && h { v += $c }
+		$1 == "Udp6InCsumErrors" { v += $2 }
+		END { print v + 0 }'
+}
+
+# rails_of OBSERVER: one JSON object per peer rail, with "id" added.
+rails_of() {
+	n "$1" ftstat -j | jq -c '.nodes[] | select(.state != "self") | .id as $id |
+		.rails[] | . + {id: $id}'
+}

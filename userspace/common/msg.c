@@ -60,6 +60,16 @@ static const struct nla_policy addr_policy[FTDETECT_A_ADDR_MAX + 1] = {
 	[FTDETECT_A_ADDR_RX]		= U64,
 	[FTDETECT_A_ADDR_LOST]		= U64,
 	[FTDETECT_A_ADDR_AGE_NS]	= U64,
+	[FTDETECT_A_ADDR_STAMP]		= U8,
+	[FTDETECT_A_ADDR_DELAY]		= NEST,
+};
+
+static const struct nla_policy delay_policy[FTDETECT_A_DELAY_MAX + 1] = {
+	[FTDETECT_A_DELAY_SAMPLES]	= U64,
+	[FTDETECT_A_DELAY_MIN_NS]	= U64,
+	[FTDETECT_A_DELAY_MEAN_NS]	= U64,
+	[FTDETECT_A_DELAY_MAX_NS]	= U64,
+	[FTDETECT_A_DELAY_HIST]		= BIN(FTD_DELAY_BUCKETS * 8),
 };
 
 static const struct nla_policy stats_policy[FTDETECT_A_STATS_MAX + 1] = {
@@ -121,6 +131,8 @@ int ftu_msg_put_config(struct nl_msg *msg, const struct ftu_config *cfg)
 	     nla_put(msg, FTDETECT_A_KEY, FTD_KEY_LEN, cfg->key) < 0) ||
 	    (p & FTU_BIT(FTDETECT_A_OBSERVERS) &&
 	     nla_put_u8(msg, FTDETECT_A_OBSERVERS, cfg->observers) < 0) ||
+	    (p & FTU_BIT(FTDETECT_A_QUORUM) &&
+	     nla_put_u8(msg, FTDETECT_A_QUORUM, cfg->quorum) < 0) ||
 	    (p & FTU_BIT(FTDETECT_A_UP) &&
 	     nla_put_u8(msg, FTDETECT_A_UP, cfg->up) < 0))
 		return -ENOBUFS;
@@ -238,6 +250,8 @@ int ftu_msg_parse_config(struct nl_msg *msg, struct ftu_config *cfg)
 		cfg->incarnation = nla_get_u32(tb[FTDETECT_A_INCARNATION]);
 	if (tb[FTDETECT_A_OBSERVERS])
 		cfg->observers = nla_get_u8(tb[FTDETECT_A_OBSERVERS]);
+	if (tb[FTDETECT_A_QUORUM])
+		cfg->quorum = nla_get_u8(tb[FTDETECT_A_QUORUM]);
 	return 0;
 }
 
@@ -247,6 +261,25 @@ static uint64_t get_u64(struct nlattr **tb, int type, uint32_t *present)
 		return 0;
 	*present |= FTU_BIT(type);
 	return nla_get_u64(tb[type]);
+}
+
+static int parse_delay(struct nlattr *nest, struct ftu_delay *d)
+{
+	struct nlattr *tb[FTDETECT_A_DELAY_MAX + 1];
+
+	memset(d, 0, sizeof(*d));
+	if (nla_parse_nested(tb, FTDETECT_A_DELAY_MAX, nest, delay_policy) < 0)
+		return -EPROTO;
+	d->samples = get_u64(tb, FTDETECT_A_DELAY_SAMPLES, &d->present);
+	d->min_ns = get_u64(tb, FTDETECT_A_DELAY_MIN_NS, &d->present);
+	d->mean_ns = get_u64(tb, FTDETECT_A_DELAY_MEAN_NS, &d->present);
+	d->max_ns = get_u64(tb, FTDETECT_A_DELAY_MAX_NS, &d->present);
+	if (tb[FTDETECT_A_DELAY_HIST]) {
+		/* The module's native-endian __u64 array; it may sit unaligned. */
+		nla_memcpy(d->hist, tb[FTDETECT_A_DELAY_HIST], sizeof(d->hist));
+		d->present |= FTU_BIT(FTDETECT_A_DELAY_HIST);
+	}
+	return 0;
 }
 
 static int parse_rail(struct nlattr *nest, struct ftu_rail *r)
@@ -271,6 +304,15 @@ static int parse_rail(struct nlattr *nest, struct ftu_rail *r)
 	r->rx = get_u64(tb, FTDETECT_A_ADDR_RX, &r->present);
 	r->lost = get_u64(tb, FTDETECT_A_ADDR_LOST, &r->present);
 	r->age_ns = get_u64(tb, FTDETECT_A_ADDR_AGE_NS, &r->present);
+	if (tb[FTDETECT_A_ADDR_STAMP]) {
+		r->stamp = nla_get_u8(tb[FTDETECT_A_ADDR_STAMP]);
+		r->present |= FTU_BIT(FTDETECT_A_ADDR_STAMP);
+	}
+	if (tb[FTDETECT_A_ADDR_DELAY]) {
+		if (parse_delay(tb[FTDETECT_A_ADDR_DELAY], &r->delay))
+			return -EPROTO;
+		r->present |= FTU_BIT(FTDETECT_A_ADDR_DELAY);
+	}
 	return 0;
 }
 

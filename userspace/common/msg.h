@@ -32,9 +32,20 @@ struct ftu_config {
 	uint64_t period_ns;
 	uint64_t timeout_ns;
 	uint8_t observers;
+	uint8_t quorum;
 	uint8_t key[FTD_KEY_LEN];	/* write only: never in a reply */
 	bool up;
 	uint32_t incarnation;		/* read only */
+};
+
+/* FTDETECT_A_ADDR_DELAY: the driver-to-module delay; bits FTDETECT_A_DELAY_*. */
+struct ftu_delay {
+	uint32_t present;
+	uint64_t samples;
+	uint64_t min_ns;
+	uint64_t mean_ns;
+	uint64_t max_ns;
+	uint64_t hist[FTD_DELAY_BUCKETS];	/* with FTDETECT_A_DELAY_HIST */
 };
 
 /* One rail of a node; present bits are FTDETECT_A_ADDR_*. */
@@ -44,6 +55,8 @@ struct ftu_rail {
 	uint64_t rx;
 	uint64_t lost;
 	uint64_t age_ns;
+	uint8_t stamp;			/* enum ftd_stamp_source */
+	struct ftu_delay delay;		/* with FTDETECT_A_ADDR_DELAY */
 };
 
 /* One FTDETECT_A_NODE nest; present bits are FTDETECT_A_NODE_*. */

@@ -17,6 +17,10 @@
  *      first frees the addresses of removed nodes, so that a file that moves
  *      an address from an old node to a new one applies.
  *   4. SET_CONFIG with UP=1.
+ *   5. The eBPF programs (ftctl/ebpf.c): attach what `xdp =` and `tc =` ask
+ *      for to the heartbeat interfaces, detach ftdetect's programs elsewhere,
+ *      and write port, cluster and members into their maps. After step 4:
+ *      the module must be up before frames are stamped for it.
  */
 #define _GNU_SOURCE
 #include "ftctl/apply.h"
@@ -29,6 +33,7 @@
 #include "common/duration.h"
 #include "common/nl.h"
 #include "common/query.h"
+#include "ftctl/ebpf.h"
 
 /* A duration for --dry-run: short when exact, else in nanoseconds. */
 static const char *exact_duration(uint64_t ns, char *buf, size_t len)
@@ -79,10 +84,12 @@ void ftctl_config_request(const struct ftctl_conf *conf, uint32_t local, bool fi
 {
 	*req = (struct ftu_config){
 		.present = FTU_BIT(FTDETECT_A_PERIOD_NS) | FTU_BIT(FTDETECT_A_TIMEOUT_NS) |
-			   FTU_BIT(FTDETECT_A_KEY) | FTU_BIT(FTDETECT_A_OBSERVERS),
+			   FTU_BIT(FTDETECT_A_KEY) | FTU_BIT(FTDETECT_A_OBSERVERS) |
+			   FTU_BIT(FTDETECT_A_QUORUM),
 		.period_ns = conf->period_ns,
 		.timeout_ns = conf->timeout_ns,
 		.observers = conf->observers,
+		.quorum = conf->quorum,
 	};
 	/* Always sent: a file without a key means the all-zero key, so that
 	 * removing the key from the file removes it from the kernel too.
@@ -262,7 +269,8 @@ int ftctl_apply(const struct ftctl_conf *conf, uint32_t local,
 	int ret;
 
 	if (opts->dry_run)
-		return dry_run(conf, local, opts);
+		return dry_run(conf, local, opts) ||
+		       ftctl_apply_ebpf(conf, local, true, opts->verbose);
 	if (ftu_nl_open(&a.nl, FTDETECT_GENL_NAME))
 		return 1;
 	ret = run(&a, conf, local);
@@ -272,5 +280,6 @@ int ftctl_apply(const struct ftctl_conf *conf, uint32_t local,
 			"configured (see 'ftctl show')\n", program_invocation_short_name);
 		return 1;
 	}
-	return ret ? 1 : 0;
+	/* 5. The eBPF programs (xdp =, tc =), once the instance runs. */
+	return ret ? 1 : ftctl_apply_ebpf(conf, local, false, opts->verbose);
 }

@@ -20,7 +20,7 @@
 
 #include "common/duration.h"
 
-enum ckey { K_ID, K_PORT, K_PERIOD, K_TIMEOUT, K_KEY, K_NODE, K_OBSERVERS, NKEYS };
+enum ckey { K_ID, K_PORT, K_PERIOD, K_TIMEOUT, K_KEY, K_NODE, K_OBSERVERS, K_QUORUM, K_XDP, K_TC, NKEYS };
 
 static const char *const key_names[NKEYS] = {
 	[K_ID] = "id",
@@ -30,7 +30,22 @@ static const char *const key_names[NKEYS] = {
 	[K_KEY] = "key",
 	[K_NODE] = "node",
 	[K_OBSERVERS] = "observers",
+	[K_QUORUM] = "quorum",
+	[K_XDP] = "xdp",
+	[K_TC] = "tc",
 };
+
+static const char *const xdp_names[] = {
+	[FTCTL_XDP_OFF] = "off",
+	[FTCTL_XDP_AUTO] = "auto",
+	[FTCTL_XDP_NATIVE] = "native",
+	[FTCTL_XDP_GENERIC] = "generic",
+};
+
+const char *ftctl_conf_xdp_name(enum ftctl_conf_xdp x)
+{
+	return (unsigned int)x < sizeof(xdp_names) / sizeof(xdp_names[0]) ? xdp_names[x] : "?";
+}
 
 enum section { SEC_NONE, SEC_CLUSTER, SEC_NODES };
 
@@ -205,6 +220,25 @@ static int cluster_line(struct parser *p, char *s)
 			return fail(p, p->line, "bad observers '%s' (expected 1..%d)", v,
 				    FTD_MAX_OBSERVERS);
 		c->observers = u;
+		return 0;
+	case K_QUORUM:
+		if (parse_u32(v, &u) || u < 1 || u > FTD_MAX_OBSERVERS)
+			return fail(p, p->line, "bad quorum '%s' (expected 1..%d)", v,
+				    FTD_MAX_OBSERVERS);
+		c->quorum = u;
+		return 0;
+	case K_XDP:
+		for (unsigned int x = 0; x < sizeof(xdp_names) / sizeof(xdp_names[0]); x++) {
+			if (!strcmp(v, xdp_names[x])) {
+				c->xdp = (enum ftctl_conf_xdp)x;
+				return 0;
+			}
+		}
+		return fail(p, p->line, "bad xdp '%s' (expected off, auto, native or generic)", v);
+	case K_TC:
+		if (strcmp(v, "on") && strcmp(v, "off"))
+			return fail(p, p->line, "bad tc '%s' (expected on or off)", v);
+		c->tc = !strcmp(v, "on");
 		return 0;
 	}
 	return 0;
@@ -445,6 +479,10 @@ static int check_whole(struct parser *p)
 		return fail(p, 0, "no nodes: list them under [nodes]");
 	if (check_duplicates(p) || check_rail_families(p))
 		return -1;
+	if (c->quorum > c->observers)
+		return fail(p, p->key_line[K_QUORUM], "quorum %u exceeds observers %u: "
+			    "a node cannot get more votes than it has observers",
+			    c->quorum, c->observers);
 	if (c->has_node && !ftctl_conf_find(c, c->node))
 		return fail(p, p->key_line[K_NODE], "node %u is not listed in [nodes]", c->node);
 	/*
@@ -472,6 +510,7 @@ int ftctl_conf_parse(FILE *f, const char *name, struct ftctl_conf *conf,
 		.port = FTD_DEFAULT_PORT,
 		.period_ns = FTD_DEFAULT_PERIOD_NS,
 		.observers = FTD_DEFAULT_OBSERVERS,
+		.quorum = 1,
 		.timeout_ns = FTD_DEFAULT_TIMEOUT_NS,
 	};
 	if (errlen)

@@ -9,6 +9,8 @@
  *   timeout = 50ms
  *   key = 00112233445566778899aabbccddeeff
  *   node = 1
+ *   xdp = auto          # off (default), auto, native, generic
+ *   tc = on             # off (default), on
  *
  *   [nodes]
  *   1 192.0.2.1
@@ -36,16 +38,27 @@ struct ftctl_conf_node {
 	unsigned int line;
 };
 
+/* `xdp =`: whether and how apply attaches the XDP program (docs/ebpf.md). */
+enum ftctl_conf_xdp {
+	FTCTL_XDP_OFF,		/* default: attach nothing, detach what ftdetect attached */
+	FTCTL_XDP_AUTO,		/* native where the driver has it, else generic */
+	FTCTL_XDP_NATIVE,
+	FTCTL_XDP_GENERIC,
+};
+
 struct ftctl_conf {
 	uint32_t cluster;
 	uint16_t port;
 	uint64_t period_ns;
 	uint64_t timeout_ns;
 	uint32_t observers;		/* k */
+	uint32_t quorum;		/* q */
 	bool has_key;
 	uint8_t key[FTD_KEY_LEN];
 	bool has_node;			/* "node =": the local node */
 	uint32_t node;
+	enum ftctl_conf_xdp xdp;	/* "xdp =" */
+	bool tc;			/* "tc = on": TC egress transmit stamps */
 	struct ftctl_conf_node *nodes;	/* file order */
 	size_t nr_nodes;
 	size_t cap_nodes;
@@ -66,6 +79,9 @@ int ftctl_conf_parse(FILE *f, const char *name, struct ftctl_conf *conf,
 int ftctl_conf_load(const char *path, struct ftctl_conf *conf, char *err, size_t errlen);
 
 void ftctl_conf_free(struct ftctl_conf *conf);
+
+/* "off", "auto", "native", "generic". */
+const char *ftctl_conf_xdp_name(enum ftctl_conf_xdp x);
 
 /* The node with this id, or NULL. */
 const struct ftctl_conf_node *ftctl_conf_find(const struct ftctl_conf *conf, uint32_t id);

@@ -36,6 +36,8 @@ static void show_json(FILE *f, const struct ftu_config *cfg,
 	ftu_json_kv_u64(&j, "timeout_ns", cfg->timeout_ns);
 	if (FTU_HAS(cfg, FTDETECT_A_OBSERVERS))
 		ftu_json_kv_u64(&j, "observers", cfg->observers);
+	if (FTU_HAS(cfg, FTDETECT_A_QUORUM))
+		ftu_json_kv_u64(&j, "quorum", cfg->quorum);
 	ftu_json_kv_bool(&j, "up", cfg->up);
 	ftu_json_kv_u64(&j, "incarnation", cfg->incarnation);
 	ftu_json_key(&j, "nodes");
@@ -72,6 +74,8 @@ static void show_text(FILE *f, const struct ftu_config *cfg,
 	fprintf(f, "timeout      %s\n", ftu_duration_format(cfg->timeout_ns, b, sizeof(b)));
 	if (FTU_HAS(cfg, FTDETECT_A_OBSERVERS))
 		fprintf(f, "observers    %u\n", cfg->observers);
+	if (FTU_HAS(cfg, FTDETECT_A_QUORUM))
+		fprintf(f, "quorum       %u\n", cfg->quorum);
 	fprintf(f, "state        %s\n", cfg->up ? "up" : "down");
 	fprintf(f, "incarnation  %" PRIu32 "\n", cfg->incarnation);
 	fputc('\n', f);

@@ -97,6 +97,10 @@ enum ftd_frame_type {
  *   FTD_NOTICE_IFACE_DEAD the rail's node     an observer stopped hearing it on rail `regid`
  *                                             while its other rails still carry heartbeats
  *   FTD_NOTICE_IFACE_RESTORED                 that rail carries heartbeats again
+ *   FTD_NOTICE_SUSPECT   suspected node       with quorum q > 1: the origin, an observer,
+ *                                             votes it dead; a node that counts q votes
+ *                                             from distinct observers within one timeout
+ *                                             declares it (DEAD notice)
  *   FTD_NOTICE_SYNC      the sender           "send me your view" (never forwarded)
  *
  * A node that first hears a node (it joined, or restarted) sends it its
@@ -119,6 +123,7 @@ enum ftd_notice_kind {
 	FTD_NOTICE_SYNC,
 	FTD_NOTICE_IFACE_DEAD,
 	FTD_NOTICE_IFACE_RESTORED,
+	FTD_NOTICE_SUSPECT,
 	__FTD_NOTICE_MAX
 };
 
@@ -282,6 +287,8 @@ struct ftd_info {
  *     FTDETECT_A_UP                  u8       1: start heartbeats; 0: stop (as CMD_DOWN)
  *     FTDETECT_A_OBSERVERS           u8       k: observers of each node, 1..FTD_MAX_OBSERVERS,
  *                                             default FTD_DEFAULT_OBSERVERS; live
+ *     FTDETECT_A_QUORUM              u8       q: observers that must agree before a node is
+ *                                             declared dead, 1..k, default 1; live
  *   (GET_CONFIG also returns FTDETECT_A_INCARNATION u32 and FTDETECT_A_UP u8.)
  *   While the instance is up, a request that would change CLUSTER_ID, LOCAL_NODE,
  *   PORT or KEY fails with -EBUSY (the same values are accepted); PERIOD_NS and
@@ -419,6 +426,7 @@ enum ftdetect_attr {
 	FTDETECT_A_STATS,
 	FTDETECT_A_EVENT,
 	FTDETECT_A_OBSERVERS,
+	FTDETECT_A_QUORUM,
 	__FTDETECT_A_MAX
 };
 #define FTDETECT_A_MAX (__FTDETECT_A_MAX - 1)
