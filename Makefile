@@ -24,10 +24,48 @@ UCFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -I$(CURDIR)/include/uapi -I$(CURDIR)/kmod
 
 .PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-vm demo deps clean install dkms-install dkms-remove
 
-all: module userspace selftests
+all: module ebpf userspace selftests
 
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# ---------------------------------------------------------------- eBPF
+# The XDP ingress and TC egress programs (ebpf/*.bpf.c) and their libbpf
+# skeletons, which ftctl embeds. The programs touch only uapi structures
+# (struct xdp_md, struct __sk_buff, packet headers), so they build against
+# the uapi headers, including the contract <linux/ftdetect.h>, rather than a
+# vmlinux.h: no CO-RE relocation, no kernel BTF needed (docs/ebpf.md).
+# ebpf/loader.c and ebpf/status.c are their user-space side (libbpf).
+CLANG ?= clang
+BPFTOOL ?= bpftool
+LLVM_STRIP ?= llvm-strip
+EBPF_PROGS := ftd_xdp ftd_tc
+EBPF_OBJS := $(patsubst %,$(B)/ebpf/%.bpf.o,$(EBPF_PROGS))
+EBPF_SKELS := $(patsubst %,$(B)/ebpf/%.skel.h,$(EBPF_PROGS))
+EBPF_USER_SRC := ebpf/loader.c ebpf/status.c
+EBPF_USER_DEPS := $(EBPF_USER_SRC) ebpf/*.h $(EBPF_SKELS)
+# Debian keeps <asm/types.h> in the multiarch directory, which -target bpf
+# does not search.
+BPF_CFLAGS := -g -O2 -target bpf -Wall -Wextra -Wno-unused-parameter \
+	-I$(CURDIR)/include/uapi -I$(CURDIR)/ebpf \
+	-idirafter /usr/include/$(shell $(CC) -print-multiarch 2>/dev/null)
+EBPF_CFLAGS = -I$(B)/ebpf -I$(CURDIR)/ebpf $(shell pkg-config --cflags libbpf)
+EBPF_LIBS = $(shell pkg-config --libs libbpf)
+
+.PHONY: ebpf
+ebpf: $(EBPF_OBJS) $(EBPF_SKELS)
+
+$(B)/ebpf/%.bpf.o: ebpf/%.bpf.c ebpf/ftd_ebpf.h ebpf/csum.h include/uapi/linux/ftdetect.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
+# DWARF goes, BTF (which the maps need) stays.
+	$(LLVM_STRIP) -g $@.tmp
+	mv $@.tmp $@
+
+$(B)/ebpf/%.skel.h: $(B)/ebpf/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $* > $@.tmp
+	mv $@.tmp $@
+# ---------------------------------------------------------------- end of eBPF
 
 # ---------------------------------------------------------------- user space
 PROTO_SRC := $(wildcard kmod/proto/*.c)
@@ -42,13 +80,13 @@ userspace: tools lib
 tools: $(B)/bin/ftctl $(B)/bin/ftstat
 lib: $(B)/lib/libftdetect.so $(B)/lib/libftdetect.a
 
-$(B)/bin/ftctl: userspace/ftctl/*.c userspace/ftctl/*.h $(COMMON_SRC) userspace/common/*.h include/uapi/linux/ftdetect.h
+$(B)/bin/ftctl: userspace/ftctl/*.c userspace/ftctl/*.h $(COMMON_SRC) userspace/common/*.h include/uapi/linux/ftdetect.h $(EBPF_USER_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(NL_CFLAGS) -o $@ userspace/ftctl/*.c $(COMMON_SRC) $(NL_LIBS)
+	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) -o $@ userspace/ftctl/*.c $(COMMON_SRC) $(EBPF_USER_SRC) $(NL_LIBS) $(EBPF_LIBS)
 
-$(B)/bin/ftstat: userspace/ftstat/*.c userspace/ftstat/*.h $(COMMON_SRC) userspace/common/*.h include/uapi/linux/ftdetect.h
+$(B)/bin/ftstat: userspace/ftstat/*.c userspace/ftstat/*.h $(COMMON_SRC) userspace/common/*.h include/uapi/linux/ftdetect.h ebpf/status.c ebpf/*.h
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(NL_CFLAGS) -o $@ userspace/ftstat/*.c $(COMMON_SRC) $(NL_LIBS)
+	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) -o $@ userspace/ftstat/*.c $(COMMON_SRC) ebpf/status.c $(NL_LIBS) $(EBPF_LIBS)
 
 # So that `make build/bin/ftctl` (a relative name for the same file) works.
 build/bin/ftctl build/bin/ftstat: build/bin/%: $(B)/bin/% ;
@@ -65,7 +103,8 @@ $(B)/lib/libftdetect.a: $(LIB_SRC) userspace/lib/ftdetect.h include/uapi/linux/f
 # ---------------------------------------------------------------- tests
 # In-VM selftests (C, kselftest harness) and the tools the shell tests use.
 SELFTEST_BINS := $(patsubst selftests/ftdetect/%.c,$(B)/selftests/%,$(wildcard selftests/ftdetect/*.c)) \
-	$(B)/selftests/ftd-devwatch $(B)/selftests/ftd-inject $(B)/selftests/ftd-link
+	$(B)/selftests/ftd-devwatch $(B)/selftests/ftd-inject $(B)/selftests/ftd-link \
+	$(B)/selftests/ftd-capture
 STCFLAGS = $(UCFLAGS) -I$(CURDIR)/selftests $(NL_CFLAGS)
 
 $(B)/selftests/%: selftests/ftdetect/%.c selftests/ftdetect/*.h $(COMMON_SRC) include/uapi/linux/ftdetect.h
@@ -84,14 +123,18 @@ $(B)/selftests/ftd-link: selftests/tools/ftd-link.c
 	@mkdir -p $(@D)
 	$(CC) $(STCFLAGS) -o $@ $<
 
+$(B)/selftests/ftd-capture: selftests/tools/ftd-capture.c include/uapi/linux/ftdetect.h
+	@mkdir -p $(@D)
+	$(CC) $(STCFLAGS) -o $@ $<
+
 selftests: $(SELFTEST_BINS)
 
 # Host-side unit tests of the protocol core and the tools' parsers (TAP).
 UNIT_TESTS := $(patsubst selftests/unit/%.c,$(B)/unit/%,$(wildcard selftests/unit/*.c))
 
-$(B)/unit/%: selftests/unit/%.c $(PROTO_SRC) $(COMMON_SRC) $(TOOL_UNIT_SRC) kmod/proto/*.h $(wildcard userspace/*/*.h) selftests/kselftest_harness.h selftests/harness.h
+$(B)/unit/%: selftests/unit/%.c $(PROTO_SRC) $(COMMON_SRC) $(TOOL_UNIT_SRC) kmod/proto/*.h $(wildcard userspace/*/*.h) selftests/kselftest_harness.h selftests/harness.h $(EBPF_USER_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(NL_CFLAGS) -fsanitize=address,undefined -I$(CURDIR)/selftests -o $@ $< $(PROTO_SRC) $(COMMON_SRC) $(TOOL_UNIT_SRC) $(NL_LIBS)
+	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) -fsanitize=address,undefined -I$(CURDIR)/selftests -o $@ $< $(PROTO_SRC) $(COMMON_SRC) $(TOOL_UNIT_SRC) $(EBPF_USER_SRC) $(NL_LIBS) $(EBPF_LIBS)
 
 unit: $(UNIT_TESTS)
 

@@ -6,6 +6,7 @@
 #include <ifaddrs.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int ftctl_local_resolve(const struct ftctl_conf *conf, const char *name,
 			const uint32_t *opt_node, const struct ftu_addr *host, size_t nhost,
@@ -87,4 +88,53 @@ int ftctl_host_addrs(struct ftu_addr **addrs, size_t *n)
 			(*n)++;
 	freeifaddrs(ifa);
 	return 0;
+}
+
+int ftctl_host_ifaddrs(struct ftctl_ifaddr **out, size_t *n)
+{
+	struct ifaddrs *ifa, *i;
+	size_t count = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (getifaddrs(&ifa))
+		return -errno;
+	for (i = ifa; i; i = i->ifa_next)
+		count++;
+	*out = calloc(count ? count : 1, sizeof(**out));
+	if (!*out) {
+		freeifaddrs(ifa);
+		return -ENOMEM;
+	}
+	for (i = ifa; i; i = i->ifa_next) {
+		struct ftctl_ifaddr *e = &(*out)[*n];
+
+		if (!i->ifa_addr || ftu_addr_from_sockaddr(i->ifa_addr, &e->addr))
+			continue;
+		snprintf(e->ifname, sizeof(e->ifname), "%s", i->ifa_name);
+		(*n)++;
+	}
+	freeifaddrs(ifa);
+	return 0;
+}
+
+size_t ftctl_rail_ifaces(const struct ftctl_conf_node *node, const struct ftctl_ifaddr *host,
+			 size_t nhost, char names[][IF_NAMESIZE])
+{
+	size_t n = 0;
+
+	for (unsigned int r = 0; r < node->nr_addrs; r++) {
+		for (size_t h = 0; h < nhost; h++) {
+			bool seen = false;
+
+			if (ftu_addr_cmp(&node->addrs[r], &host[h].addr))
+				continue;
+			for (size_t k = 0; k < n; k++)
+				seen |= !strcmp(names[k], host[h].ifname);
+			if (!seen && n < FTD_MAX_RAILS)
+				snprintf(names[n++], IF_NAMESIZE, "%s", host[h].ifname);
+			break;
+		}
+	}
+	return n;
 }

@@ -8,6 +8,7 @@
 #ifndef FTCTL_LOCAL_H
 #define FTCTL_LOCAL_H
 
+#include <net/if.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,5 +32,23 @@ int ftctl_local_resolve(const struct ftctl_conf *conf, const char *name,
 
 /* The IPv4/IPv6 addresses of this network namespace (getifaddrs); -errno. */
 int ftctl_host_addrs(struct ftu_addr **addrs, size_t *n);
+
+/* An address of this host and the interface that carries it. */
+struct ftctl_ifaddr {
+	struct ftu_addr addr;
+	char ifname[IF_NAMESIZE];
+};
+
+/* ftctl_host_addrs() with the interface of each; free *out with free(). */
+int ftctl_host_ifaddrs(struct ftctl_ifaddr **out, size_t *n);
+
+/*
+ * The heartbeat interfaces of `node` on this host: those carrying its rail
+ * addresses, in rail order, each once; where the eBPF programs go. Rails
+ * whose address no interface carries are left out. Returns the number of
+ * names written to `names` (at most FTD_MAX_RAILS).
+ */
+size_t ftctl_rail_ifaces(const struct ftctl_conf_node *node, const struct ftctl_ifaddr *host,
+			 size_t nhost, char names[][IF_NAMESIZE]);
 
 #endif /* FTCTL_LOCAL_H */

@@ -19,6 +19,7 @@
 
 #include "ftctl/apply.h"
 #include "ftctl/config.h"
+#include "ftctl/ebpf.h"
 #include "ftctl/local.h"
 #include "ftctl/show.h"
 
@@ -44,6 +45,10 @@ static const char main_usage[] =
 	"  show [-j]      show the configuration and the node list\n"
 	"  stats [-j]     show the instance's frame and event counters\n"
 	"  down           stop heartbeats (configuration and nodes are kept)\n"
+	"  xdp attach|detach DEV, xdp status [-j]\n"
+	"                 the XDP program: driver-level arrival stamps, early filter\n"
+	"  tc attach|detach DEV, tc status [-j]\n"
+	"                 the TC egress program: transmit stamps\n"
 	"  help [COMMAND] show this help, or a command's\n"
 	"\n"
 	"Exit status: 0 success, 1 runtime or kernel error, 2 usage or config error.\n"
@@ -333,6 +338,8 @@ static const struct command commands[] = {
 	{ "show", cmd_show, show_usage },
 	{ "stats", cmd_stats, stats_usage },
 	{ "down", cmd_down, down_usage },
+	{ "xdp", ftctl_cmd_xdp, ftctl_xdp_usage },
+	{ "tc", ftctl_cmd_tc, ftctl_tc_usage },
 	{ "help", cmd_help, help_usage },
 };
 

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftd_xdp: the driver-level side of ftdetect's receive path.
+ *
+ * For every UDP datagram aimed at the heartbeat port (IPv4 or IPv6, up to
+ * two VLAN tags), at the driver's XDP hook:
+ *
+ *   - a well-formed frame from a member gets its arrival time, the
+ *     receiver's CLOCK_MONOTONIC (bpf_ktime_get_ns()) read on entry, written
+ *     big-endian into its rx_ns slot (FTD_WIRE_RX_OFF), with the UDP checksum
+ *     updated incrementally; the module takes it as the arrival time, so
+ *     what the stack and the scheduler add later never counts against a peer;
+ *   - a frame that can never be a heartbeat (too short, bad magic, version
+ *     or length, as kmod/proto/wire.c judges them), of another cluster, or
+ *     from an address that is no member's is dropped and counted by reason;
+ *   - a datagram behind IPv6 extension headers or an IPv4 fragment is passed
+ *     untouched and counted as not parsed.
+ *
+ * Everything else passes untouched and uncounted. Type, flags and payload
+ * rules are left to the module: they change with the protocol, the envelope
+ * checked here does not. The MAC does not cover the timestamp slots (see
+ * <linux/ftdetect.h>), so the stamp does not invalidate it.
+ *
+ * Only uapi structures are touched (struct xdp_md and packet headers): no
+ * vmlinux.h and no CO-RE relocations are needed (docs/ebpf.md).
+ */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+
+#include <linux/ftdetect.h>
+#include "ftd_ebpf.h"
+#include "csum.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ftd_ebpf_config);
+} config SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FTD_EBPF_MAX_MEMBERS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct ftd_ebpf_member);
+	__type(value, __u32);
+} members SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, __FTD_XDP_NR);
+	__type(key, __u32);
+	__type(value, __u64);
+} xdp_stats SEC(".maps");
+
+/* Not in the uapi headers. */
+struct vlan_tag {
+	__be16 tci;
+	__be16 proto;
+};
+
+#define IPV4_MF		0x2000
+#define IPV4_OFFSET	0x1fff
+#define IPV6_FRAG_OFFSET 0xfff8
+#define MAX_VLAN_TAGS	2
+#define MAX_IPV6_EXT	4
+
+static __always_inline int count(__u32 what, int action)
+{
+	__u64 *c = bpf_map_lookup_elem(&xdp_stats, &what);
+
+	if (c)
+		*c += 1;	/* per-CPU: no other writer */
+	return action;
+}
+
+static __always_inline int is_ipv6_ext(__u8 nh)
+{
+	return nh == IPPROTO_HOPOPTS || nh == IPPROTO_ROUTING || nh == IPPROTO_DSTOPTS ||
+	       nh == IPPROTO_FRAGMENT;
+}
+
+/*
+ * Judge and stamp a frame: `p` is the UDP payload, `ulen` the UDP length.
+ * The packet bytes are read with __builtin_memcpy: the frame sits at any
+ * alignment behind the headers.
+ */
+static __always_inline int frame(struct udphdr *udp, void *end, const struct ftd_ebpf_config *cfg,
+				 const struct ftd_ebpf_member *src, int ipv4, __u64 now)
+{
+	__u8 *p = (__u8 *)(udp + 1);
+	__u32 ulen = bpf_ntohs(udp->len), flen, magic, cluster;
+	__u16 length, reserved;
+	__u64 old, stamp;
+
+	if (ulen < sizeof(*udp) + FTD_WIRE_HDR_LEN)
+		return count(FTD_XDP_DROP_SHORT, XDP_DROP);
+	flen = ulen - sizeof(*udp);
+	if (flen > FTD_MAX_FRAME)
+		return count(FTD_XDP_DROP_LENGTH, XDP_DROP);
+	if (p + FTD_WIRE_HDR_LEN > (__u8 *)end || p + flen > (__u8 *)end)
+		return count(FTD_XDP_DROP_SHORT, XDP_DROP);	/* truncated */
+
+	__builtin_memcpy(&magic, p, 4);
+	if (magic != bpf_htonl(FTD_WIRE_MAGIC))
+		return count(FTD_XDP_DROP_MAGIC, XDP_DROP);
+	if (p[4] != FTD_WIRE_VERSION)
+		return count(FTD_XDP_DROP_VERSION, XDP_DROP);
+	__builtin_memcpy(&length, p + 8, 2);
+	__builtin_memcpy(&reserved, p + 10, 2);
+	if (bpf_ntohs(length) != flen || reserved)
+		return count(FTD_XDP_DROP_LENGTH, XDP_DROP);
+	__builtin_memcpy(&cluster, p + 12, 4);
+	if ((cfg->flags & FTD_EBPF_F_CLUSTER) && cluster != bpf_htonl(cfg->cluster))
+		return count(FTD_XDP_DROP_CLUSTER, XDP_DROP);
+	if ((cfg->flags & FTD_EBPF_F_MEMBERS) && !bpf_map_lookup_elem(&members, src))
+		return count(FTD_XDP_DROP_NONMEMBER, XDP_DROP);
+
+	/* Whatever the slot held (zero from a sender), the stamp is ours. */
+	__builtin_memcpy(&old, p + FTD_WIRE_RX_OFF, 8);
+	stamp = bpf_cpu_to_be64(now);
+	__builtin_memcpy(p + FTD_WIRE_RX_OFF, &stamp, 8);
+	udp->check = ftd_udp_csum_replace64(udp->check, old, stamp, ipv4);
+	return count(FTD_XDP_STAMPED, XDP_PASS);
+}
+
+SEC("xdp")
+int ftd_xdp(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	/* First thing: the arrival time at the driver hook. */
+	__u64 now = bpf_ktime_get_ns();
+	const struct ftd_ebpf_config *cfg;
+	struct ftd_ebpf_member src = {};
+	struct ethhdr *eth = data;
+	struct udphdr *udp;
+	__u32 zero = 0;
+	__u16 proto;
+	void *l3;
+	int i;
+
+	cfg = bpf_map_lookup_elem(&config, &zero);
+	if (!cfg || !cfg->port)
+		return XDP_PASS;
+	if ((void *)(eth + 1) > end)
+		return XDP_PASS;
+	proto = eth->h_proto;
+	l3 = eth + 1;
+#pragma unroll
+	for (i = 0; i < MAX_VLAN_TAGS; i++) {
+		struct vlan_tag *tag = l3;
+
+		if (proto != bpf_htons(ETH_P_8021Q) && proto != bpf_htons(ETH_P_8021AD))
+			break;
+		if ((void *)(tag + 1) > end)
+			return XDP_PASS;
+		proto = tag->proto;
+		l3 = tag + 1;
+	}
+
+	if (proto == bpf_htons(ETH_P_IP)) {
+		struct iphdr *iph = l3;
+		__u32 ihl;
+
+		if ((void *)(iph + 1) > end || iph->protocol != IPPROTO_UDP)
+			return XDP_PASS;
+		ihl = iph->ihl * 4;	/* options are skipped, whatever they are */
+		if (ihl < sizeof(*iph))
+			return XDP_PASS;
+		if (iph->frag_off & bpf_htons(IPV4_OFFSET))
+			return XDP_PASS;	/* no UDP header in this fragment */
+		udp = l3 + ihl;
+		if ((void *)(udp + 1) > end || udp->dest != bpf_htons(cfg->port))
+			return XDP_PASS;
+		if (iph->frag_off & bpf_htons(IPV4_MF))
+			return count(FTD_XDP_NOT_PARSED, XDP_PASS);
+		src.addr[10] = 0xff;
+		src.addr[11] = 0xff;
+		__builtin_memcpy(&src.addr[12], &iph->saddr, 4);
+		return frame(udp, end, cfg, &src, 1, now);
+	}
+	if (proto == bpf_htons(ETH_P_IPV6)) {
+		struct ipv6hdr *ip6 = l3;
+		__u8 nh, *pos;
+		int ext = 0;
+
+		if ((void *)(ip6 + 1) > end)
+			return XDP_PASS;
+		nh = ip6->nexthdr;
+		pos = (__u8 *)(ip6 + 1);
+		/* Walk extension headers only to learn the port: such datagrams
+		 * are passed untouched, but counted when they are aimed at us.
+		 */
+#pragma unroll
+		for (i = 0; i < MAX_IPV6_EXT; i++) {
+			if (!is_ipv6_ext(nh))
+				break;
+			if (pos + 8 > (__u8 *)end)
+				return XDP_PASS;
+			ext = 1;
+			if (nh == IPPROTO_FRAGMENT) {
+				__be16 off;
+
+				__builtin_memcpy(&off, pos + 2, 2);
+				if (off & bpf_htons(IPV6_FRAG_OFFSET))
+					return XDP_PASS;	/* not the first fragment */
+				nh = pos[0];
+				pos += 8;
+			} else {
+				nh = pos[0];
+				pos += (pos[1] + 1) * 8;
+			}
+		}
+		if (nh != IPPROTO_UDP)
+			return XDP_PASS;
+		udp = (struct udphdr *)pos;
+		if ((void *)(udp + 1) > end || udp->dest != bpf_htons(cfg->port))
+			return XDP_PASS;
+		if (ext)
+			return count(FTD_XDP_NOT_PARSED, XDP_PASS);
+		__builtin_memcpy(src.addr, &ip6->saddr, 16);
+		return frame(udp, end, cfg, &src, 0, now);
+	}
+	return XDP_PASS;
+}
+
+char LICENSE[] SEC("license") = "GPL";
