@@ -16,7 +16,8 @@
 #include "common/names.h"
 #include "common/table.h"
 
-enum { C_ID, C_ADDR, C_STATE, C_HEARD, C_IAT, C_JITTER, C_LOST, C_RX, NCOLS };
+/* STAMP last: left out (ncols - 1) when no rail reports its source. */
+enum { C_ID, C_ADDR, C_STATE, C_HEARD, C_IAT, C_JITTER, C_LOST, C_RX, C_STAMP, NCOLS };
 
 static const struct ftu_column columns[NCOLS] = {
 	[C_ID] = { "ID", false },
@@ -27,6 +28,7 @@ static const struct ftu_column columns[NCOLS] = {
 	[C_JITTER] = { "JITTER", true },
 	[C_LOST] = { "LOST", true },
 	[C_RX] = { "RX", true },
+	[C_STAMP] = { "STAMP", false },
 };
 
 #define CELL 64
@@ -57,6 +59,58 @@ static void u64_cell(char *cell, bool present, uint64_t v)
 		strcpy(cell, "-");
 }
 
+static const char *stamp_name(uint8_t source, char *buf, size_t len)
+{
+	const char *name = ftu_stamp_name(source);
+
+	if (name)
+		return name;
+	snprintf(buf, len, "%u", source);	/* a source newer than this tool */
+	return buf;
+}
+
+/* The rails' common source ("xdp"), "mixed", or "-" before any arrival. */
+static const char *node_stamp(const struct ftu_node *n, char *buf, size_t len)
+{
+	const char *s = NULL;
+	char tmp[8];
+
+	for (unsigned int r = 0; r < n->nr_rails; r++) {
+		const struct ftu_rail *rl = &n->rails[r];
+		const char *name;
+
+		if (!FTU_HAS(rl, FTDETECT_A_ADDR_STAMP) || rl->stamp == FTD_STAMP_NONE)
+			continue;
+		name = stamp_name(rl->stamp, tmp, sizeof(tmp));
+		if (!s) {
+			snprintf(buf, len, "%s", name);
+			s = buf;
+		} else if (strcmp(s, name)) {
+			return "mixed";
+		}
+	}
+	return s ? s : "-";
+}
+
+static void rail_stamp_cell(char *cell, const struct ftu_rail *r)
+{
+	char tmp[8];
+
+	if (!FTU_HAS(r, FTDETECT_A_ADDR_STAMP) || r->stamp == FTD_STAMP_NONE)
+		strcpy(cell, "-");
+	else
+		snprintf(cell, CELL, "%s", stamp_name(r->stamp, tmp, sizeof(tmp)));
+}
+
+static bool any_stamp(const struct ftu_node *nodes, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (unsigned int r = 0; r < nodes[i].nr_rails; r++)
+			if (FTU_HAS(&nodes[i].rails[r], FTDETECT_A_ADDR_STAMP))
+				return true;
+	return false;
+}
+
 static void add_node_row(struct ftu_table *t, const struct ftu_node *n)
 {
 	char cells[NCOLS][CELL], addr[FTU_ADDR_BUFSZ], st[8];
@@ -83,6 +137,7 @@ static void add_node_row(struct ftu_table *t, const struct ftu_node *n)
 		      n->iat_jitter_ns);
 	u64_cell(cells[C_LOST], FTU_HAS(n, FTDETECT_A_NODE_LOST), n->lost);
 	u64_cell(cells[C_RX], FTU_HAS(n, FTDETECT_A_NODE_RX), n->rx);
+	snprintf(cells[C_STAMP], CELL, "%s", node_stamp(n, st, sizeof(st)));
 	ftu_table_add(t, row);
 }
 
@@ -98,6 +153,7 @@ static void add_rail_row(struct ftu_table *t, const struct ftu_rail *r, unsigned
 	duration_cell(cells[C_HEARD], FTU_HAS(r, FTDETECT_A_ADDR_AGE_NS), r->age_ns);
 	u64_cell(cells[C_LOST], FTU_HAS(r, FTDETECT_A_ADDR_LOST), r->lost);
 	u64_cell(cells[C_RX], FTU_HAS(r, FTDETECT_A_ADDR_RX), r->rx);
+	rail_stamp_cell(cells[C_STAMP], r);
 	ftu_table_add(t, row);
 }
 
@@ -118,15 +174,53 @@ static void print_instance(FILE *f, const struct ftu_config *cfg)
 		fputs("down\n", f);
 }
 
+/* Ours, or not known to be another's (the name needs privileges). */
+static bool shown_prog(uint32_t id, enum ftd_owner o)
+{
+	return id && o != FTD_OWNER_OTHER;
+}
+
+/* "xdp: n1r0 native, n2r0 generic; tc egress: n1r0", if anything is attached. */
+static void print_ebpf(FILE *f, const struct ftd_ebpf_status *eb)
+{
+	const char *sep = "xdp: ";
+	bool any = false;
+
+	if (!eb)
+		return;
+	for (size_t i = 0; i < eb->nr_ifaces; i++) {
+		const struct ftd_ebpf_iface *e = &eb->ifaces[i];
+
+		if (!shown_prog(e->xdp_prog_id, e->xdp_owner))
+			continue;
+		fprintf(f, "%s%s %s", sep, e->name, ftd_xdp_attach_name(e->xdp_mode));
+		sep = ", ";
+		any = true;
+	}
+	sep = any ? "; tc egress: " : "tc egress: ";
+	for (size_t i = 0; i < eb->nr_ifaces; i++) {
+		const struct ftd_ebpf_iface *e = &eb->ifaces[i];
+
+		if (!shown_prog(e->tc_prog_id, e->tc_owner))
+			continue;
+		fprintf(f, "%s%s", sep, e->name);
+		sep = ", ";
+		any = true;
+	}
+	if (any)
+		fputc('\n', f);
+}
+
 void ftstat_print_nodes(FILE *f, const struct ftu_config *cfg,
-			const struct ftu_node *nodes, size_t n, bool rails)
+			const struct ftu_node *nodes, size_t n, bool rails,
+			const struct ftd_ebpf_status *eb)
 {
 	struct ftu_table t;
 
 	if (!n) {
 		fputs("no nodes (configure them with 'ftctl apply')\n", f);
 	} else {
-		ftu_table_init(&t, columns, NCOLS);
+		ftu_table_init(&t, columns, any_stamp(nodes, n) ? NCOLS : NCOLS - 1);
 		for (size_t i = 0; i < n; i++) {
 			add_node_row(&t, &nodes[i]);
 			for (unsigned int r = 0; rails && nodes[i].nr_rails > 1 &&
@@ -137,12 +231,144 @@ void ftstat_print_nodes(FILE *f, const struct ftu_config *cfg,
 		ftu_table_free(&t);
 	}
 	print_instance(f, cfg);
+	print_ebpf(f, eb);
+}
+
+const char *ftstat_delay_bucket_label(unsigned int b, char *buf, size_t len)
+{
+	if (b == 0)
+		snprintf(buf, len, "<1us");
+	else if (b < FTD_DELAY_BUCKETS - 1)
+		snprintf(buf, len, "%llu-%lluus", 1ULL << (b - 1), 1ULL << b);
+	else
+		snprintf(buf, len, ">=%lluus", 1ULL << (FTD_DELAY_BUCKETS - 2));
+	return buf;
+}
+
+void ftstat_print_delays(FILE *f, const struct ftu_config *cfg,
+			 const struct ftu_node *nodes, size_t n,
+			 const struct ftd_ebpf_status *eb)
+{
+	enum { D_ID, D_RAIL, D_ADDR, D_STAMP, D_SAMPLES, D_MIN, D_MEAN, D_MAX, D_HIST, DCOLS };
+	static const struct ftu_column dcols[DCOLS] = {
+		{ "ID", false }, { "RAIL", true }, { "ADDRESS", false }, { "STAMP", false },
+		{ "SAMPLES", true }, { "MIN", true }, { "MEAN", true }, { "MAX", true },
+		{ "DRIVER-TO-MODULE DELAY", false },
+	};
+	char cells[DCOLS][CELL], hist[FTD_DELAY_BUCKETS * 32], addr[FTU_ADDR_BUFSZ];
+	const char *row[DCOLS];
+	struct ftu_table t;
+	size_t rows = 0;
+
+	for (int c = 0; c < DCOLS; c++)
+		row[c] = cells[c];
+	row[D_HIST] = hist;
+	ftu_table_init(&t, dcols, DCOLS);
+	for (size_t i = 0; i < n; i++) {
+		if (nodes[i].state == FTD_NODE_SELF)
+			continue;
+		for (unsigned int r = 0; r < nodes[i].nr_rails; r++) {
+			const struct ftu_rail *rl = &nodes[i].rails[r];
+			const struct ftu_delay *d = &rl->delay;
+			bool has = FTU_HAS(rl, FTDETECT_A_ADDR_DELAY);
+			size_t len = 0;
+
+			snprintf(cells[D_ID], CELL, "%" PRIu32, nodes[i].id);
+			snprintf(cells[D_RAIL], CELL, "%u", r);
+			snprintf(cells[D_ADDR], CELL, "%s",
+				 ftu_addr_format(&rl->addr, addr, sizeof(addr)));
+			rail_stamp_cell(cells[D_STAMP], rl);
+			u64_cell(cells[D_SAMPLES], has && FTU_HAS(d, FTDETECT_A_DELAY_SAMPLES),
+				 d->samples);
+			duration_cell(cells[D_MIN], has && FTU_HAS(d, FTDETECT_A_DELAY_MIN_NS), d->min_ns);
+			duration_cell(cells[D_MEAN], has && FTU_HAS(d, FTDETECT_A_DELAY_MEAN_NS),
+				      d->mean_ns);
+			duration_cell(cells[D_MAX], has && FTU_HAS(d, FTDETECT_A_DELAY_MAX_NS), d->max_ns);
+			hist[0] = '\0';
+			for (unsigned int b = 0; has && FTU_HAS(d, FTDETECT_A_DELAY_HIST) &&
+			     b < FTD_DELAY_BUCKETS; b++) {
+				char label[24];
+
+				if (!d->hist[b])
+					continue;
+				len += (size_t)snprintf(hist + len, sizeof(hist) - len, "%s%s:%" PRIu64,
+							len ? " " : "",
+							ftstat_delay_bucket_label(b, label, sizeof(label)),
+							d->hist[b]);
+				if (len >= sizeof(hist))
+					break;
+			}
+			if (!hist[0])
+				strcpy(hist, "-");
+			ftu_table_add(&t, row);
+			rows++;
+		}
+	}
+	if (rows)
+		ftu_table_print(&t, f);
+	else
+		fputs("no peers (configure them with 'ftctl apply')\n", f);
+	ftu_table_free(&t);
+	print_instance(f, cfg);
+	print_ebpf(f, eb);
 }
 
 static void kv_u64_if(struct ftu_json *j, bool present, const char *key, uint64_t v)
 {
 	if (present)
 		ftu_json_kv_u64(j, key, v);
+}
+
+static void delay_json(struct ftu_json *j, const struct ftu_delay *d)
+{
+	ftu_json_key(j, "driver_delay");
+	ftu_json_object_begin(j);
+	kv_u64_if(j, FTU_HAS(d, FTDETECT_A_DELAY_SAMPLES), "samples", d->samples);
+	kv_u64_if(j, FTU_HAS(d, FTDETECT_A_DELAY_MIN_NS), "min_ns", d->min_ns);
+	kv_u64_if(j, FTU_HAS(d, FTDETECT_A_DELAY_MEAN_NS), "mean_ns", d->mean_ns);
+	kv_u64_if(j, FTU_HAS(d, FTDETECT_A_DELAY_MAX_NS), "max_ns", d->max_ns);
+	if (FTU_HAS(d, FTDETECT_A_DELAY_HIST)) {
+		ftu_json_key(j, "hist");
+		ftu_json_array_begin(j);
+		for (unsigned int b = 0; b < FTD_DELAY_BUCKETS; b++)
+			ftu_json_u64(j, d->hist[b]);
+		ftu_json_array_end(j);
+	}
+	ftu_json_object_end(j);
+}
+
+static void ebpf_json(struct ftu_json *j, const struct ftd_ebpf_status *eb)
+{
+	ftu_json_key(j, "ebpf");
+	ftu_json_object_begin(j);
+	ftu_json_key(j, "xdp");
+	ftu_json_array_begin(j);
+	for (size_t i = 0; i < eb->nr_ifaces; i++) {
+		const struct ftd_ebpf_iface *e = &eb->ifaces[i];
+
+		if (!shown_prog(e->xdp_prog_id, e->xdp_owner))
+			continue;
+		ftu_json_object_begin(j);
+		ftu_json_kv_string(j, "ifname", e->name);
+		ftu_json_kv_string(j, "mode", ftd_xdp_attach_name(e->xdp_mode));
+		ftu_json_kv_u64(j, "prog_id", e->xdp_prog_id);
+		ftu_json_object_end(j);
+	}
+	ftu_json_array_end(j);
+	ftu_json_key(j, "tc_egress");
+	ftu_json_array_begin(j);
+	for (size_t i = 0; i < eb->nr_ifaces; i++) {
+		const struct ftd_ebpf_iface *e = &eb->ifaces[i];
+
+		if (!shown_prog(e->tc_prog_id, e->tc_owner))
+			continue;
+		ftu_json_object_begin(j);
+		ftu_json_kv_string(j, "ifname", e->name);
+		ftu_json_kv_u64(j, "prog_id", e->tc_prog_id);
+		ftu_json_object_end(j);
+	}
+	ftu_json_array_end(j);
+	ftu_json_object_end(j);
 }
 
 static void node_json(struct ftu_json *j, const struct ftu_node *n)
@@ -180,6 +406,10 @@ static void node_json(struct ftu_json *j, const struct ftu_node *n)
 		kv_u64_if(j, FTU_HAS(r, FTDETECT_A_ADDR_AGE_NS), "age_ns", r->age_ns);
 		kv_u64_if(j, FTU_HAS(r, FTDETECT_A_ADDR_LOST), "lost", r->lost);
 		kv_u64_if(j, FTU_HAS(r, FTDETECT_A_ADDR_RX), "rx", r->rx);
+		if (FTU_HAS(r, FTDETECT_A_ADDR_STAMP))
+			ftu_json_kv_string(j, "stamp", stamp_name(r->stamp, st, sizeof(st)));
+		if (FTU_HAS(r, FTDETECT_A_ADDR_DELAY))
+			delay_json(j, &r->delay);
 		ftu_json_object_end(j);
 	}
 	ftu_json_array_end(j);
@@ -187,7 +417,8 @@ static void node_json(struct ftu_json *j, const struct ftu_node *n)
 }
 
 void ftstat_print_nodes_json(FILE *f, const struct ftu_config *cfg,
-			     const struct ftu_node *nodes, size_t n)
+			     const struct ftu_node *nodes, size_t n,
+			     const struct ftd_ebpf_status *eb)
 {
 	struct ftu_json j;
 
@@ -209,6 +440,8 @@ void ftstat_print_nodes_json(FILE *f, const struct ftu_config *cfg,
 	for (size_t i = 0; i < n; i++)
 		node_json(&j, &nodes[i]);
 	ftu_json_array_end(&j);
+	if (eb)
+		ebpf_json(&j, eb);
 	ftu_json_object_end(&j);
 	fputc('\n', f);
 }

@@ -15,14 +15,38 @@
 #include <linux/ftdetect.h>
 
 #include "common/msg.h"
+#include "status.h"
 
-/* Node table, then one line about the instance; `rails`: a row per rail. */
+/*
+ * Node table, then one line about the instance; `rails`: a row per rail.
+ * A STAMP column (where arrival times come from) appears when the module
+ * reports it. With `eb`, a line says which interfaces carry the eBPF
+ * programs, in which mode, when any does.
+ */
 void ftstat_print_nodes(FILE *f, const struct ftu_config *cfg,
-			const struct ftu_node *nodes, size_t n, bool rails);
+			const struct ftu_node *nodes, size_t n, bool rails,
+			const struct ftd_ebpf_status *eb);
 
-/* The same as one JSON object on one line. */
+/*
+ * The same as one JSON object on one line; each rail carries "stamp" and
+ * "driver_delay" when reported, and with `eb` an "ebpf" member says where
+ * the programs are.
+ */
 void ftstat_print_nodes_json(FILE *f, const struct ftu_config *cfg,
-			     const struct ftu_node *nodes, size_t n);
+			     const struct ftu_node *nodes, size_t n,
+			     const struct ftd_ebpf_status *eb);
+
+/*
+ * ftstat --delays: per rail of every peer, the timestamp source and the
+ * driver-to-module delay distribution (min/mean/max and the histogram's
+ * non-empty buckets), then the instance and eBPF lines.
+ */
+void ftstat_print_delays(FILE *f, const struct ftu_config *cfg,
+			 const struct ftu_node *nodes, size_t n,
+			 const struct ftd_ebpf_status *eb);
+
+/* "<1us", "1-2us", ..., ">=16384us": the histogram bucket's label. */
+const char *ftstat_delay_bucket_label(unsigned int b, char *buf, size_t len);
 
 /*
  * One event, one line:

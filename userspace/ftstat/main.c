@@ -25,16 +25,20 @@
 enum { EXIT_USAGE = 2 };
 
 static const char usage[] =
-	"Usage: ftstat [-j] [-r] [-i INTERVAL [-c COUNT] [-t TIMEOUT]]\n"
+	"Usage: ftstat [-j] [-r | -d] [-i INTERVAL [-c COUNT] [-t TIMEOUT]]\n"
 	"       ftstat -w [-j] [-e EVENT[,EVENT...]] [-c COUNT] [-t TIMEOUT]\n"
 	"\n"
 	"Show the nodes of this network namespace's ftdetect instance: state,\n"
 	"time since last heard, heartbeat inter-arrival mean and jitter, lost and\n"
-	"received heartbeats. With -w, print the detector's events as they happen.\n"
+	"received heartbeats, and where arrival times come from (STAMP: xdp, skb or\n"
+	"module). With -w, print the detector's events as they happen.\n"
 	"\n"
 	"Options:\n"
 	"  -j, --json            JSON: one object per table, one object per event\n"
 	"  -r, --rails           one extra row per rail (address) of multi-rail nodes\n"
+	"  -d, --delays          per rail: timestamp source and the distribution of the\n"
+	"                        delay from the XDP stamp to the module (min, mean,\n"
+	"                        max, histogram)\n"
 	"  -i, --interval TIME   print the table every TIME (e.g. 1, 0.5, 200ms)\n"
 	"  -w, --watch           print events as they happen\n"
 	"  -e, --event NAMES     with -w: only these event types (comma-separated,\n"
@@ -120,6 +124,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "rails", no_argument, NULL, 'r' },
+		{ "delays", no_argument, NULL, 'd' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "watch", no_argument, NULL, 'w' },
 		{ "event", required_argument, NULL, 'e' },
@@ -136,13 +141,16 @@ int main(int argc, char **argv)
 	int c, ret;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jri:we:c:t:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jrdi:we:c:t:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
 			break;
 		case 'r':
 			no.rails = true;
+			break;
+		case 'd':
+			no.delays = true;
 			break;
 		case 'i':
 			if (parse_time(optarg, &no.interval_ns))
@@ -183,8 +191,9 @@ int main(int argc, char **argv)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 
 	if (watch) {
-		if (no.rails || no.interval_ns)
-			return usage_error("--rails and --interval apply to the table, not --watch");
+		if (no.rails || no.delays || no.interval_ns)
+			return usage_error("--rails, --delays and --interval apply to the table, "
+					   "not --watch");
 		wo.json = json;
 		wo.count = count;
 		wo.timeout_ns = timeout;
@@ -192,6 +201,8 @@ int main(int argc, char **argv)
 	}
 	if (wo.types)
 		return usage_error("--event needs --watch");
+	if (no.rails && no.delays)
+		return usage_error("--rails and --delays are two different tables: choose one");
 	if ((count || timeout) && !no.interval_ns)
 		return usage_error("--count and --timeout need --watch or --interval");
 	no.json = json;

@@ -19,7 +19,9 @@
 static int snapshot(struct ftu_nl *nl, const struct ftstat_nodes_opts *o, bool clear)
 {
 	struct ftu_node *nodes = NULL;
+	struct ftd_ebpf_status eb;
 	struct ftu_config cfg;
+	bool have_eb;
 	size_t n = 0;
 	int err;
 
@@ -33,12 +35,18 @@ static int snapshot(struct ftu_nl *nl, const struct ftstat_nodes_opts *o, bool c
 		ftu_nl_perror(nl, "get-node", err);
 		return -1;
 	}
+	/* Where the eBPF programs are: shown when the listing fails too. */
+	have_eb = !ftd_ebpf_status(&eb);
 	if (clear)
 		fputs("\033[H\033[2J", stdout);	/* like watch(1) */
 	if (o->json)
-		ftstat_print_nodes_json(stdout, &cfg, nodes, n);
+		ftstat_print_nodes_json(stdout, &cfg, nodes, n, have_eb ? &eb : NULL);
+	else if (o->delays)
+		ftstat_print_delays(stdout, &cfg, nodes, n, have_eb ? &eb : NULL);
 	else
-		ftstat_print_nodes(stdout, &cfg, nodes, n, o->rails);
+		ftstat_print_nodes(stdout, &cfg, nodes, n, o->rails, have_eb ? &eb : NULL);
+	if (have_eb)
+		ftd_ebpf_status_free(&eb);
 	free(nodes);
 	return 0;
 }

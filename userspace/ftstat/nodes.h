@@ -9,6 +9,7 @@
 struct ftstat_nodes_opts {
 	bool json;
 	bool rails;		/* one extra row per rail */
+	bool delays;		/* the driver-to-module delay table instead */
 	uint64_t interval_ns;	/* 0: print once */
 	uint64_t count;		/* with interval: stop after this many; 0: never */
 	uint64_t timeout_ns;	/* with interval: stop after this long; 0: never */
