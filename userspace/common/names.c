@@ -58,3 +58,17 @@ const char *ftu_node_state_name(unsigned int state)
 {
 	return state < ARRAY_SIZE(state_names) ? state_names[state] : NULL;
 }
+
+static const char *const stamp_names[] = {
+	[FTD_STAMP_NONE]	= "none",
+	[FTD_STAMP_XDP]		= "xdp",
+	[FTD_STAMP_SKB]		= "skb",
+	[FTD_STAMP_MODULE]	= "module",
+};
+_Static_assert(ARRAY_SIZE(stamp_names) == __FTD_STAMP_MAX,
+	       "every enum ftd_stamp_source value needs a name");
+
+const char *ftu_stamp_name(unsigned int source)
+{
+	return source < ARRAY_SIZE(stamp_names) ? stamp_names[source] : NULL;
+}

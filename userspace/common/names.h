@@ -16,4 +16,7 @@ int ftu_event_type(const char *name);
 /* "alive" for FTD_NODE_ALIVE; NULL for a state this build does not know. */
 const char *ftu_node_state_name(unsigned int state);
 
+/* "xdp" for FTD_STAMP_XDP ("none", "skb", "module"); NULL if unknown. */
+const char *ftu_stamp_name(unsigned int source);
+
 #endif /* FTU_NAMES_H */
