@@ -130,6 +130,42 @@ TEST_F(conf, defaults)
 	EXPECT_FALSE(self->c.has_key);
 	EXPECT_FALSE(self->c.has_node);
 	EXPECT_EQ(2, self->c.nr_nodes);
+	/* A file from before the eBPF keys: no program is attached. */
+	EXPECT_EQ(FTCTL_XDP_OFF, self->c.xdp);
+	EXPECT_FALSE(self->c.tc);
+}
+
+TEST_F(conf, ebpf_keys)
+{
+	static const struct { const char *v; enum ftctl_conf_xdp x; } modes[] = {
+		{ "off", FTCTL_XDP_OFF }, { "auto", FTCTL_XDP_AUTO },
+		{ "native", FTCTL_XDP_NATIVE }, { "generic", FTCTL_XDP_GENERIC },
+	};
+	char text[256];
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		snprintf(text, sizeof(text), "[cluster]\nid = 1\nxdp = %s\ntc = %s\n"
+			 "[nodes]\n1 192.0.2.1\n", modes[i].v, i % 2 ? "on" : "off");
+		ASSERT_EQ(0, parse(text, &self->c, self->err)) TH_LOG("%s", self->err);
+		EXPECT_EQ(modes[i].x, self->c.xdp);
+		EXPECT_EQ(i % 2 == 1, self->c.tc);
+		EXPECT_STREQ(modes[i].v, ftctl_conf_xdp_name(self->c.xdp));
+		ftctl_conf_free(&self->c);
+	}
+}
+
+TEST_F(conf, bad_ebpf_keys)
+{
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\nxdp = yes\n[nodes]\n1 192.0.2.1\n",
+			  "cluster.conf:3: bad xdp 'yes' (expected off, auto, native or generic)");
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\nxdp = Native\n[nodes]\n1 192.0.2.1\n",
+			  "cluster.conf:3: bad xdp 'Native' (expected off, auto, native or generic)");
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\ntc = 1\n[nodes]\n1 192.0.2.1\n",
+			  "cluster.conf:3: bad tc '1' (expected on or off)");
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\nxdp = auto\nxdp = off\n[nodes]\n1 192.0.2.1\n",
+			  "cluster.conf:4: duplicate key 'xdp' (first set on line 3)");
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\ntc =\n[nodes]\n1 192.0.2.1\n",
+			  "cluster.conf:3: missing value for 'tc'");
 }
 
 TEST_F(conf, whitespace_comments_and_crlf)
@@ -486,6 +522,38 @@ TEST_F(conf, many_nodes)
 	free(text);
 }
 
+/* --------------------------------------------------------- heartbeat interfaces */
+
+static struct ftctl_ifaddr ifaddr(const char *a, const char *ifname)
+{
+	struct ftctl_ifaddr e = { .addr = addr(a) };
+
+	snprintf(e.ifname, sizeof(e.ifname), "%s", ifname);
+	return e;
+}
+
+TEST(rail_ifaces)
+{
+	struct ftctl_conf c;
+	char err[FTCTL_CONF_ERRSZ], names[FTD_MAX_RAILS][IF_NAMESIZE];
+	struct ftctl_ifaddr host[] = {
+		ifaddr("127.0.0.1", "lo"), ifaddr("2001:db8:1::1", "eth1"),
+		ifaddr("192.0.2.1", "eth0"), ifaddr("2001:db8::1", "eth0"),
+		ifaddr("192.0.2.2", "eth9"),	/* another node's: not ours */
+	};
+
+	ASSERT_EQ(0, parse("[cluster]\nid = 1\n[nodes]\n"
+			   "1 192.0.2.1 2001:db8:1::1 2001:db8::1 198.51.100.1\n"
+			   "2 192.0.2.2 2001:db8:1::2 2001:db8::2 198.51.100.2\n", &c, err))
+		TH_LOG("%s", err);
+	/* Rail order, each interface once, rails on no interface left out. */
+	ASSERT_EQ(2, ftctl_rail_ifaces(ftctl_conf_find(&c, 1), host, 5, names));
+	EXPECT_STREQ("eth0", names[0]);
+	EXPECT_STREQ("eth1", names[1]);
+	EXPECT_EQ(0, ftctl_rail_ifaces(ftctl_conf_find(&c, 1), host, 0, names));
+	ftctl_conf_free(&c);
+}
+
 /* --------------------------------------------------------- local node */
 
 FIXTURE(local) {
@@ -724,6 +792,15 @@ TEST(event_names)
 	EXPECT_EQ(FTD_EV_NODE_DEAD, ftu_event_type("node_dead"));
 	EXPECT_EQ(-1, ftu_event_type("NODE_GONE"));
 	EXPECT_EQ(-1, ftu_event_type(""));
+}
+
+TEST(stamp_names)
+{
+	EXPECT_STREQ("none", ftu_stamp_name(FTD_STAMP_NONE));
+	EXPECT_STREQ("xdp", ftu_stamp_name(FTD_STAMP_XDP));
+	EXPECT_STREQ("skb", ftu_stamp_name(FTD_STAMP_SKB));
+	EXPECT_STREQ("module", ftu_stamp_name(FTD_STAMP_MODULE));
+	EXPECT_EQ(NULL, ftu_stamp_name(__FTD_STAMP_MAX));
 }
 
 TEST(node_state_names)

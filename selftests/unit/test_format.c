@@ -18,6 +18,7 @@
 #include "common/json.h"
 #include "common/table.h"
 #include "ftctl/apply.h"
+#include "ftctl/ebpf.h"
 #include "ftctl/show.h"
 #include "ftstat/format.h"
 
@@ -205,7 +206,7 @@ TEST_F(out, ftstat_table)
 	struct ftu_node n[3];
 
 	three_nodes(n);
-	ftstat_print_nodes(self->f, &cfg, n, 3, false);
+	ftstat_print_nodes(self->f, &cfg, n, 3, false, NULL);
 	EXPECT_STREQ(
 "ID  ADDRESS         STATE    LAST HEARD  IAT MEAN  JITTER  LOST     RX\n"
 "1   192.0.2.1       self              -         -       -     0      0\n"
@@ -220,7 +221,7 @@ TEST_F(out, ftstat_table_rails)
 	struct ftu_node n[3];
 
 	three_nodes(n);
-	ftstat_print_nodes(self->f, &cfg, n, 3, true);
+	ftstat_print_nodes(self->f, &cfg, n, 3, true, NULL);
 	EXPECT_STREQ(
 "ID  ADDRESS                 STATE    LAST HEARD  IAT MEAN  JITTER  LOST     RX\n"
 "1   192.0.2.1               self              -         -       -     0      0\n"
@@ -238,7 +239,7 @@ TEST_F(out, ftstat_table_empty_and_down)
 
 	c.up = false;
 	c.node = FTD_NODE_NONE;
-	ftstat_print_nodes(self->f, &c, NULL, 0, false);
+	ftstat_print_nodes(self->f, &c, NULL, 0, false, NULL);
 	EXPECT_STREQ("no nodes (configure them with 'ftctl apply')\n"
 		     "cluster 42, local node not set, period 10ms, timeout 50ms, down\n",
 		     text(self));
@@ -249,7 +250,7 @@ TEST_F(out, ftstat_json)
 	struct ftu_node n[3];
 
 	three_nodes(n);
-	ftstat_print_nodes_json(self->f, &cfg, n, 3);
+	ftstat_print_nodes_json(self->f, &cfg, n, 3, NULL);
 	EXPECT_STREQ(
 		"{\"cluster\":42,\"node\":1,\"port\":7061,\"period_ns\":10000000,"
 		"\"timeout_ns\":50000000,\"up\":true,\"incarnation\":1763780000,\"nodes\":["
@@ -280,9 +281,239 @@ TEST_F(out, ftstat_json_node_not_set_and_unknown_state)
 	};
 
 	c.node = FTD_NODE_NONE;
-	ftstat_print_nodes_json(self->f, &c, &n, 1);
+	ftstat_print_nodes_json(self->f, &c, &n, 1, NULL);
 	EXPECT_NE(NULL, strstr(text(self), "\"node\":null,"));
 	EXPECT_NE(NULL, strstr(text(self), "{\"id\":5,\"addresses\":[],\"state\":\"42\",\"rails\":[]}"));
+}
+
+/* ------------------------------------------------------------- stamps, delays, eBPF */
+
+/* three_nodes() as a module with XDP reports it: stamp sources and delays. */
+static void stamped_nodes(struct ftu_node n[3])
+{
+	three_nodes(n);
+	n[0].rails[0].present |= FTU_BIT(FTDETECT_A_ADDR_STAMP);
+	n[0].rails[0].stamp = FTD_STAMP_NONE;
+	n[1].rails[0].present |= FTU_BIT(FTDETECT_A_ADDR_STAMP) | FTU_BIT(FTDETECT_A_ADDR_DELAY);
+	n[1].rails[0].stamp = FTD_STAMP_XDP;
+	n[1].rails[0].delay = (struct ftu_delay){
+		.present = FTU_BIT(FTDETECT_A_DELAY_SAMPLES) | FTU_BIT(FTDETECT_A_DELAY_MIN_NS) |
+			   FTU_BIT(FTDETECT_A_DELAY_MEAN_NS) | FTU_BIT(FTDETECT_A_DELAY_MAX_NS) |
+			   FTU_BIT(FTDETECT_A_DELAY_HIST),
+		.samples = 6173, .min_ns = 4348, .mean_ns = 12802, .max_ns = 1004127,
+		.hist = { [3] = 2700, [4] = 3000, [5] = 400, [6] = 70, [10] = 2, [15] = 1 },
+	};
+	n[1].rails[1].present |= FTU_BIT(FTDETECT_A_ADDR_STAMP);
+	n[1].rails[1].stamp = FTD_STAMP_SKB;
+	n[2].rails[0].present |= FTU_BIT(FTDETECT_A_ADDR_STAMP);
+	n[2].rails[0].stamp = FTD_STAMP_NONE;
+}
+
+/* n1r0: ftdetect's XDP (native) and TC; eth9: another XDP program; d0: pins only. */
+static struct ftd_ebpf_iface ifaces[3];
+static void ebpf_status(struct ftd_ebpf_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	memset(ifaces, 0, sizeof(ifaces));
+	strcpy(st->dir, "/sys/fs/bpf/ftdetect/net-4026532209");
+	st->has_config = true;
+	st->config = (struct ftd_ebpf_config){ .port = 7061, .cluster = 42,
+		.flags = FTD_EBPF_F_CLUSTER | FTD_EBPF_F_MEMBERS };
+	st->has_members = true;
+	st->nr_members = 6;
+	strcpy(ifaces[0].name, "n1r0");
+	ifaces[0].ifindex = 2;
+	ifaces[0].xdp_prog_id = 12;
+	ifaces[0].xdp_mode = FTD_XDP_NATIVE;
+	ifaces[0].xdp_owner = FTD_OWNER_OURS;
+	ifaces[0].has_xdp_stats = true;
+	for (int i = 0; i < __FTD_XDP_NR; i++)
+		ifaces[0].xdp[i] = 100 * (uint64_t)(i + 1);
+	ifaces[0].tc_prog_id = 13;
+	ifaces[0].tc_owner = FTD_OWNER_OURS;
+	ifaces[0].has_tc_stats = true;
+	ifaces[0].tc[FTD_TC_STAMPED] = 5000;
+	ifaces[0].tc[FTD_TC_DELAY_SAMPLES] = 4000;
+	ifaces[0].tc[FTD_TC_DELAY_SUM_NS] = 4000 * 13469ULL;
+	ifaces[0].tc[FTD_TC_DELAY_MAX_NS] = 639651;
+	strcpy(ifaces[1].name, "eth9");
+	ifaces[1].ifindex = 3;
+	ifaces[1].xdp_prog_id = 40;
+	ifaces[1].xdp_mode = FTD_XDP_GENERIC;
+	ifaces[1].xdp_owner = FTD_OWNER_OTHER;
+	strcpy(ifaces[2].name, "d0");
+	ifaces[2].ifindex = 4;
+	ifaces[2].has_xdp_stats = true;
+	st->ifaces = ifaces;
+	st->nr_ifaces = 3;
+}
+
+TEST_F(out, ftstat_table_stamps_and_ebpf)
+{
+	struct ftd_ebpf_status st;
+	struct ftu_node n[3];
+
+	stamped_nodes(n);
+	ebpf_status(&st);
+	ftstat_print_nodes(self->f, &cfg, n, 3, true, &st);
+	EXPECT_STREQ(
+"ID  ADDRESS                 STATE    LAST HEARD  IAT MEAN  JITTER  LOST     RX  STAMP\n"
+"1   192.0.2.1               self              -         -       -     0      0  -\n"
+"2   192.0.2.2 (+1)          alive         3.2ms      10ms  12.5us     3  12345  mixed\n"
+"      rail 0: 192.0.2.2                   3.2ms                       1   6173  xdp\n"
+"      rail 1: 198.51.100.2                    -                       2   6172  skb\n"
+"3   2001:db8::3             unknown           -         -       -     0      0  -\n"
+"cluster 42, local node 1, period 10ms, timeout 50ms, up (incarnation 1763780000)\n"
+"xdp: n1r0 native; tc egress: n1r0\n",
+		text(self));
+}
+
+TEST_F(out, ftstat_no_ebpf_line_when_nothing_attached)
+{
+	struct ftd_ebpf_status st = { .dir = "" };
+	struct ftu_node n[3];
+
+	stamped_nodes(n);
+	n[1].rails[1].stamp = FTD_STAMP_XDP;	/* both rails agree */
+	ftstat_print_nodes(self->f, &cfg, n, 2, false, &st);
+	EXPECT_STREQ(
+"ID  ADDRESS         STATE  LAST HEARD  IAT MEAN  JITTER  LOST     RX  STAMP\n"
+"1   192.0.2.1       self            -         -       -     0      0  -\n"
+"2   192.0.2.2 (+1)  alive       3.2ms      10ms  12.5us     3  12345  xdp\n"
+"cluster 42, local node 1, period 10ms, timeout 50ms, up (incarnation 1763780000)\n",
+		text(self));
+}
+
+TEST_F(out, ftstat_delays)
+{
+	struct ftd_ebpf_status st;
+	struct ftu_node n[3];
+
+	stamped_nodes(n);
+	ebpf_status(&st);
+	ftstat_print_delays(self->f, &cfg, n, 3, &st);
+	EXPECT_STREQ(
+"ID  RAIL  ADDRESS       STAMP  SAMPLES     MIN    MEAN  MAX  DRIVER-TO-MODULE DELAY\n"
+"2      0  192.0.2.2     xdp       6173  4.35us  12.8us  1ms  4-8us:2700 8-16us:3000 "
+	"16-32us:400 32-64us:70 512-1024us:2 >=16384us:1\n"
+"2      1  198.51.100.2  skb          -       -       -    -  -\n"
+"3      0  2001:db8::3   -            -       -       -    -  -\n"
+"cluster 42, local node 1, period 10ms, timeout 50ms, up (incarnation 1763780000)\n"
+"xdp: n1r0 native; tc egress: n1r0\n",
+		text(self));
+}
+
+TEST_F(out, ftstat_delays_no_peers)
+{
+	struct ftu_node n[3];
+
+	three_nodes(n);
+	ftstat_print_delays(self->f, &cfg, n, 1, NULL);
+	EXPECT_STREQ("no peers (configure them with 'ftctl apply')\n"
+		     "cluster 42, local node 1, period 10ms, timeout 50ms, up (incarnation 1763780000)\n",
+		     text(self));
+}
+
+TEST(delay_bucket_labels)
+{
+	char b[24];
+
+	EXPECT_STREQ("<1us", ftstat_delay_bucket_label(0, b, sizeof(b)));
+	EXPECT_STREQ("1-2us", ftstat_delay_bucket_label(1, b, sizeof(b)));
+	EXPECT_STREQ("2-4us", ftstat_delay_bucket_label(2, b, sizeof(b)));
+	EXPECT_STREQ("8192-16384us", ftstat_delay_bucket_label(14, b, sizeof(b)));
+	EXPECT_STREQ(">=16384us", ftstat_delay_bucket_label(15, b, sizeof(b)));
+}
+
+TEST_F(out, ftstat_json_stamp_delay_ebpf)
+{
+	struct ftd_ebpf_status st;
+	struct ftu_node n[3];
+
+	stamped_nodes(n);
+	ebpf_status(&st);
+	ftstat_print_nodes_json(self->f, &cfg, n + 1, 1, &st);
+	EXPECT_STREQ(
+		"{\"cluster\":42,\"node\":1,\"port\":7061,\"period_ns\":10000000,"
+		"\"timeout_ns\":50000000,\"up\":true,\"incarnation\":1763780000,\"nodes\":["
+		"{\"id\":2,\"address\":\"192.0.2.2\",\"addresses\":[\"192.0.2.2\",\"198.51.100.2\"],"
+		"\"state\":\"alive\",\"incarnation\":1763780000,\"age_ns\":3200000,"
+		"\"iat_mean_ns\":10001234,\"iat_jitter_ns\":12500,\"iat_max_ns\":31000000,"
+		"\"lost\":3,\"rx\":12345,\"tx\":12350,\"rails\":["
+		"{\"rail\":0,\"address\":\"192.0.2.2\",\"age_ns\":3200000,\"lost\":1,\"rx\":6173,"
+		"\"stamp\":\"xdp\",\"driver_delay\":{\"samples\":6173,\"min_ns\":4348,"
+		"\"mean_ns\":12802,\"max_ns\":1004127,"
+		"\"hist\":[0,0,0,2700,3000,400,70,0,0,0,2,0,0,0,0,1]}},"
+		"{\"rail\":1,\"address\":\"198.51.100.2\",\"lost\":2,\"rx\":6172,\"stamp\":\"skb\"}]}],"
+		"\"ebpf\":{\"xdp\":[{\"ifname\":\"n1r0\",\"mode\":\"native\",\"prog_id\":12}],"
+		"\"tc_egress\":[{\"ifname\":\"n1r0\",\"prog_id\":13}]}}\n",
+		text(self));
+}
+
+TEST_F(out, ftctl_xdp_status)
+{
+	struct ftd_ebpf_status st;
+
+	ebpf_status(&st);
+	ftctl_xdp_status_print(self->f, &st, false);
+	ftctl_xdp_status_print(self->f, &st, true);
+	EXPECT_STREQ(
+"DEV   MODE     PROGRAM           STAMPED  NOT PARSED  SHORT  MAGIC  VERSION  LENGTH  CLUSTER  NON-MEMBER\n"
+"n1r0  native   ftdetect (id 12)      100         200    300    400      500     600      700         800\n"
+"eth9  generic  other (id 40)           -           -      -      -        -       -        -           -\n"
+"d0    off      -                       0           0      0      0        0       0        0           0\n"
+"port 7061, cluster 42, 6 member addresses; pins in /sys/fs/bpf/ftdetect/net-4026532209\n"
+		"{\"pin_dir\":\"/sys/fs/bpf/ftdetect/net-4026532209\","
+		"\"config\":{\"port\":7061,\"filter_cluster\":true,\"cluster\":42,"
+		"\"filter_members\":true},\"members\":6,\"interfaces\":["
+		"{\"ifname\":\"n1r0\",\"ifindex\":2,\"attached\":true,\"prog_id\":12,"
+		"\"ftdetect\":true,\"mode\":\"native\",\"counters\":{\"stamped\":100,"
+		"\"not_parsed\":200,\"drop_short\":300,\"drop_magic\":400,\"drop_version\":500,"
+		"\"drop_length\":600,\"drop_cluster\":700,\"drop_nonmember\":800}},"
+		"{\"ifname\":\"eth9\",\"ifindex\":3,\"attached\":true,\"prog_id\":40,"
+		"\"ftdetect\":false,\"mode\":\"generic\"},"
+		"{\"ifname\":\"d0\",\"ifindex\":4,\"attached\":false,\"counters\":{\"stamped\":0,"
+		"\"not_parsed\":0,\"drop_short\":0,\"drop_magic\":0,\"drop_version\":0,"
+		"\"drop_length\":0,\"drop_cluster\":0,\"drop_nonmember\":0}}]}\n",
+		text(self));
+}
+
+TEST_F(out, ftctl_tc_status)
+{
+	struct ftd_ebpf_status st;
+
+	ebpf_status(&st);
+	ftctl_tc_status_print(self->f, &st, false);
+	ftctl_tc_status_print(self->f, &st, true);
+	EXPECT_STREQ(
+"DEV   PROGRAM           STAMPED  NOT PARSED  ERRORS  DELAY MEAN  DELAY MAX  BACKWARDS\n"
+"n1r0  ftdetect (id 13)     5000           0       0     13.47us   639.65us          0\n"
+"port 7061, cluster 42, 6 member addresses; pins in /sys/fs/bpf/ftdetect/net-4026532209\n"
+		"{\"pin_dir\":\"/sys/fs/bpf/ftdetect/net-4026532209\","
+		"\"config\":{\"port\":7061,\"filter_cluster\":true,\"cluster\":42,"
+		"\"filter_members\":true},\"members\":6,\"interfaces\":["
+		"{\"ifname\":\"n1r0\",\"ifindex\":2,\"attached\":true,\"prog_id\":13,"
+		"\"ftdetect\":true,\"counters\":{\"stamped\":5000,\"not_parsed\":0,\"errors\":0,"
+		"\"delay_samples\":4000,\"delay_sum_ns\":53876000,\"delay_max_ns\":639651,"
+		"\"delay_negative\":0},\"delay_mean_ns\":13469}]}\n",
+		text(self));
+}
+
+TEST_F(out, ftctl_ebpf_status_nothing)
+{
+	struct ftd_ebpf_status st = { .dir = "/sys/fs/bpf/ftdetect/net-1" };
+
+	ftctl_xdp_status_print(self->f, &st, false);
+	ftctl_tc_status_print(self->f, &st, false);
+	st.dir[0] = '\0';
+	ftctl_xdp_status_print(self->f, &st, true);
+	EXPECT_STREQ(
+		"no XDP program on any interface of this namespace (ftctl xdp attach DEV)\n"
+		"no maps pinned in /sys/fs/bpf/ftdetect/net-1\n"
+		"no TC egress program on any interface of this namespace (ftctl tc attach DEV)\n"
+		"no maps pinned in /sys/fs/bpf/ftdetect/net-1\n"
+		"{\"pin_dir\":null,\"interfaces\":[]}\n",
+		text(self));
 }
 
 static const struct ftd_event dead = {

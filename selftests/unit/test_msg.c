@@ -443,6 +443,98 @@ TEST(node_reply_malformed)
 	}
 }
 
+/* A rail with a stamp source and a delay nest, as the module's fill_rail(). */
+static struct nl_msg *stamped_node(bool pad, int hist_len, bool with_delay)
+{
+	struct nl_msg *msg = new_msg(FTDETECT_CMD_GET_NODE);
+	struct nlattr *node, *addrs, *r, *d;
+	uint64_t hist[FTD_DELAY_BUCKETS + 1] = { 0 };
+
+	for (int b = 0; b < FTD_DELAY_BUCKETS; b++)
+		hist[b] = (uint64_t)b * 10;
+	node = nla_nest_start(msg, FTDETECT_A_NODE | NLA_F_NESTED);
+	nla_put_u32(msg, FTDETECT_A_NODE_ID, 2);
+	addrs = nla_nest_start(msg, FTDETECT_A_NODE_ADDRS | NLA_F_NESTED);
+	r = nla_nest_start(msg, FTDETECT_A_ADDR | NLA_F_NESTED);
+	nla_put(msg, FTDETECT_A_ADDR_INET, 4, "\xc0\x00\x02\x02");
+	nla_put_u64(msg, FTDETECT_A_ADDR_RX, 1200);
+	nla_put_u8(msg, FTDETECT_A_ADDR_STAMP, FTD_STAMP_XDP);
+	if (with_delay) {
+		d = nla_nest_start(msg, FTDETECT_A_ADDR_DELAY | NLA_F_NESTED);
+		if (pad) {
+			put_u64_padded(msg, FTDETECT_A_DELAY_SAMPLES, FTDETECT_A_DELAY_PAD, 1200);
+			put_u64_padded(msg, FTDETECT_A_DELAY_MIN_NS, FTDETECT_A_DELAY_PAD, 4300);
+			put_u64_padded(msg, FTDETECT_A_DELAY_MEAN_NS, FTDETECT_A_DELAY_PAD, 12800);
+			put_u64_padded(msg, FTDETECT_A_DELAY_MAX_NS, FTDETECT_A_DELAY_PAD, 1004127);
+		} else {
+			nla_put_u64(msg, FTDETECT_A_DELAY_SAMPLES, 1200);
+			nla_put_u64(msg, FTDETECT_A_DELAY_MIN_NS, 4300);
+			nla_put_u64(msg, FTDETECT_A_DELAY_MEAN_NS, 12800);
+			nla_put_u64(msg, FTDETECT_A_DELAY_MAX_NS, 1004127);
+		}
+		nla_put(msg, FTDETECT_A_DELAY_HIST, hist_len, hist);
+		nla_nest_end(msg, d);
+	}
+	nla_nest_end(msg, r);
+	r = nla_nest_start(msg, FTDETECT_A_ADDR | NLA_F_NESTED);
+	nla_put(msg, FTDETECT_A_ADDR_INET, 4, "\xc6\x33\x64\x02");
+	nla_put_u8(msg, FTDETECT_A_ADDR_STAMP, FTD_STAMP_SKB);
+	nla_nest_end(msg, r);
+	nla_nest_end(msg, addrs);
+	nla_nest_end(msg, node);
+	return msg;
+}
+
+static void check_stamped(struct __test_metadata *_metadata, bool pad)
+{
+	struct nl_msg *msg = stamped_node(pad, FTD_DELAY_BUCKETS * 8, true);
+	const struct ftu_delay *d;
+	struct ftu_node n;
+
+	ASSERT_EQ(0, ftu_msg_parse_node(msg, &n));
+	ASSERT_EQ(2, n.nr_rails);
+	EXPECT_TRUE(FTU_HAS(&n.rails[0], FTDETECT_A_ADDR_STAMP));
+	EXPECT_EQ(FTD_STAMP_XDP, n.rails[0].stamp);
+	ASSERT_TRUE(FTU_HAS(&n.rails[0], FTDETECT_A_ADDR_DELAY));
+	d = &n.rails[0].delay;
+	EXPECT_EQ(1200, d->samples);
+	EXPECT_EQ(4300, d->min_ns);
+	EXPECT_EQ(12800, d->mean_ns);
+	EXPECT_EQ(1004127, d->max_ns);
+	EXPECT_TRUE(FTU_HAS(d, FTDETECT_A_DELAY_HIST));
+	for (int b = 0; b < FTD_DELAY_BUCKETS; b++)
+		EXPECT_EQ((uint64_t)b * 10, d->hist[b]);
+	EXPECT_FALSE(FTU_HAS(d, FTDETECT_A_DELAY_PAD));
+	/* A rail heard through the skb stamp only: no delay nest. */
+	EXPECT_EQ(FTD_STAMP_SKB, n.rails[1].stamp);
+	EXPECT_FALSE(FTU_HAS(&n.rails[1], FTDETECT_A_ADDR_DELAY));
+	EXPECT_EQ(0, n.rails[1].delay.samples);
+	nlmsg_free(msg);
+}
+
+TEST(node_reply_stamp_and_delay)
+{
+	check_stamped(_metadata, false);
+}
+
+TEST(node_reply_stamp_and_delay_padded)
+{
+	check_stamped(_metadata, true);
+}
+
+TEST(node_reply_delay_hist_wrong_size)
+{
+	struct nl_msg *msg = stamped_node(false, (FTD_DELAY_BUCKETS - 1) * 8, true);
+	struct ftu_node n;
+
+	/* A histogram of another bucket count: a uapi mismatch, said as such. */
+	EXPECT_EQ(-EPROTO, ftu_msg_parse_node(msg, &n));
+	nlmsg_free(msg);
+	msg = stamped_node(false, FTD_DELAY_BUCKETS * 8 + 8, true);
+	EXPECT_EQ(-EPROTO, ftu_msg_parse_node(msg, &n));
+	nlmsg_free(msg);
+}
+
 TEST(stats_reply)
 {
 	struct nl_msg *msg = new_msg(FTDETECT_CMD_GET_STATS);
