@@ -276,3 +276,25 @@ rails_of() {
 	n "$1" ftstat -j | jq -c '.nodes[] | select(.state != "self") | .id as $id |
 		.rails[] | . + {id: $id}'
 }
+
+# quiet_since FILE NODE LATE0 WHAT: fail unless the events NODE recorded in
+# FILE (watch_events) changed no state. A suspicion taken back (NODE_SUSPECT,
+# then NODE_ALIVE) is accepted when NODE's own timer ran late meanwhile (its
+# ticks_late moved past LATE0): a starved observer may suspect by design
+# (docs/detection.md), and an emulated guest on a busy host starves.
+quiet_since() {
+	local file=$1 node=$2 late0=$3 what=$4 late
+	[ -s "$file" ] || return 0
+	if jq -se 'all(.event == "NODE_SUSPECT" or .event == "NODE_ALIVE") and
+		(map(select(.event == "NODE_SUSPECT")) | length) ==
+		(map(select(.event == "NODE_ALIVE")) | length)' "$file" > /dev/null; then
+		late=$(stat_counter "$node" ticks_late)
+		if [ "$late" -gt "$late0" ]; then
+			log "$what: $(grep -c SUSPECT "$file") suspicion(s) taken back while node $node's timer ran late ($late0 -> $late late ticks)"
+			return 0
+		fi
+	fi
+	cat "$file"
+	n "$node" ftctl stats
+	fail "$what caused an event"
+}

@@ -5,7 +5,14 @@
  * counts what it must and changes no state.
  *
  *   ftd-inject -t ADDR -k KIND [-p PORT] [-c CLUSTER] [-s SENDER] [-r RAIL]
- *              [-i INCARNATION] [-q SEQ] [-K KEYHEX] [-n COUNT]
+ *              [-i INCARNATION] [-q SEQ] [-K KEYHEX] [-n COUNT] [-T TX_NS] [-Z]
+ *              [-X] [-P BYTES]
+ *
+ * -T sets the tx_ns field (zero by default; the MAC does not cover it);
+ * -Z sends over IPv4 without a UDP checksum (SO_NO_CHECK: the field is 0);
+ * -X sends over IPv6 with a Destination Options header (IPV6_DSTOPTS);
+ * -P makes the payload of kind "payload" BYTES long (default 16; more than
+ *    the MTU is sent as IP fragments).
  *
  * KIND: valid short badmagic badversion badlength badflags badtype badmac
  *       payload (a heartbeat with trailing bytes)
@@ -35,9 +42,11 @@ static int parse_key(const char *hex, u8 key[FTD_KEY_LEN])
 }
 
 /* Build a frame of the requested kind into buf; its length. */
-static size_t craft(const char *kind, u8 *buf, struct ftd_frame *f, const u8 *key)
+static size_t payload_len = 16;
+
+static size_t craft(const char *kind, u8 *buf, size_t cap, struct ftd_frame *f, const u8 *key)
 {
-	static const u8 junk[16] = "0123456789abcdef";
+	static u8 junk[65536];
 	size_t len = ftd_wire_encode(buf, FTD_MAX_FRAME, f, NULL, 0, key);
 
 	if (!strcmp(kind, "valid"))
@@ -56,8 +65,17 @@ static size_t craft(const char *kind, u8 *buf, struct ftd_frame *f, const u8 *ke
 		buf[5] = 0xee;
 	else if (!strcmp(kind, "badmac"))
 		buf[FTD_WIRE_MAC_OFF] ^= 1;
-	else if (!strcmp(kind, "payload"))
-		return ftd_wire_encode(buf, FTD_MAX_FRAME, f, junk, sizeof(junk), key);
+	else if (!strcmp(kind, "payload")) {
+		/* Longer than a frame may be: encoded by hand, as a sender would. */
+		if (payload_len + FTD_WIRE_HDR_LEN > cap)
+			return 0;
+		memset(junk, 'j', payload_len);
+		if (payload_len + FTD_WIRE_HDR_LEN <= FTD_MAX_FRAME)
+			return ftd_wire_encode(buf, FTD_MAX_FRAME, f, junk, (u16)payload_len, key);
+		memcpy(buf + FTD_WIRE_HDR_LEN, junk, payload_len);
+		ftd_put_be16(buf + 8, (u16)(payload_len + FTD_WIRE_HDR_LEN));
+		return payload_len + FTD_WIRE_HDR_LEN;
+	}
 	else
 		return 0;
 	/* Re-sign structural corruptions: they must fail on structure, not MAC. */
@@ -70,14 +88,15 @@ int main(int argc, char **argv)
 {
 	struct ftd_frame f = { .type = FTD_FRAME_HEARTBEAT, .incarnation = 1, .seq = 1 };
 	const char *to = NULL, *kind = NULL;
-	u8 key[FTD_KEY_LEN] = {}, buf[FTD_MAX_FRAME];
+	static u8 buf[8192];
+	u8 key[FTD_KEY_LEN] = {};
 	struct sockaddr_storage ss = {};
 	unsigned int port = FTD_DEFAULT_PORT, count = 1, i;
 	socklen_t sslen;
 	size_t len;
-	int opt, fd;
+	int opt, fd, no_check = 0, dstopts = 0;
 
-	while ((opt = getopt(argc, argv, "t:k:p:c:s:r:i:q:K:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:k:p:c:s:r:i:q:K:n:T:ZXP:")) != -1) {
 		switch (opt) {
 		case 't': to = optarg; break;
 		case 'k': kind = optarg; break;
@@ -88,6 +107,10 @@ int main(int argc, char **argv)
 		case 'i': f.incarnation = strtoul(optarg, NULL, 0); break;
 		case 'q': f.seq = strtoull(optarg, NULL, 0); break;
 		case 'n': count = strtoul(optarg, NULL, 0); break;
+		case 'T': f.tx_ns = strtoull(optarg, NULL, 0); break;
+		case 'Z': no_check = 1; break;
+		case 'X': dstopts = 1; break;
+		case 'P': payload_len = strtoul(optarg, NULL, 0); break;
 		case 'K':
 			if (parse_key(optarg, key)) {
 				fprintf(stderr, "ftd-inject: -K takes %d hex digits\n", 2 * FTD_KEY_LEN);
@@ -119,8 +142,22 @@ int main(int argc, char **argv)
 		perror("ftd-inject: socket");
 		return 1;
 	}
+	if (no_check && setsockopt(fd, SOL_SOCKET, SO_NO_CHECK, &no_check, sizeof(no_check))) {
+		perror("ftd-inject: SO_NO_CHECK");
+		return 1;
+	}
+	if (dstopts) {
+		/* 8 bytes: next header and length (the kernel's), PadN of 4 zeros. */
+		static const u8 opts[8] = { 0, 0, 1, 4, 0, 0, 0, 0 };
+
+		if (ss.ss_family != AF_INET6 ||
+		    setsockopt(fd, IPPROTO_IPV6, IPV6_DSTOPTS, opts, sizeof(opts))) {
+			perror("ftd-inject: IPV6_DSTOPTS (needs an IPv6 target)");
+			return 1;
+		}
+	}
 	for (i = 0; i < count; i++) {
-		len = craft(kind, buf, &f, key);
+		len = craft(kind, buf, sizeof(buf), &f, key);
 		if (!len) {
 			fprintf(stderr, "ftd-inject: unknown kind %s\n", kind);
 			return 2;
