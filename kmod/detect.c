@@ -124,12 +124,36 @@ static u8 silent_rails(const struct ftd_peer *peer, u64 now, u64 timeout)
 	return silent == heard ? 0 : silent;
 }
 
-/* Silence counts from the start of our watch: a node we just began to
- * observe (the ring changed) had no reason to send to us before.
+/*
+ * Silence counts from the start of our watch: a node we just began to
+ * observe (the ring changed) had no reason to send to us before. A node we
+ * stop observing while we suspect it: we no longer hear it, so we have no
+ * evidence either way; its new observers judge it.
  */
 static void note_observed(struct ftd_net *fn, struct ftd_peer **preds, u32 n, u64 now)
 {
+	struct ftd_peer *gone;
+	bool unsuspect;
 	u32 i, j;
+
+	for (j = 0; j < fn->n_observed; j++) {
+		for (i = 0; i < n; i++)
+			if (fn->observed[j] == preds[i]->id)
+				break;
+		if (i < n)
+			continue;
+		gone = ftd_peer_find(fn, fn->observed[j]);
+		if (!gone)
+			continue;
+		spin_lock(&gone->lock);
+		unsuspect = gone->state == FTD_NODE_SUSPECT;
+		if (unsuspect)
+			gone->state = FTD_NODE_ALIVE;
+		spin_unlock(&gone->lock);
+		if (unsuspect)
+			emit_node_event(fn, FTD_EV_NODE_ALIVE, gone->id, gone->incarnation,
+					fn->cfg.node);
+	}
 
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < fn->n_observed; j++)
