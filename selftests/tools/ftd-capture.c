@@ -14,8 +14,10 @@
  * "partial" (the kernel marks it CHECKSUM_PARTIAL: the field holds only the
  * pseudo-header sum, the payload is summed by the device later, so the
  * bytes cannot be verified yet). mono_ns and tai_ns are this host's
- * CLOCK_MONOTONIC and CLOCK_TAI when the frame was read. Prints "ready" on
- * stderr once capturing; exits 0 after COUNT frames, 3 on timeout.
+ * CLOCK_MONOTONIC and CLOCK_TAI when the frame was read. -d keeps only
+ * received (in) or sent (out) frames, -s only those of one sender id.
+ * Prints "ready" on stderr once capturing; exits 0 after COUNT frames, 3 on
+ * timeout.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>

@@ -611,7 +611,10 @@ int ftctl_apply_ebpf(const struct ftctl_conf *conf, uint32_t local, bool dry_run
 		}
 		n = ftctl_rail_ifaces(node, host, nhost, names);
 		free(host);
-		if (!n) {
+		if (!n && dry_run) {
+			printf("# no interface of this host carries an address of node %" PRIu32
+			       ": nowhere to attach the eBPF programs\n", local);
+		} else if (!n) {
 			fprintf(stderr, "%s: apply: no interface of this host carries an address "
 				"of node %" PRIu32 ": nowhere to attach the eBPF programs "
 				"(xdp/tc in the config)\n", program_invocation_short_name, local);
