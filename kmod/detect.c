@@ -186,9 +186,14 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 	/*
 	 * Hearing nobody at all from several observed nodes at once says more
 	 * about us (cut off) than about them: suspect, declare nobody. With a
-	 * single observed node the two cannot be told apart.
+	 * single observed node the two cannot be told apart. The threshold is
+	 * the suspicion delay, not the timeout: when we are cut off, the last
+	 * frames of our predecessors came within a period of each other, so
+	 * one of them reaches the timeout while "nothing from anyone" has
+	 * lasted barely less; a healthy observer hears someone every period.
 	 */
-	isolated = n >= 2 && now_ns - READ_ONCE(fn->last_rx_ns) > timeout;
+	isolated = n >= 2 &&
+		   now_ns - READ_ONCE(fn->last_rx_ns) >= ftd_detect_suspect_after(timeout);
 	for (i = 0; i < n; i++) {
 		struct ftd_peer *peer = preds[i];
 		u64 since;

@@ -57,7 +57,7 @@ wait_until 20 everyone_has NODE_DEAD 7 7 || { n 1 ftstat; fail "node 7 not repor
 sleep 0.5
 last=$(expect_once NODE_DEAD 7 7)
 [ "$(count_events "$FTD_TMP/nl.1" NODE_DEAD 7)" = 1 ] || fail "netlink: NODE_DEAD for 7 not exactly once"
-grep -q NODE_DEAD "$FTD_TMP/dev.7" && fail "the cut-off node declared others dead"
+grep -q NODE_DEAD "$FTD_TMP/dev.7" && { cat "$FTD_TMP/dev.7"; n 7 ftctl stats; fail "the cut-off node declared others dead"; }
 dead_delay=$(( (last - before) / 1000 ))
 log "cut-off node 7: NODE_DEAD at all 15 others, the last $dead_delay us after the cut (timeout $TIMEOUT_MS ms)"
 [ $(( last - before )) -le $(( (TIMEOUT_MS + 2 * PERIOD_MS) * 1000000 + 200000000 )) ] ||
