@@ -100,6 +100,29 @@ $(B)/lib/libftdetect.a: $(LIB_SRC) userspace/lib/ftdetect.h include/uapi/linux/f
 	$(CC) $(UCFLAGS) -c -o $(B)/obj/libftdetect.o $(LIB_SRC)
 	$(AR) rcs $@ $(B)/obj/libftdetect.o
 
+# ---------------------------------------------------------------- simulator
+# ftdsim (userspace/sim/, docs/simulation.md): the protocol at 1k..100k
+# nodes, compiled from the very protocol core the module builds
+# ($(PROTO_SRC)). `make bench-sim` runs the standard set and writes
+# build/bench/sim.json; it exits non-zero if a run breaks a rule.
+SIM_SRC := $(wildcard userspace/sim/*.c)
+# All but main.c: linked into the unit tests (test_sim drives sim_run()).
+SIM_UNIT_SRC := $(filter-out %/main.c,$(SIM_SRC))
+SIM_BENCH_ARGS := --nodes 1000,10000,100000 --scenario single,adjacent,partition \
+	--period 10ms --timeout 50ms --observers 2 --latency 20us --jitter 5us --loss 0,1%
+
+.PHONY: sim bench-sim
+sim: $(B)/bin/ftdsim
+
+$(B)/bin/ftdsim: $(SIM_SRC) userspace/sim/*.h $(PROTO_SRC) kmod/proto/*.h userspace/common/duration.c userspace/common/duration.h include/uapi/linux/ftdetect.h
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -o $@ $(SIM_SRC) $(PROTO_SRC) userspace/common/duration.c -lm
+
+bench-sim: $(B)/bin/ftdsim
+	@mkdir -p $(B)/bench
+	$(B)/bin/ftdsim $(SIM_BENCH_ARGS) --output $(B)/bench/sim.json
+# ---------------------------------------------------------------- end of simulator
+
 # ---------------------------------------------------------------- tests
 # In-VM selftests (C, kselftest harness) and the tools the shell tests use.
 SELFTEST_BINS := $(patsubst selftests/ftdetect/%.c,$(B)/selftests/%,$(wildcard selftests/ftdetect/*.c)) \
@@ -129,12 +152,13 @@ $(B)/selftests/ftd-capture: selftests/tools/ftd-capture.c include/uapi/linux/ftd
 
 selftests: $(SELFTEST_BINS)
 
-# Host-side unit tests of the protocol core and the tools' parsers (TAP).
+# Host-side unit tests of the protocol core, the tools' parsers and the
+# simulator (TAP).
 UNIT_TESTS := $(patsubst selftests/unit/%.c,$(B)/unit/%,$(wildcard selftests/unit/*.c))
 
-$(B)/unit/%: selftests/unit/%.c $(PROTO_SRC) $(COMMON_SRC) $(TOOL_UNIT_SRC) kmod/proto/*.h $(wildcard userspace/*/*.h) selftests/kselftest_harness.h selftests/harness.h $(EBPF_USER_DEPS)
+$(B)/unit/%: selftests/unit/%.c $(PROTO_SRC) $(COMMON_SRC) $(TOOL_UNIT_SRC) $(SIM_UNIT_SRC) kmod/proto/*.h $(wildcard userspace/*/*.h) selftests/kselftest_harness.h selftests/harness.h $(EBPF_USER_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) -fsanitize=address,undefined -I$(CURDIR)/selftests -o $@ $< $(PROTO_SRC) $(COMMON_SRC) $(TOOL_UNIT_SRC) $(EBPF_USER_SRC) $(NL_LIBS) $(EBPF_LIBS)
+	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) -fsanitize=address,undefined -I$(CURDIR)/selftests -o $@ $< $(PROTO_SRC) $(COMMON_SRC) $(TOOL_UNIT_SRC) $(SIM_UNIT_SRC) $(EBPF_USER_SRC) $(NL_LIBS) $(EBPF_LIBS) -lm
 
 unit: $(UNIT_TESTS)
 

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdio.h>
+#include "sim/sim.h"
+#include "proto/detect.h"
+#include "proto/wire.h"
+
+static void fail(struct sim *s, const char *what)
+{
+	if (!s->err)
+		fprintf(stderr, "ftdsim: %s\n", what);
+	s->err = -1;
+}
+
+static struct sim_obs *obs_of(struct sim *s, u32 v)
+{
+	return &s->obs[(size_t)v * s->cfg->k];
+}
+
+static struct sim_obs *find_obs(struct sim *s, u32 v, u32 pos)
+{
+	struct sim_obs *o = obs_of(s, v);
+	u32 i;
+
+	for (i = 0; i < s->nodes[v].n_obs; i++)
+		if (o[i].pos == pos)
+			return &o[i];
+	return NULL;
+}
+
+static bool holds_dead(struct sim *s, u32 v, u32 pos)
+{
+	int32_t item = sim_view_find_node(&s->view, pos);
+
+	return item >= 0 && sim_view_knows(&s->view, v, item);
+}
+
+/*
+ * dissem.c broadcast() + send_notice_to(): n to v's fingers, except the
+ * node it came from and its subject. One encoding serves every copy (the
+ * module's copies differ at most in tx_ns, which the MAC does not cover).
+ */
+static void broadcast(struct sim *s, u32 v, const struct ftd_notice *n, u32 except, u32 hops)
+{
+	u32 fingers[FTD_MAX_FINGERS], cnt, i;
+	u8 payload[FTD_WIRE_NOTICE_LEN];
+	struct ftd_frame f = {
+		.type = FTD_FRAME_NOTICE,
+		.cluster = s->cluster,
+		.sender = sim_node_id(v),
+		.incarnation = s->nodes[v].incarnation,
+		.tx_ns = s->now,
+	};
+	struct sim_frame *fr;
+	s64 idx;
+
+	cnt = sim_view_fingers(&s->view, v, fingers, FTD_MAX_FINGERS);
+	idx = sim_net_frame_new(&s->net);
+	if (idx < 0) {
+		fail(s, "out of memory (frames)");
+		return;
+	}
+	fr = sim_net_frame(&s->net, idx);
+	ftd_notice_encode(payload, n);
+	fr->len = ftd_wire_encode(fr->buf, sizeof(fr->buf), &f, payload, sizeof(payload), s->key);
+	for (i = 0; i < cnt; i++) {
+		struct sim_msg m = {
+			.src = v,
+			.dst = fingers[i],
+			.ref = (u64)idx,
+			.hops = hops + 1,
+			.type = FTD_FRAME_NOTICE,
+		};
+
+		if (fingers[i] == except || sim_node_id(fingers[i]) == n->subject)
+			continue;
+		if (sim_net_send(&s->net, s->now, &m))
+			fail(s, "out of memory (event queue)");
+	}
+	if (!fr->refs)
+		sim_net_frame_put(&s->net, idx);
+}
+
+/*
+ * dissem.c ftd_dissem_declare_dead: v declares x dead, as its observer
+ * (hops 0) or on a quorum of votes (hops: of the vote that completed it).
+ */
+static void declare_dead(struct sim *s, u32 v, u32 x, u32 item, u32 hops)
+{
+	struct ftd_notice n = {
+		.kind = FTD_NOTICE_DEAD,
+		.subject = sim_node_id(x),
+		.subject_incarnation = s->nodes[x].incarnation,
+		.origin = sim_node_id(v),
+	};
+
+	s->rep.declarations++;
+	if (s->receiver[v])
+		s->rep.items[item].origins++;
+	sim_view_learn(&s->view, v, item);
+	sim_report_deliver(s, v, item, hops);
+	broadcast(s, v, &n, FTD_NODE_NONE, 0);
+}
+
+static int32_t item_of(struct sim *s, u32 x)
+{
+	int32_t item = sim_view_node_item(&s->view, x);
+
+	if (item < 0)
+		fail(s, "too many distinct nodes declared or suspected (item table full)");
+	return item;
+}
+
+/* dissem.c conclude: enough fresh votes, and news: declare it. */
+static void conclude(struct sim *s, u32 v, u32 x, u32 item, u32 fresh, u32 hops)
+{
+	if (fresh < s->cfg->quorum || sim_view_knows(&s->view, v, item))
+		return;
+	declare_dead(s, v, x, item, hops);
+}
+
+/* dissem.c ftd_dissem_vote: with a quorum, v's timeout of x is a vote. */
+static void vote_against(struct sim *s, u32 v, u32 x)
+{
+	int32_t item = item_of(s, x);
+	struct ftd_notice n = {
+		.kind = FTD_NOTICE_SUSPECT,
+		.subject = sim_node_id(x),
+		.subject_incarnation = s->nodes[x].incarnation,
+		.origin = sim_node_id(v),
+	};
+	u32 fresh;
+
+	if (item < 0)
+		return;
+	s->rep.votes++;
+	if (sim_quorum_record(s, v, item, n.origin, &fresh))
+		broadcast(s, v, &n, FTD_NODE_NONE, 0);
+	conclude(s, v, x, item, fresh, 0);
+}
+
+/*
+ * detect.c note_observed: silence counts from the start of our watch; a
+ * node we stop observing while we suspect it is no longer suspected (its
+ * state is then ALIVE, as every member the simulator does not track).
+ */
+static void note_observed(struct sim *s, u32 v, const u32 *preds, u32 n)
+{
+	struct sim_obs old[FTD_MAX_OBSERVERS], *o = obs_of(s, v);
+	struct sim_node *node = &s->nodes[v];
+	u32 i, j;
+
+	memcpy(old, o, node->n_obs * sizeof(*o));
+	for (j = 0; j < node->n_obs; j++) {
+		for (i = 0; i < n; i++)
+			if (preds[i] == old[j].pos)
+				break;
+		if (i == n && old[j].state == FTD_NODE_SUSPECT)
+			s->rep.recoveries++;	/* NODE_ALIVE */
+	}
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < node->n_obs; j++)
+			if (old[j].pos == preds[i])
+				break;
+		if (j < node->n_obs) {
+			o[i] = old[j];
+			continue;
+		}
+		/* Every member is ALIVE in a converged view: its state starts there. */
+		o[i] = (struct sim_obs){
+			.pos = preds[i],
+			.state = FTD_NODE_ALIVE,
+			.baseline_ns = s->now,
+		};
+	}
+	node->n_obs = n;
+}
+
+/* detect.c ftd_detect_tick, with starved = false: the simulated timer is never late. */
+static void detect_tick(struct sim *s, u32 v)
+{
+	u64 timeout = s->cfg->timeout_ns, since;
+	u64 alone = s->cfg->isolated_after_ns ? s->cfg->isolated_after_ns : timeout;
+	struct sim_node *node = &s->nodes[v];
+	u32 preds[FTD_MAX_OBSERVERS], n, i;
+	enum ftd_node_state old;
+	enum ftd_event_type ev;
+	struct sim_obs *o;
+	bool isolated, vote;
+	int32_t item;
+
+	n = sim_view_predecessors(&s->view, v, preds);
+	note_observed(s, v, preds, n);
+	/* Hearing nobody at all from several observed nodes: suspect, declare nobody. */
+	isolated = n >= 2 && s->now - node->last_rx_ns > alone;
+	o = obs_of(s, v);
+	for (i = 0; i < n && !s->err; i++) {
+		old = o[i].state;
+		since = o[i].last_heard_ns > o[i].baseline_ns ? o[i].last_heard_ns : o[i].baseline_ns;
+		if (since && s->now > since)
+			o[i].state = ftd_detect_on_silence(old, s->now - since, timeout, isolated);
+		/* With a quorum, our own timeout is only a vote. */
+		vote = o[i].state == FTD_NODE_DEAD && s->cfg->quorum > 1;
+		if (vote)
+			o[i].state = FTD_NODE_SUSPECT;
+		ev = ftd_detect_event(old, o[i].state);
+		if (ev == FTD_EV_NODE_SUSPECT)
+			s->rep.suspects++;
+		if (vote)
+			vote_against(s, v, o[i].pos);
+		if (ev == FTD_EV_NODE_DEAD) {
+			item = item_of(s, o[i].pos);
+			if (item >= 0 && !sim_view_knows(&s->view, v, item))
+				declare_dead(s, v, o[i].pos, item, 0);
+		}
+	}
+}
+
+/* hb_tx.c send_heartbeats: one heartbeat to each of the k live successors. */
+static void send_heartbeats(struct sim *s, u32 v)
+{
+	u32 succ[FTD_MAX_OBSERVERS], n, i;
+
+	n = sim_view_successors(&s->view, v, succ);
+	for (i = 0; i < n; i++) {
+		struct sim_msg m = {
+			.src = v,
+			.dst = succ[i],
+			.ref = ++s->nodes[v].tx_seq,
+			.type = FTD_FRAME_HEARTBEAT,
+		};
+
+		if (sim_net_send(&s->net, s->now, &m))
+			fail(s, "out of memory (event queue)");
+	}
+}
+
+void sim_node_tick(struct sim *s, u32 v)
+{
+	if (!s->nodes[v].up)
+		return;
+	send_heartbeats(s, v);
+	detect_tick(s, v);
+}
+
+/* detect.c ftd_detect_heard, for the fields the rules use. */
+static void heard(struct sim *s, u32 v, const struct sim_msg *m)
+{
+	enum ftd_node_state old;
+	struct sim_obs *o;
+
+	if (holds_dead(s, v, m->src)) {
+		s->rep.tell_dead++;	/* fail-stop: the module tells it it is dead */
+		return;
+	}
+	o = find_obs(s, v, m->src);
+	if (!o || m->ref <= o->rx_seq)
+		return;		/* not observed (its state only matters once it is), or stale */
+	o->rx_seq = m->ref;
+	if (s->now > o->last_heard_ns)
+		o->last_heard_ns = s->now;
+	old = o->state;
+	o->state = ftd_detect_on_heard(old);
+	if (old == FTD_NODE_SUSPECT && o->state == FTD_NODE_ALIVE)
+		s->rep.recoveries++;
+}
+
+/* hb_rx.c ftd_hb_rx (checks) + dissem.c ftd_dissem_rx, for DEAD and PROC_DEAD. */
+static void notice_rx(struct sim *s, u32 v, const struct sim_msg *m)
+{
+	struct sim_frame *fr = sim_net_frame(&s->net, m->ref);
+	struct sim_node *node = &s->nodes[v];
+	struct ftd_notice n;
+	struct ftd_frame f;
+	bool ok, news = false;
+	u32 subject;
+	int32_t item;
+
+	ok = ftd_wire_decode(fr->buf, fr->len, &f) == FTD_WIRE_OK &&
+	     f.type == FTD_FRAME_NOTICE && f.cluster == s->cluster &&
+	     f.sender == sim_node_id(m->src) && ftd_wire_mac_ok(fr->buf, fr->len, s->key) &&
+	     ftd_notice_decode(f.payload, f.payload_len, &n);
+	sim_net_frame_put(&s->net, m->ref);
+	if (!ok) {
+		s->rep.codec_errors++;
+		return;
+	}
+	node->last_rx_ns = s->now;
+	s->rep.notices_rx++;
+
+	/* about_self: declared dead at our incarnation means we were cut off. */
+	if (n.subject == sim_node_id(v)) {
+		if (n.kind == FTD_NOTICE_DEAD && n.subject_incarnation == node->incarnation &&
+		    !node->fenced) {
+			node->fenced = 1;
+			s->rep.fenced++;
+		}
+		return;
+	}
+	subject = sim_node_pos(n.subject);
+	if (subject >= s->cfg->nodes) {
+		s->rep.codec_errors++;
+		return;
+	}
+	switch (n.kind) {
+	case FTD_NOTICE_SUSPECT: {
+		u32 fresh;
+
+		item = item_of(s, subject);
+		if (item < 0)
+			return;
+		if (sim_quorum_record(s, v, item, n.origin, &fresh))
+			broadcast(s, v, &n, m->src, m->hops);
+		conclude(s, v, subject, item, fresh, m->hops);
+		return;
+	}
+	case FTD_NOTICE_DEAD:
+		item = sim_view_node_item(&s->view, subject);
+		break;
+	case FTD_NOTICE_PROC_DEAD:
+		item = sim_view_proc_item(&s->view, subject, n.job, n.rank, n.regid);
+		break;
+	default:
+		s->rep.codec_errors++;	/* the simulation sends no other kind */
+		return;
+	}
+	if (item < 0) {
+		fail(s, "too many distinct nodes declared or suspected (item table full)");
+		return;
+	}
+	/* apply_gone / apply_proc: news only if it changes our state. */
+	if (!sim_view_knows(&s->view, v, item)) {
+		sim_view_learn(&s->view, v, item);
+		sim_report_deliver(s, v, item, m->hops);
+		news = true;
+	}
+	if (news)
+		broadcast(s, v, &n, m->src, m->hops);
+	else
+		s->rep.notices_dup++;
+}
+
+void sim_node_rx(struct sim *s, const struct sim_msg *m)
+{
+	struct sim_node *node = &s->nodes[m->dst];
+
+	if (!node->up) {
+		s->rep.to_dead++;
+		if (m->type == FTD_FRAME_NOTICE)
+			sim_net_frame_put(&s->net, m->ref);
+		return;
+	}
+	if (m->type == FTD_FRAME_NOTICE) {
+		notice_rx(s, m->dst, m);
+		return;
+	}
+	node->last_rx_ns = s->now;
+	heard(s, m->dst, m);
+}
+
+/* proc.c: a rank died registered; dissem.c ftd_dissem_proc spreads it. */
+void sim_node_proc_dead(struct sim *s, u32 v, u32 job, u32 rank, u32 regid)
+{
+	int32_t item = sim_view_proc_item(&s->view, v, job, rank, regid);
+	struct ftd_notice n = {
+		.kind = FTD_NOTICE_PROC_DEAD,
+		.subject = sim_node_id(v),
+		.subject_incarnation = s->nodes[v].incarnation,
+		.origin = sim_node_id(v),
+		.job = job,
+		.rank = rank,
+		.regid = regid,
+	};
+
+	if (item < 0) {
+		fail(s, "too many distinct deaths declared (raise the item table)");
+		return;
+	}
+	s->rep.items[item].origins++;
+	sim_view_learn(&s->view, v, item);
+	sim_report_deliver(s, v, item, 0);
+	broadcast(s, v, &n, FTD_NODE_NONE, 0);
+}

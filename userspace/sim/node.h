@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The node model: what one ftdetect instance does, in the module's order,
+ * over the protocol core. Each function names the module code it stands
+ * for; only the kernel plumbing (sockets, locks, RCU, events to readers) is
+ * left out. The rules themselves (ring, fingers, suspicion state machine,
+ * frame and notice codec, MAC) are the core's functions, called here.
+ *
+ *   sim_node_tick      hb_tx.c hb_timer_fired: send_heartbeats, then
+ *                      detect.c ftd_detect_tick (note_observed, the
+ *                      isolation rule, ftd_detect_on_silence per predecessor)
+ *   sim_node_rx        hb_rx.c ftd_hb_rx: decode, MAC, last_rx; then
+ *                      detect.c ftd_detect_heard or dissem.c ftd_dissem_rx
+ *   declare / forward  dissem.c ftd_dissem_declare_dead, broadcast
+ *
+ * Per node the simulator keeps the module's per-node state that matters to
+ * these rules: last_rx, the heartbeat sequence, and the k observed
+ * predecessors (struct sim_obs: the fields of struct ftd_peer that
+ * ftd_detect_tick and ftd_detect_heard use). Every other member's state is
+ * ALIVE (converged start: all nodes have heard each other) unless the node
+ * learnt its death (view.h).
+ */
+#ifndef FTD_SIM_NODE_H
+#define FTD_SIM_NODE_H
+
+#include "proto/compat.h"
+#include "sim/evq.h"
+
+struct sim;
+
+/* One observed predecessor: the fields of struct ftd_peer the rules use. */
+struct sim_obs {
+	u32 pos;
+	u8 state;		/* enum ftd_node_state */
+	u64 last_heard_ns;
+	u64 baseline_ns;
+	u64 rx_seq;
+};
+
+struct sim_node {
+	u64 last_rx_ns;		/* any valid frame */
+	u64 tx_seq;		/* heartbeats sent */
+	u32 incarnation;
+	u8 up;			/* running; 0 once crashed */
+	u8 n_obs;
+	u8 fenced;		/* received its own DEAD notice */
+};
+
+/* The heartbeat timer of node v fired at s->now. */
+void sim_node_tick(struct sim *s, u32 v);
+
+/* Frame m arrives at s->now. */
+void sim_node_rx(struct sim *s, const struct sim_msg *m);
+
+/* A registered rank of node v died without deregistering (proc.c): PROC_DEAD. */
+void sim_node_proc_dead(struct sim *s, u32 v, u32 job, u32 rank, u32 regid);
+
+/* Node id on the wire of the node at ring position pos, and back. */
+static inline u32 sim_node_id(u32 pos)
+{
+	return pos + 1;
+}
+
+static inline u32 sim_node_pos(u32 id)
+{
+	return id - 1;
+}
+
+#endif
