@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # cluster16.sh: the protocol on 16 nodes (k = 2 observers per node).
+#   0. kill -9 of a registered rank: PROC_DEAD at every node, no timeout
 #   1. one node cut off: every other node delivers exactly one NODE_DEAD;
 #      the cut-off node, hearing nobody, declares nobody dead
 #   2. it reconnects: it learns it was declared dead, fences (FENCED) and
 #      rejoins with a higher incarnation: NODE_RESTORED everywhere, once
 #   3. two adjacent nodes cut off at once: both detected, once each, everywhere
 #   4. a node leaves cleanly: NODE_LEFT everywhere, never NODE_DEAD
-# Prints the delay from the cut to the last node's NODE_DEAD.
+# Prints the delays from the kill to the last node's PROC_DEAD and from the
+# cut to the last node's NODE_DEAD.
 #
 #   n1 .. n16 ── br0 (switch namespace); ring order = node id
 source "$(dirname "$0")/../lib.sh"
@@ -49,6 +51,32 @@ everyone_has() {
 		has_event "$FTD_TMP/dev.$i" "$ev" "$node" || return 1
 	done
 }
+
+# --- 0. kill -9 of a registered rank: PROC_DEAD everywhere, no timeout
+# (ip netns exec execs the command: $! is the rank's own pid)
+ip netns exec "$(ns_of 2)" ftd-devwatch -r 1:5 -q > /dev/null 2> "$FTD_TMP/rank.err" &
+rank=$!
+wait_until 10 grep -q ready "$FTD_TMP/rank.err" || fail "rank did not register"
+sleep 1	# the registration reaches everyone
+killed=$(now_ns)
+kill -9 "$rank"
+everyone_proc_dead() {
+	local i
+	for ((i = 1; i <= N; i++)); do
+		grep -q '"event":"PROC_DEAD".*"rank":5,' "$FTD_TMP/dev.$i" || return 1
+	done
+}
+wait_until 20 everyone_proc_dead || fail "PROC_DEAD for rank 5 not everywhere"
+sleep 0.3
+latest=0
+for ((i = 1; i <= N; i++)); do
+	[ "$(grep -c '"event":"PROC_DEAD".*"rank":5,' "$FTD_TMP/dev.$i")" = 1 ] ||
+		fail "node $i: PROC_DEAD not exactly once"
+	t=$(jq -r 'select(.event == "PROC_DEAD" and .rank == 5) | .time_ns' "$FTD_TMP/dev.$i")
+	[ "$t" -gt "$latest" ] && latest=$t
+done
+log "kill -9 of rank 5 on node 2: PROC_DEAD at all 16 nodes, the last $(( (latest - killed) / 1000 )) us after the kill"
+[ $(( latest - killed )) -lt $(( TIMEOUT_MS * 1000000 )) ] || fail "PROC_DEAD slower than the node timeout"
 
 # --- 1. one node cut off
 cut=$(cut_node 7)
