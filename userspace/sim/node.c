@@ -179,7 +179,8 @@ static void note_observed(struct sim *s, u32 v, const u32 *preds, u32 n)
 static void detect_tick(struct sim *s, u32 v)
 {
 	u64 timeout = s->cfg->timeout_ns, since;
-	u64 alone = s->cfg->isolated_after_ns ? s->cfg->isolated_after_ns : timeout;
+	u64 alone = s->cfg->isolated_after_ns ? s->cfg->isolated_after_ns :
+		    ftd_detect_suspect_after(timeout);
 	struct sim_node *node = &s->nodes[v];
 	u32 preds[FTD_MAX_OBSERVERS], n, i;
 	enum ftd_node_state old;
@@ -190,8 +191,11 @@ static void detect_tick(struct sim *s, u32 v)
 
 	n = sim_view_predecessors(&s->view, v, preds);
 	note_observed(s, v, preds, n);
-	/* Hearing nobody at all from several observed nodes: suspect, declare nobody. */
-	isolated = n >= 2 && s->now - node->last_rx_ns > alone;
+	/*
+	 * Hearing nobody at all from several observed nodes, for the suspicion
+	 * delay: suspect, declare nobody.
+	 */
+	isolated = n >= 2 && s->now - node->last_rx_ns >= alone;
 	o = obs_of(s, v);
 	for (i = 0; i < n && !s->err; i++) {
 		old = o[i].state;

@@ -8,7 +8,8 @@
  *
  *   sim_node_tick      hb_tx.c hb_timer_fired: send_heartbeats, then
  *                      detect.c ftd_detect_tick (note_observed, the
- *                      isolation rule, ftd_detect_on_silence per predecessor)
+ *                      isolation rule, ftd_detect_on_silence per predecessor,
+ *                      quorum votes)
  *   sim_node_rx        hb_rx.c ftd_hb_rx: decode, MAC, last_rx; then
  *                      detect.c ftd_detect_heard or dissem.c ftd_dissem_rx
  *   declare / forward  dissem.c ftd_dissem_declare_dead, broadcast

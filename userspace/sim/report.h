@@ -80,7 +80,7 @@ struct sim_result {
 	/* information */
 	u64 island_declared;		/* island mode: deliveries by cut-off nodes */
 	u64 declarations, suspects, recoveries, tell_dead, fenced, to_dead, votes;
-	u64 isolated_after_ns;			/* what-if knob, 0: as the module */
+	u64 isolated_after_ns;			/* what-if knob, 0: as the module (timeout / 2) */
 	bool complete;			/* every receiver knew before the time limit */
 	bool ok;
 	/* cost of the simulation itself */

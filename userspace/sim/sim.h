@@ -46,7 +46,7 @@ struct sim_config {
 	u32 k;			/* observers of each node */
 	u32 quorum;		/* q: votes that declare a node, 1..k (1: no votes) */
 	u64 isolated_after_ns;	/* what-if: the isolation rule's silence; 0: the
-				 * timeout, as the module */
+				 * suspicion delay (timeout / 2), as the module */
 	struct sim_net_config net;
 	u32 adjacent;		/* SIM_SC_ADJACENT: how many */
 	u32 cut;		/* SIM_SC_PARTITION: how many */
