@@ -132,6 +132,29 @@ void ftd_net_down(struct ftd_net *fn)
 	mutex_unlock(&fn->lock);
 }
 
+/*
+ * What a fenced node concluded while it was cut off is not to be trusted:
+ * it may hold live nodes dead, and would tell them so after the heal.
+ * It forgets its deaths and suspicions; the view exchange with the first
+ * node it hears again gives it the group's.
+ */
+static void forget_own_verdicts(struct ftd_net *fn)
+{
+	struct ftd_peer *peer;
+	unsigned long id;
+	bool revive;
+
+	xa_for_each(&fn->peers, id, peer) {
+		spin_lock_bh(&peer->lock);
+		revive = peer->state == FTD_NODE_DEAD;
+		if (revive || peer->state == FTD_NODE_SUSPECT)
+			peer->state = FTD_NODE_UNKNOWN;
+		spin_unlock_bh(&peer->lock);
+		if (revive)
+			ftd_members_set_live(fn, peer, true);
+	}
+}
+
 void ftd_net_fence(struct ftd_net *fn, u32 origin)
 {
 	u32 old = READ_ONCE(fn->incarnation), new = next_incarnation(old);
@@ -154,6 +177,7 @@ void ftd_net_fence(struct ftd_net *fn, u32 origin)
 		self->incarnation = new;
 		spin_unlock_bh(&self->lock);
 	}
+	forget_own_verdicts(fn);
 	rcu_read_unlock();
 	ftd_dissem_announce_alive(fn, fn->cfg.node, new);
 	pr_info("node %u was declared dead by node %u: fenced, rejoining as incarnation %u\n",
