@@ -14,10 +14,10 @@ source "$(dirname "$0")/../lib.sh"
 ebpf_require
 
 # What the programs do is tested here, not detection timing (cutoff_3_nodes_xdp
-# is): a timeout of 500 ms keeps the emulated guest's stalls from reading as
+# is): a timeout of 1 s keeps the emulated guest's stalls from reading as
 # silence. Attaching or detaching XDP rewrites kernel text (the XDP dispatcher,
 # static keys), which stalls a TCG guest for ~100 ms; a busy host adds more.
-TIMEOUT=500ms
+TIMEOUT=1s
 
 cluster_create 3
 FTD_XDP=auto cluster_up "$FTD_TEST_PERIOD" "$TIMEOUT"
