@@ -224,7 +224,8 @@ static int pins_open(struct pins *p, unsigned int ifindex, bool create, char *er
 		return ret;
 	ret = ftd_ebpf_netns(&ino, &p->cookie);
 	if (ret)
-		p->cookie = 0;	/* a kernel without netns cookies: no stale check */
+		return fail(ret, err, errlen, "cannot identify this network namespace: %s",
+			    strerror(-ret));
 	snprintf(p->ifdir, sizeof(p->ifdir), "%s/" FTD_PIN_IF_FMT, p->dir, ifindex);
 
 	cookie = pinned_cookie(p->dir, &exists);

@@ -83,7 +83,7 @@ extern const char *const ftd_tc_counter_names[__FTD_TC_NR];
  */
 int ftd_ebpf_bpffs(char *path, size_t len, char *err, size_t errlen);
 
-/* Inode and cookie of the current network namespace; -errno. */
+/* Inode and cookie (0 before 5.14) of the current network namespace; -errno. */
 int ftd_ebpf_netns(uint64_t *inode, uint64_t *cookie);
 
 /* <bpffs>/ftdetect/net-<inode> of the current namespace; -errno with err. */
