@@ -27,7 +27,7 @@ FTD_TEST_PERIOD=${FTD_TEST_PERIOD:-10ms}
 FTD_TEST_TIMEOUT=${FTD_TEST_TIMEOUT:-100ms}
 
 log() { echo "# $*"; }
-fail() { echo "# FAIL: $*"; exit 1; }
+fail() { echo "# FAIL: $*" >&2; exit 1; }	# stderr: seen even from $(...) or >/dev/null
 skip() { echo "# SKIP: $*"; exit $ksft_skip; }
 
 ns_of() { echo "$FTD_NS_PREFIX-n$1"; }
