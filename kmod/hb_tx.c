@@ -98,7 +98,12 @@ static enum hrtimer_restart hb_timer_fired(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 	late = tick_lateness(fn, timer, now, period);
 	send_heartbeats(fn);
-	ftd_detect_tick(fn, now, late > period);
+	/*
+	 * The tick after a late one is starved too: it comes right after the
+	 * catch-up, before the receive path has drained what queued meanwhile.
+	 */
+	ftd_detect_tick(fn, now, late > period || fn->tick_was_late);
+	fn->tick_was_late = late > period;
 	/* Overruns (a late softirq) skip periods instead of bursting. */
 	hrtimer_forward_now(timer, ns_to_ktime(period));
 	return HRTIMER_RESTART;
