@@ -2,6 +2,7 @@
 #include "detect.h"
 #include "event.h"
 #include "proto/detect.h"
+#include "proto/rail.h"
 #include "members.h"
 #include "dissem.h"
 
@@ -14,21 +15,6 @@ static void emit_node_event(struct ftd_net *fn, enum ftd_event_type type, u32 no
 	ev.incarnation = incarnation;
 	ev.origin = origin;
 	ftd_event_emit(fn, &ev);
-}
-
-/* A higher incarnation is a restart: its streams begin again. */
-static void peer_new_incarnation(struct ftd_peer *peer, u32 incarnation)
-{
-	int i;
-
-	lockdep_assert_held(&peer->lock);
-	peer->incarnation = incarnation;
-	peer->rails_down = 0;
-	peer->nvotes = 0;
-	if (peer->ranks)
-		peer->ranks->n = 0;	/* the old incarnation's ranks are gone */
-	for (i = 0; i < peer->nrails; i++)
-		peer->rails[i].rx_seq = 0;
 }
 
 void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
@@ -57,7 +43,7 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 		revived = peer->state == FTD_NODE_DEAD || peer->state == FTD_NODE_LEFT;
 		if (peer->state != FTD_NODE_ALIVE && peer->state != FTD_NODE_SUSPECT)
 			peer->state = FTD_NODE_UNKNOWN;
-		peer_new_incarnation(peer, f->incarnation);
+		ftd_peer_new_incarnation(peer, f->incarnation);
 		announce = true;
 	}
 	if (f->seq <= rail->rx_seq)
@@ -72,8 +58,11 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 		ftd_delay_add(&rail->driver_delay, at.driver_delay_ns);
 	ftd_iat_update(&rail->iat, at.ns);
 	peer->last_heard_ns = max(peer->last_heard_ns, at.ns);
-	if (peer->rails_down & BIT(f->rail)) {
+	/* Unless someone heard a later seq before the rail fell silent again. */
+	if ((peer->rails_down & BIT(f->rail)) &&
+	    ftd_rail_report_key(f->seq, false) > rail->report_key) {
 		peer->rails_down &= ~BIT(f->rail);
+		rail->report_key = ftd_rail_report_key(f->seq, false);
 		rail_back = true;
 	}
 
@@ -94,7 +83,7 @@ out:
 	if (ev)
 		emit_node_event(fn, ev, peer->id, incarnation, FTD_NODE_NONE);
 	if (rail_back)
-		ftd_dissem_iface(fn, peer, incarnation, f->rail, false);
+		ftd_dissem_iface(fn, peer, incarnation, f->rail, false, f->seq);
 	if (announce) {
 		ftd_dissem_announce_alive(fn, peer->id, incarnation);
 		ftd_dissem_sync_with(fn, peer);
@@ -122,6 +111,48 @@ static u8 silent_rails(const struct ftd_peer *peer, u64 now, u64 timeout)
 			silent |= BIT(i);
 	}
 	return silent == heard ? 0 : silent;
+}
+
+/*
+ * Mark down, and return, the rails of peer newly silent for the timeout,
+ * with the seq each was last heard at. A rail of ours that is down (our
+ * link) silences every peer on that rail: that is our fault, not theirs.
+ * A rail someone heard later than we did is left to that report.
+ */
+static u8 newly_silent_rails(struct ftd_peer *peer, u64 now, u64 timeout, u8 own_rails_down,
+			     u64 *seq)
+{
+	u8 dead = silent_rails(peer, now, timeout) & ~peer->rails_down & ~own_rails_down;
+	u64 key;
+	int i;
+
+	for (i = 0; i < peer->nrails; i++) {
+		if (!(dead & BIT(i)))
+			continue;
+		seq[i] = peer->rails[i].rx_seq;
+		key = ftd_rail_report_key(seq[i], true);
+		if (key <= peer->rails[i].report_key) {
+			dead &= ~BIT(i);
+			continue;
+		}
+		peer->rails[i].report_key = key;
+	}
+	peer->rails_down |= dead;
+	return dead;
+}
+
+/* Our own rails whose link is down (the netdevice notifier keeps them). */
+static u8 local_rails_down(struct ftd_net *fn)
+{
+	struct ftd_peer *self = ftd_peer_find(fn, READ_ONCE(fn->cfg.node));
+	u8 down = 0;
+
+	if (self) {
+		spin_lock(&self->lock);
+		down = self->rails_down;
+		spin_unlock(&self->lock);
+	}
+	return down;
 }
 
 /*
@@ -177,10 +208,12 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 	enum ftd_node_state old;
 	enum ftd_event_type ev;
 	u32 i, n, incarnation;
-	u8 rails_dead, r;
+	u8 rails_dead, own_rails_down, r;
+	u64 rails_seq[FTD_MAX_RAILS];
 	bool isolated, vote;
 
 	rcu_read_lock();
+	own_rails_down = local_rails_down(fn);
 	n = ftd_members_predecessors(fn, preds, READ_ONCE(fn->cfg.observers));
 	note_observed(fn, preds, n, now_ns);
 	/*
@@ -211,15 +244,14 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 		ev = ftd_detect_event(old, peer->state);
 		incarnation = peer->incarnation;
 		rails_dead = 0;
-		if (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT)
-			rails_dead = silent_rails(peer, now_ns, timeout) & ~peer->rails_down;
-		if (starved || isolated)
-			rails_dead = 0;
-		peer->rails_down |= rails_dead;
+		if (!starved && !isolated &&
+		    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT))
+			rails_dead = newly_silent_rails(peer, now_ns, timeout, own_rails_down,
+							rails_seq);
 		spin_unlock(&peer->lock);
 		for (r = 0; r < FTD_MAX_RAILS; r++)
 			if (rails_dead & BIT(r))
-				ftd_dissem_iface(fn, peer, incarnation, r, true);
+				ftd_dissem_iface(fn, peer, incarnation, r, true, rails_seq[r]);
 		if (vote)
 			ftd_dissem_vote(fn, peer, incarnation);
 		if (ev == FTD_EV_NODE_DEAD)

@@ -4,6 +4,7 @@
 #include "members.h"
 #include "event.h"
 #include "hb_tx.h"
+#include "proto/rail.h"
 
 static void send_notice_to(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_notice *n)
 {
@@ -123,12 +124,8 @@ static enum ftd_event_type apply_alive(struct ftd_net *fn, struct ftd_peer *peer
 	if (inc > peer->incarnation ||
 	    (inc == peer->incarnation && peer->state == FTD_NODE_UNKNOWN)) {
 		ev = peer->state == FTD_NODE_DEAD ? FTD_EV_NODE_RESTORED : FTD_EV_NODE_ALIVE;
-		if (inc > peer->incarnation) {
-			int i;
-
-			for (i = 0; i < peer->nrails; i++)
-				peer->rails[i].rx_seq = 0;
-		}
+		if (inc > peer->incarnation)
+			ftd_peer_new_incarnation(peer, inc);
 		peer->incarnation = inc;
 		peer->state = FTD_NODE_ALIVE;
 		peer->baseline_ns = now;
@@ -255,7 +252,7 @@ static void emit_iface(struct ftd_net *fn, enum ftd_event_type type, u32 node, u
 }
 
 void ftd_dissem_iface(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation, u8 rail,
-		      bool dead)
+		      bool dead, u64 rail_seq)
 {
 	struct ftd_notice n = {
 		.kind = dead ? FTD_NOTICE_IFACE_DEAD : FTD_NOTICE_IFACE_RESTORED,
@@ -263,29 +260,42 @@ void ftd_dissem_iface(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation
 		.subject_incarnation = incarnation,
 		.origin = fn->cfg.node,
 		.regid = rail,
+		.rail_seq = rail_seq,
 	};
 
-	/* The caller already flipped peer->rails_down. */
+	/* The caller already flipped peer->rails_down and raised report_key. */
 	emit_iface(fn, dead ? FTD_EV_IFACE_DEAD : FTD_EV_IFACE_RESTORED, peer->id, incarnation,
 		   rail, n.origin);
 	broadcast(fn, &n, FTD_NODE_NONE);
 }
 
-/* A rail notice: true if news (the rail's reported state changes). */
-static bool apply_iface(struct ftd_peer *peer, const struct ftd_notice *n)
+/*
+ * A rail report: news (forwarded) if newer than the newest we hold;
+ * *flipped when it also changes the rail's state (delivered).
+ */
+static bool apply_iface(struct ftd_peer *peer, const struct ftd_notice *n, bool *flipped)
 {
 	bool dead = n->kind == FTD_NOTICE_IFACE_DEAD, news = false;
+	struct ftd_rail *rail;
+	u64 key;
 	u8 bit;
 
-	if (n->regid >= FTD_MAX_RAILS)
+	*flipped = false;
+	if (n->regid >= peer->nrails)
 		return false;
+	rail = &peer->rails[n->regid];
 	bit = BIT(n->regid);
+	key = ftd_rail_report_key(n->rail_seq, dead);
 	spin_lock_bh(&peer->lock);
 	if (n->subject_incarnation == peer->incarnation &&
 	    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT) &&
-	    !!(peer->rails_down & bit) != dead) {
-		peer->rails_down ^= bit;
+	    key > rail->report_key) {
+		rail->report_key = key;
 		news = true;
+		if (!!(peer->rails_down & bit) != dead) {
+			peer->rails_down ^= bit;
+			*flipped = true;
+		}
 	}
 	spin_unlock_bh(&peer->lock);
 	return news;
@@ -428,7 +438,7 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 	enum ftd_event_type ev;
 	struct ftd_peer *subject;
 	struct ftd_notice n;
-	bool news = false;
+	bool news = false, flipped;
 
 	if (!ftd_notice_decode(f->payload, f->payload_len, &n)) {
 		atomic64_inc(&fn->stats.rx_malformed);
@@ -480,8 +490,8 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 	}
 	case FTD_NOTICE_IFACE_DEAD:
 	case FTD_NOTICE_IFACE_RESTORED:
-		news = apply_iface(subject, &n);
-		if (news)
+		news = apply_iface(subject, &n, &flipped);
+		if (flipped)
 			emit_iface(fn, n.kind == FTD_NOTICE_IFACE_DEAD ? FTD_EV_IFACE_DEAD :
 				   FTD_EV_IFACE_RESTORED, n.subject, n.subject_incarnation,
 				   n.regid, n.origin);

@@ -23,9 +23,12 @@ void ftd_dissem_proc(struct ftd_net *fn, u8 kind, u32 job, u32 rank, u32 regid);
 /* peer, which we hold dead, is still talking: tell it, at most once a timeout. */
 void ftd_dissem_tell_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation);
 
-/* One of peer's rails went silent (dead) or carries heartbeats again. */
+/*
+ * One of peer's rails went silent after heartbeat rail_seq (dead), or
+ * carries heartbeats again from rail_seq on.
+ */
 void ftd_dissem_iface(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation, u8 rail,
-		      bool dead);
+		      bool dead, u64 rail_seq);
 
 /* We just heard peer join (or restart): exchange views with it. */
 void ftd_dissem_sync_with(struct ftd_net *fn, struct ftd_peer *peer);

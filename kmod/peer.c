@@ -162,6 +162,22 @@ void ftd_peer_mark_self(struct ftd_net *fn)
 	}
 }
 
+void ftd_peer_new_incarnation(struct ftd_peer *peer, u32 incarnation)
+{
+	int i;
+
+	lockdep_assert_held(&peer->lock);
+	peer->incarnation = incarnation;
+	peer->rails_down = 0;
+	peer->nvotes = 0;
+	if (peer->ranks)
+		peer->ranks->n = 0;	/* the old incarnation's ranks are gone */
+	for (i = 0; i < peer->nrails; i++) {
+		peer->rails[i].rx_seq = 0;
+		peer->rails[i].report_key = 0;
+	}
+}
+
 void ftd_peer_reset_all(struct ftd_net *fn)
 {
 	struct ftd_peer *peer;
@@ -184,6 +200,7 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 			struct ftd_rail *r = &peer->rails[i];
 
 			r->rx_seq = 0;
+			r->report_key = 0;
 			r->last_heard_ns = 0;
 			r->stamp = FTD_STAMP_NONE;
 			memset(&r->iat, 0, sizeof(r->iat));

@@ -33,6 +33,7 @@ struct ftd_rail {
 	u64 rx_seq;			/* highest sequence number received */
 	u64 rx;				/* frames accepted */
 	u64 lost;			/* sequence gaps */
+	u64 report_key;			/* newest IFACE report applied (proto/rail.h) */
 	u64 last_heard_ns;		/* CLOCK_MONOTONIC, 0 if never */
 	u8 stamp;			/* enum ftd_stamp_source of the last frame */
 	struct ftd_iat iat;
@@ -72,6 +73,9 @@ void ftd_peer_del_all(struct ftd_net *fn);
 void ftd_peer_mark_self(struct ftd_net *fn);
 /* Forget stream state (sequence numbers, states) when the instance restarts. */
 void ftd_peer_reset_all(struct ftd_net *fn);
+
+/* A higher incarnation is a restart: its streams and reports begin again. */
+void ftd_peer_new_incarnation(struct ftd_peer *peer, u32 incarnation);
 
 /* The peer's rank table, allocated if need be; peer->lock held. NULL: no memory. */
 struct ftd_rank_table *ftd_peer_ranks(struct ftd_peer *peer);

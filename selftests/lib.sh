@@ -55,6 +55,9 @@ cleanup() {
 	rm -rf "$FTD_TMP"
 }
 trap cleanup EXIT
+# A test stopped by run-vm-suite's time limit still cleans up, so that its
+# namespaces, watchers and files do not break the tests after it.
+trap 'exit 143' TERM INT
 
 # bg CMD...: run in the background, killed at exit.
 bg() { "$@" & FTD_BG_PIDS+=($!); }

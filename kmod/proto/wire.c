@@ -101,8 +101,12 @@ void ftd_notice_encode(u8 *p, const struct ftd_notice *n)
 	ftd_put_be32(p + 4, n->subject);
 	ftd_put_be32(p + 8, n->subject_incarnation);
 	ftd_put_be32(p + 12, n->origin);
-	ftd_put_be32(p + 16, n->job);
-	ftd_put_be32(p + 20, n->rank);
+	if (ftd_notice_is_iface(n->kind)) {
+		ftd_put_be64(p + 16, n->rail_seq);
+	} else {
+		ftd_put_be32(p + 16, n->job);
+		ftd_put_be32(p + 20, n->rank);
+	}
 	ftd_put_be32(p + 24, n->regid);
 }
 
@@ -116,8 +120,15 @@ bool ftd_notice_decode(const u8 *p, u16 len, struct ftd_notice *n)
 	n->subject = ftd_get_be32(p + 4);
 	n->subject_incarnation = ftd_get_be32(p + 8);
 	n->origin = ftd_get_be32(p + 12);
-	n->job = ftd_get_be32(p + 16);
-	n->rank = ftd_get_be32(p + 20);
+	if (ftd_notice_is_iface(n->kind)) {
+		n->rail_seq = ftd_get_be64(p + 16);
+		n->job = 0;
+		n->rank = 0;
+	} else {
+		n->rail_seq = 0;
+		n->job = ftd_get_be32(p + 16);
+		n->rank = ftd_get_be32(p + 20);
+	}
 	n->regid = ftd_get_be32(p + 24);
 	return true;
 }

@@ -68,7 +68,13 @@ struct ftd_notice {
 	u32 job;
 	u32 rank;
 	u32 regid;
+	u64 rail_seq;	/* IFACE_* only */
 };
+
+static inline bool ftd_notice_is_iface(u8 kind)
+{
+	return kind == FTD_NOTICE_IFACE_DEAD || kind == FTD_NOTICE_IFACE_RESTORED;
+}
 
 /* Writes FTD_WIRE_NOTICE_LEN bytes. */
 void ftd_notice_encode(u8 *payload, const struct ftd_notice *n);

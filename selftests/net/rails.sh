@@ -21,6 +21,14 @@ rail_events() {
 	jq -c --arg ev "$2" --argjson n "$3" --argjson r "$4" \
 		'select(.event == $ev and .node == $n and .rail == $r)' "$1" | wc -l
 }
+# settled SECONDS: no node recorded an event for that long.
+all_events() { local i; for ((i = 1; i <= N; i++)); do cat "$FTD_TMP/dev.$i"; done | wc -l; }
+settled() {
+	local before
+	before=$(all_events)
+	sleep "$1"
+	[ "$before" = "$(all_events)" ]
+}
 everyone_rail() { # EVENT NODE RAIL
 	local i
 	for ((i = 1; i <= N; i++)); do
@@ -36,13 +44,43 @@ for ((i = 1; i <= N; i++)); do
 	[ "$(rail_events "$FTD_TMP/dev.$i" IFACE_DEAD 3 1)" = 1 ] || fail "node $i: IFACE_DEAD not exactly once"
 	[ "$(count_events "$FTD_TMP/dev.$i" NODE_DEAD 3)" = 0 ] || fail "node $i: one rail lost was taken for the node"
 done
+# Node 3 hears nobody on rail 1 now: its own link, not its peers' rails.
+for ((i = 1; i <= N; i++)); do
+	others=$(jq -c 'select(.event == "IFACE_DEAD" and .node != 3)' "$FTD_TMP/dev.$i" | wc -l)
+	[ "$others" = 0 ] || fail "node $i: $others IFACE_DEAD about nodes other than 3 (node 3 blamed its peers for its own link)"
+done
 all_alive || fail "a node with one rail left is not alive everywhere"
 log "node 3 lost rail 1: IFACE_DEAD at all $N nodes (node 3's own from its link), node alive"
 
 # --- and comes back
 sw ftd-link s3r1 up > /dev/null
 wait_until 20 everyone_rail IFACE_RESTORED 3 1 || fail "IFACE_RESTORED for node 3 rail 1 not everywhere"
+sleep 0.5
+for ((i = 1; i <= N; i++)); do
+	[ "$(rail_events "$FTD_TMP/dev.$i" IFACE_RESTORED 3 1)" = 1 ] || fail "node $i: IFACE_RESTORED not exactly once"
+done
+settled 2 || fail "rail events still flowing after the rail came back"
 log "rail 1 of node 3 back: IFACE_RESTORED everywhere"
+
+# --- the rail flaps: reports from several observers cross in flight, and
+# every node must settle on the rail's last state without an event storm.
+for ((f = 0; f < 5; f++)); do
+	sw ftd-link s3r1 down > /dev/null
+	sleep 0.$((15 + f * 3))
+	sw ftd-link s3r1 up > /dev/null
+	sleep 0.0$((2 + f * 2))
+done
+sleep 1
+settled 2 || fail "rail events still flowing after the flapping stopped"
+for ((i = 1; i <= N; i++)); do
+	last=$(jq -r 'select((.event == "IFACE_DEAD" or .event == "IFACE_RESTORED") and
+		.node == 3 and .rail == 1) | .event' "$FTD_TMP/dev.$i" | tail -n1)
+	[ "$last" = IFACE_RESTORED ] || fail "node $i: rail 1 of node 3 ends $last after the flapping"
+	count=$(wc -l < "$FTD_TMP/dev.$i")
+	[ "$count" -le 40 ] || fail "node $i: $count events for 6 rail outages"
+done
+all_alive || fail "flapping one rail changed a node's state"
+log "rail 1 of node 3 flapped 5 times: every node ends with it restored, $(wc -l < "$FTD_TMP/dev.1") events at node 1"
 
 # --- every rail of node 2 goes: that is the node
 sw ftd-link s2r0 down > /dev/null

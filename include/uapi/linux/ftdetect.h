@@ -109,6 +109,15 @@ enum ftd_frame_type {
  * news in a view is applied and broadcast like any notice, so a node that
  * starts late, or was cut off, catches up with the group's state.
  *
+ * Rail reports come from several observers and may cross in flight, so
+ * each carries the subject's heartbeat seq on that rail where it was made:
+ * IFACE_DEAD the last seq its origin heard before the silence, IFACE_RESTORED
+ * the seq that came back. Reports about one rail are ordered by rail_seq,
+ * IFACE_DEAD after IFACE_RESTORED at an equal rail_seq; a node applies and
+ * forwards only a report newer than the newest it holds (delivering an event
+ * only when the rail's state flips), so every node ends on the newest report
+ * and none is forwarded twice by a node.
+ *
  * A node that receives a DEAD notice about itself, or hears from a node it
  * holds dead at the same incarnation, fences: its registered ranks get
  * FENCED, and it rejoins with a higher incarnation (NODE_RESTORED elsewhere).
@@ -133,8 +142,14 @@ struct ftd_wire_notice {
 	__be32 subject;
 	__be32 subject_incarnation;
 	__be32 origin;
-	__be32 job;			/* PROC_*: else zero */
-	__be32 rank;			/* PROC_*: else zero */
+	union {
+		struct {
+			__be32 job;	/* PROC_*: else zero */
+			__be32 rank;	/* PROC_*: else zero */
+		};
+		__be64 rail_seq;	/* IFACE_*: the rail's heartbeat seq the
+					 * report was made at (see below) */
+	};
 	__be32 regid;			/* PROC_*: the node's registration number;
 					 * IFACE_*: the rail index */
 	__be32 reserved2;		/* zero */

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The notice codec (kmod/proto/wire.c) and the order of rail reports
+ * (kmod/proto/rail.h): a rail report keeps its 64-bit seq across the wire,
+ * a rank notice its job and rank, and reports order as the protocol needs.
+ */
+#include "harness.h"
+#include "proto/wire.h"
+#include "proto/rail.h"
+
+static struct ftd_notice round_trip(const struct ftd_notice *in)
+{
+	u8 buf[FTD_WIRE_NOTICE_LEN];
+	struct ftd_notice out;
+
+	ftd_notice_encode(buf, in);
+	memset(&out, 0xa5, sizeof(out));
+	if (!ftd_notice_decode(buf, sizeof(buf), &out))
+		memset(&out, 0, sizeof(out));
+	return out;
+}
+
+TEST(rail_report_keeps_its_64_bit_seq)
+{
+	struct ftd_notice in = {
+		.kind = FTD_NOTICE_IFACE_DEAD, .subject = 3, .subject_incarnation = 9,
+		.origin = 4, .regid = 1, .rail_seq = 0x123456789abcdefULL,
+	};
+	struct ftd_notice out = round_trip(&in);
+
+	EXPECT_EQ(FTD_NOTICE_IFACE_DEAD, out.kind);
+	EXPECT_EQ(3, out.subject);
+	EXPECT_EQ(1, out.regid);
+	EXPECT_EQ(0x123456789abcdefULL, out.rail_seq);
+	EXPECT_EQ(0, out.job);
+	EXPECT_EQ(0, out.rank);
+}
+
+TEST(rank_notice_keeps_job_and_rank)
+{
+	struct ftd_notice in = {
+		.kind = FTD_NOTICE_PROC_DEAD, .subject = 2, .subject_incarnation = 1,
+		.origin = 2, .job = 77, .rank = 5, .regid = 12,
+	};
+	struct ftd_notice out = round_trip(&in);
+
+	EXPECT_EQ(FTD_NOTICE_PROC_DEAD, out.kind);
+	EXPECT_EQ(77, out.job);
+	EXPECT_EQ(5, out.rank);
+	EXPECT_EQ(12, out.regid);
+	EXPECT_EQ(0, out.rail_seq);
+}
+
+TEST(reserved_bytes_and_unknown_kinds_are_malformed)
+{
+	struct ftd_notice in = { .kind = FTD_NOTICE_DEAD, .subject = 1 }, out;
+	u8 buf[FTD_WIRE_NOTICE_LEN];
+
+	ftd_notice_encode(buf, &in);
+	ASSERT_TRUE(ftd_notice_decode(buf, sizeof(buf), &out));
+	EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf) - 1, &out));
+	buf[1] = 1;
+	EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
+	buf[1] = 0;
+	buf[31] = 1;
+	EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
+	buf[31] = 0;
+	buf[0] = __FTD_NOTICE_MAX;
+	EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
+}
+
+TEST(rail_reports_order_by_seq_then_dead_after_restored)
+{
+	/* Heard seq 10 again, then silent after it: the silence is newer. */
+	EXPECT_GT(ftd_rail_report_key(10, true), ftd_rail_report_key(10, false));
+	/* A DEAD made after seq 10 is older than a RESTORED at seq 11. */
+	EXPECT_GT(ftd_rail_report_key(11, false), ftd_rail_report_key(10, true));
+	/* Heartbeat seqs start at 1: every report is newer than none (0). */
+	EXPECT_GT(ftd_rail_report_key(1, false), 0);
+}
+
+TEST_HARNESS_MAIN
