@@ -24,7 +24,7 @@ UCFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -I$(CURDIR)/include/uapi -I$(CURDIR)/kmod
 
 .PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-vm demo deps clean install dkms-install dkms-remove
 
-all: module ebpf userspace selftests
+all: module ebpf userspace selftests mpi
 
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
@@ -99,6 +99,12 @@ $(B)/lib/libftdetect.a: $(LIB_SRC) userspace/lib/ftdetect.h include/uapi/linux/f
 	@mkdir -p $(B)/obj
 	$(CC) $(UCFLAGS) -c -o $(B)/obj/libftdetect.o $(LIB_SRC)
 	$(AR) rcs $@ $(B)/obj/libftdetect.o
+
+# ---------------------------------------------------------------- MPI glue
+# libftdetect_mpi, its example and tests (userspace/mpi/mpi.mk): built when
+# an MPI and PMIx are found; `make mpi` says what it built and why not.
+.PHONY: mpi
+include userspace/mpi/mpi.mk
 
 # ---------------------------------------------------------------- simulator
 # ftdsim (userspace/sim/, docs/simulation.md): the protocol at 1k..100k

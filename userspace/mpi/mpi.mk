@@ -1,0 +1,2 @@
+# The MPI glue (userspace/mpi/): placeholder until it lands.
+mpi:
