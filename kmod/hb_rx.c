@@ -3,6 +3,7 @@
 #include <linux/ipv6.h>
 #include <linux/udp.h>
 #include <linux/ktime.h>
+#include <linux/netdevice.h>
 #include <net/udp_tunnel.h>
 #include "hb_rx.h"
 #include "peer.h"
@@ -33,6 +34,18 @@ static bool plausible(s64 stamp, u64 now)
 }
 
 /*
+ * Only our XDP program writes rx_ns, and the slot lies outside the MAC: a
+ * non-zero rx_ns on a device without XDP came from the sender or the path,
+ * not from this host's driver hook, and is no arrival time. (A frame that
+ * arrives through an upper device, a VLAN or a bond over the XDP device,
+ * falls back to the skb stamp: the safe side.)
+ */
+static bool stamped_here(const struct sk_buff *skb)
+{
+	return skb->dev && dev_xdp_prog_count(skb->dev);
+}
+
+/*
  * The earliest arrival time there is, on CLOCK_MONOTONIC: the XDP program's
  * stamp at the driver hook, else the core receive path's skb stamp (taken on
  * CLOCK_REALTIME), else now.
@@ -42,7 +55,7 @@ static struct ftd_arrival arrival_of(const struct sk_buff *skb, const struct ftd
 {
 	s64 stamp;
 
-	if (plausible(f->rx_ns, now))
+	if (f->rx_ns && stamped_here(skb) && plausible(f->rx_ns, now))
 		return (struct ftd_arrival){ .ns = f->rx_ns, .source = FTD_STAMP_XDP,
 					     .driver_delay_ns = now - f->rx_ns };
 	if (skb->tstamp) {
