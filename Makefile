@@ -157,6 +157,7 @@ $(B)/selftests/ftd-capture: selftests/tools/ftd-capture.c include/uapi/linux/ftd
 	$(CC) $(STCFLAGS) -o $@ $<
 
 selftests: $(SELFTEST_BINS)
+include selftests/mpi/selftests-mpi.mk
 
 # Host-side unit tests of the protocol core, the tools' parsers and the
 # simulator (TAP).

@@ -1,0 +1,20 @@
+# selftests/mpi: a real MPI job across the network namespaces of a test
+# cluster (selftests/net/mpi_job.sh, docs/testing.md "MPI jobs").
+# Included by the top Makefile. mpi_ring is built once per MPI whose
+# compiler wrapper is installed (Debian's mpicc.openmpi, mpicc.mpich);
+# a missing MPI builds nothing and its test part skips, saying why.
+MPI_SELFTEST_CC_openmpi := mpicc.openmpi
+MPI_SELFTEST_CC_mpich := mpicc.mpich
+MPI_SELFTEST_FLAVOURS := $(foreach f,openmpi mpich,$(if $(shell command -v $(MPI_SELFTEST_CC_$(f)) 2>/dev/null),$(f)))
+MPI_SELFTEST_BINS := $(patsubst %,$(B)/selftests/mpi_ring.%,$(MPI_SELFTEST_FLAVOURS))
+
+.PHONY: selftests-mpi
+selftests-mpi: $(MPI_SELFTEST_BINS)
+
+# The MPI wrapper compiles with the tree's flags; the rank registers through
+# the static libftdetect, so the binary needs nothing from the tree at run time.
+$(B)/selftests/mpi_ring.%: selftests/mpi/mpi_ring.c $(B)/lib/libftdetect.a userspace/lib/ftdetect.h include/uapi/linux/ftdetect.h
+	@mkdir -p $(@D)
+	OMPI_CC=$(CC) MPICH_CC=$(CC) $(MPI_SELFTEST_CC_$*) $(UCFLAGS) -Wno-missing-prototypes -o $@ $< $(B)/lib/libftdetect.a -lpthread
+
+selftests: selftests-mpi
