@@ -8,6 +8,7 @@
 #include "chardev.h"
 #include "event.h"
 #include "proc.h"
+#include "stab.h"
 
 static int ftd_open(struct inode *inode, struct file *file)
 {
@@ -74,6 +75,14 @@ static __poll_t ftd_poll(struct file *file, poll_table *wait)
 	return ftd_reader_readable(r) ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
+/* The read-only status table, see stab.h. */
+static int ftd_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct ftd_reader *r = file->private_data;
+
+	return ftd_status_mmap(r->fn, vma);
+}
+
 static long ftd_ioctl_info(struct ftd_reader *r, void __user *arg)
 {
 	struct ftd_net *fn = r->fn;
@@ -138,6 +147,7 @@ static const struct file_operations ftd_fops = {
 	.release = ftd_release,
 	.read = ftd_read,
 	.poll = ftd_poll,
+	.mmap = ftd_mmap,
 	.unlocked_ioctl = ftd_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = no_llseek,

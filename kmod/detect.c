@@ -5,6 +5,7 @@
 #include "proto/rail.h"
 #include "members.h"
 #include "dissem.h"
+#include "stab.h"
 
 static void emit_node_event(struct ftd_net *fn, enum ftd_event_type type, u32 node,
 			    u32 incarnation, u32 origin)
@@ -23,6 +24,7 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	struct ftd_rail *rail = &peer->rails[f->rail];
 	enum ftd_event_type ev = 0;
 	bool announce = false, tell_dead = false, revived = false, rail_back = false;
+	bool restarted = false;
 	enum ftd_node_state old;
 	u32 incarnation;
 
@@ -45,6 +47,7 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 			peer->state = FTD_NODE_UNKNOWN;
 		ftd_peer_new_incarnation(peer, f->incarnation);
 		announce = true;
+		restarted = true;
 	}
 	if (f->seq <= rail->rx_seq)
 		goto out;	/* duplicate or reordered: carries no news */
@@ -75,6 +78,9 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 		announce = true;
 out:
 	incarnation = peer->incarnation;
+	/* A restart of a node we hold alive changes no state: no event says so. */
+	if (restarted && !ev)
+		ftd_status_node(fn, peer, false);
 	spin_unlock(&peer->lock);
 	if (tell_dead)
 		ftd_dissem_tell_dead(fn, peer, incarnation);

@@ -4,6 +4,7 @@
 #include "members.h"
 #include "event.h"
 #include "hb_tx.h"
+#include "stab.h"
 #include "proto/rail.h"
 
 static void send_notice_to(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_notice *n)
@@ -61,14 +62,15 @@ static void report_ranks_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 inc
 			ev.origin = origin;
 			ev.job = lost[i].job;
 			ev.rank = lost[i].rank;
-			ftd_event_emit(fn, &ev);
+			ftd_event_emit_rank(fn, &ev, lost[i].regid, false);
 		}
 	} while (n);
 }
 
 /* A rank notice about peer: true if news. Only for the incarnation we know. */
-static bool apply_proc(struct ftd_peer *peer, const struct ftd_notice *n)
+static bool apply_proc(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_notice *n)
 {
+	struct ftd_stab_ref ref = { .regid = n->regid };
 	struct ftd_rank_table *t;
 	bool news = false;
 
@@ -78,10 +80,17 @@ static bool apply_proc(struct ftd_peer *peer, const struct ftd_notice *n)
 	t = ftd_peer_ranks(peer);
 	if (!t)
 		goto out;
-	if (n->kind == FTD_NOTICE_PROC_REG)
+	if (n->kind == FTD_NOTICE_PROC_REG) {
 		news = ftd_ranks_register(t, n->job, n->rank, n->regid);
-	else
-		news = ftd_ranks_end(t, n->job, n->rank, n->regid);
+		/* No event says so: the table learns it here (its end is an event). */
+		if (news)
+			ftd_status_rank_reg(fn, peer->id, n->subject_incarnation, n->job, n->rank,
+					    &ref);
+	} else {
+		news = ftd_ranks_end(t, n->job, n->rank, n->regid,
+				     n->kind == FTD_NOTICE_PROC_DEAD ? FTD_EV_PROC_DEAD :
+								      FTD_EV_PROC_EXIT);
+	}
 out:
 	spin_unlock_bh(&peer->lock);
 	return news;
@@ -476,7 +485,7 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 			emit(fn, ev, n.subject, n.subject_incarnation, n.origin);
 		break;
 	case FTD_NOTICE_PROC_REG:
-		news = apply_proc(subject, &n);
+		news = apply_proc(fn, subject, &n);
 		break;
 	case FTD_NOTICE_SUSPECT: {
 		u32 fresh;
@@ -498,7 +507,7 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 		break;
 	case FTD_NOTICE_PROC_DEAD:
 	case FTD_NOTICE_PROC_EXIT:
-		news = apply_proc(subject, &n);
+		news = apply_proc(fn, subject, &n);
 		if (news) {
 			struct ftd_event e = ftd_event_new(n.kind == FTD_NOTICE_PROC_DEAD ?
 							   FTD_EV_PROC_DEAD : FTD_EV_PROC_EXIT);
@@ -508,7 +517,7 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 			e.origin = n.origin;
 			e.job = n.job;
 			e.rank = n.rank;
-			ftd_event_emit(fn, &e);
+			ftd_event_emit_rank(fn, &e, n.regid, false);
 		}
 		break;
 	}

@@ -4,6 +4,7 @@
 #include <linux/ktime.h>
 #include "event.h"
 #include "genl.h"
+#include "stab.h"
 
 #define RING_MASK (FTD_EVENT_QUEUE_LEN - 1)
 static_assert((FTD_EVENT_QUEUE_LEN & RING_MASK) == 0, "queue length must be a power of two");
@@ -62,7 +63,7 @@ static void reader_push(struct ftd_reader *r, const struct ftd_event *ev)
 	wake_up_interruptible(&r->wait);
 }
 
-void ftd_event_emit(struct ftd_net *fn, struct ftd_event *ev)
+static void emit(struct ftd_net *fn, struct ftd_event *ev, const struct ftd_stab_ref *ref)
 {
 	struct ftd_reader *r;
 
@@ -74,12 +75,26 @@ void ftd_event_emit(struct ftd_net *fn, struct ftd_event *ev)
 	/* Multicast under the lock too, so netlink listeners get seq in order. */
 	spin_lock_bh(&fn->readers_lock);
 	ev->seq = ++fn->event_seq;
+	/* The status table first: no reader sees an event it does not reflect. */
+	ftd_status_event(fn, ev, ref);
 	list_for_each_entry(r, &fn->readers, entry)
 		reader_push(r, ev);
 	ftd_genl_event(fn, ev);
 	spin_unlock_bh(&fn->readers_lock);
 
 	atomic64_inc(&fn->stats.events);
+}
+
+void ftd_event_emit(struct ftd_net *fn, struct ftd_event *ev)
+{
+	emit(fn, ev, NULL);
+}
+
+void ftd_event_emit_rank(struct ftd_net *fn, struct ftd_event *ev, u32 regid, bool local)
+{
+	struct ftd_stab_ref ref = { .regid = regid, .local = local };
+
+	emit(fn, ev, &ref);
 }
 
 struct ftd_reader *ftd_reader_create(struct ftd_net *fn)
@@ -105,9 +120,16 @@ struct ftd_reader *ftd_reader_create(struct ftd_net *fn)
 
 void ftd_reader_destroy(struct ftd_reader *r)
 {
-	spin_lock_bh(&r->fn->readers_lock);
+	struct ftd_net *fn = r->fn;
+	struct ftd_status *st = NULL;
+
+	spin_lock_bh(&fn->readers_lock);
 	list_del(&r->entry);
-	spin_unlock_bh(&r->fn->readers_lock);
+	/* Every mapping holds its file: with the last file, the last mapping is gone. */
+	if (list_empty(&fn->readers))
+		st = ftd_status_detach(fn);
+	spin_unlock_bh(&fn->readers_lock);
+	ftd_status_free(st);
 	kvfree(r->ring);
 	kfree(r);
 }

@@ -22,7 +22,11 @@ struct ftd_reader {
 	u32 head, tail;			/* free-running; under readers_lock */
 	u32 lost;			/* dropped since the last OVERFLOW record */
 	u64 lost_first_seq;
-	/* rank registered through this file, see proc.c */
+	/*
+	 * Rank registered through this file, see proc.c: written under
+	 * read_lock; registered is set last (release), so that the status
+	 * table, which reads it under readers_lock, sees job, rank and regid.
+	 */
 	bool registered;
 	u32 job, rank, regid;
 };
@@ -39,6 +43,11 @@ static inline struct ftd_event ftd_event_new(enum ftd_event_type type)
 }
 
 void ftd_event_emit(struct ftd_net *fn, struct ftd_event *ev);
+/*
+ * A PROC_DEAD, PROC_EXIT or RANKS_DEAD event about registration regid of
+ * ev->node (local: of this node), which the record itself does not carry.
+ */
+void ftd_event_emit_rank(struct ftd_net *fn, struct ftd_event *ev, u32 regid, bool local);
 
 struct ftd_reader *ftd_reader_create(struct ftd_net *fn);
 void ftd_reader_destroy(struct ftd_reader *r);

@@ -7,6 +7,7 @@
 #include "event.h"
 #include "members.h"
 #include "dissem.h"
+#include "stab.h"
 
 unsigned int ftd_net_id __read_mostly;
 
@@ -62,6 +63,7 @@ int ftd_net_set_config(struct ftd_net *fn, const struct ftd_config *want, u32 ma
 		fn->cfg.node = want->node;
 		ftd_peer_mark_self(fn);
 	}
+	ftd_status_config(fn);
 out:
 	mutex_unlock(&fn->lock);
 	return ret;
@@ -107,6 +109,7 @@ int ftd_net_up(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	fn->n_observed = 0;
 	WRITE_ONCE(fn->last_rx_ns, 0);
 	WRITE_ONCE(fn->up, true);
+	ftd_status_config(fn);
 	ftd_hb_timer_start(fn);
 	pr_debug("node %u up, incarnation %u\n", fn->cfg.node, fn->incarnation);
 out:
@@ -123,6 +126,7 @@ static void net_down_locked(struct ftd_net *fn)
 	WRITE_ONCE(fn->up, false);
 	ftd_hb_timer_stop(fn);
 	ftd_socket_close(fn);
+	ftd_status_config(fn);
 }
 
 void ftd_net_down(struct ftd_net *fn)
@@ -147,8 +151,10 @@ static void forget_own_verdicts(struct ftd_net *fn)
 	xa_for_each(&fn->peers, id, peer) {
 		spin_lock_bh(&peer->lock);
 		revive = peer->state == FTD_NODE_DEAD;
-		if (revive || peer->state == FTD_NODE_SUSPECT)
+		if (revive || peer->state == FTD_NODE_SUSPECT) {
 			peer->state = FTD_NODE_UNKNOWN;
+			ftd_status_node(fn, peer, false);
+		}
 		spin_unlock_bh(&peer->lock);
 		if (revive)
 			ftd_members_set_live(fn, peer, true);
@@ -175,6 +181,7 @@ void ftd_net_fence(struct ftd_net *fn, u32 origin)
 	if (self) {
 		spin_lock_bh(&self->lock);
 		self->incarnation = new;
+		ftd_status_node(fn, self, false);
 		spin_unlock_bh(&self->lock);
 	}
 	forget_own_verdicts(fn);
@@ -216,6 +223,9 @@ static __net_exit void ftd_net_pernet_exit(struct net *net)
 	ftd_peer_del_all(fn);
 	mutex_unlock(&fn->lock);
 	xa_destroy(&fn->peers);
+	/* Its last file took the status table away (ftd_reader_destroy). */
+	if (WARN_ON(fn->status))
+		ftd_status_free(fn->status);
 }
 
 static struct pernet_operations ftd_net_ops = {

@@ -19,6 +19,7 @@
 
 struct socket;
 struct ftd_members;
+struct ftd_status;
 
 struct ftd_config {
 	u32 cluster;
@@ -61,9 +62,11 @@ struct ftd_net {
 	struct socket __rcu *sock6;
 	struct hrtimer timer;		/* heartbeat emission and detection tick */
 
-	spinlock_t readers_lock;	/* readers, event sequence and order; _bh */
+	spinlock_t readers_lock;	/* readers, event sequence and order,
+					 * status table writes; _bh */
 	struct list_head readers;	/* struct ftd_reader, chardev openers */
 	u64 event_seq;
+	struct ftd_status *status;	/* the mmap'd table once mapped, see stab.h */
 
 	struct ftd_stats stats;
 };

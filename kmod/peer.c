@@ -2,6 +2,7 @@
 #include <linux/slab.h>
 #include <linux/ipv6.h>
 #include "peer.h"
+#include "stab.h"
 
 bool ftd_addr_equal(const union ftd_addr *a, const union ftd_addr *b)
 {
@@ -118,6 +119,10 @@ int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nra
 	}
 	if (old)
 		call_rcu(&old->rcu, peer_free_rcu);
+	/* New, or replaced: a new peer knows none of the old one's ranks. */
+	spin_lock_bh(&peer->lock);
+	ftd_status_node(fn, peer, true);
+	spin_unlock_bh(&peer->lock);
 	return 0;
 }
 
@@ -129,6 +134,7 @@ int ftd_peer_del(struct ftd_net *fn, u32 id)
 	peer = xa_erase(&fn->peers, id);
 	if (!peer)
 		return -ENOENT;
+	ftd_status_node_del(fn, id);
 	call_rcu(&peer->rcu, peer_free_rcu);
 	return 0;
 }
@@ -158,6 +164,7 @@ void ftd_peer_mark_self(struct ftd_net *fn)
 			peer->state = FTD_NODE_SELF;
 		else if (peer->state == FTD_NODE_SELF)
 			peer->state = FTD_NODE_UNKNOWN;
+		ftd_status_node(fn, peer, false);
 		spin_unlock_bh(&peer->lock);
 	}
 }
@@ -207,6 +214,7 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 			memset(&r->driver_delay, 0, sizeof(r->driver_delay));
 			dst_cache_reset(&r->dst_cache);
 		}
+		ftd_status_node(fn, peer, true);
 		spin_unlock_bh(&peer->lock);
 	}
 }

@@ -2,6 +2,7 @@
 #include "proc.h"
 #include "peer.h"
 #include "dissem.h"
+#include "stab.h"
 
 static void emit_proc_event(struct ftd_reader *r, enum ftd_event_type type)
 {
@@ -13,11 +14,14 @@ static void emit_proc_event(struct ftd_reader *r, enum ftd_event_type type)
 	ev.origin = ev.node;
 	ev.job = r->job;
 	ev.rank = r->rank;
-	ftd_event_emit(fn, &ev);
+	ftd_event_emit_rank(fn, &ev, r->regid, true);
 }
 
-/* Keep our own node's entry current: the views we send carry it. */
-static void note_local(struct ftd_reader *r, bool ended)
+/*
+ * Keep our own node's entry current: the views we send carry it. how: 0 for
+ * a registration, else the event that ended it.
+ */
+static void note_local(struct ftd_reader *r, u8 how)
 {
 	struct ftd_net *fn = r->fn;
 	struct ftd_rank_table *t;
@@ -28,8 +32,8 @@ static void note_local(struct ftd_reader *r, bool ended)
 	if (self) {
 		spin_lock_bh(&self->lock);
 		t = ftd_peer_ranks(self);
-		if (t && ended)
-			ftd_ranks_end(t, r->job, r->rank, r->regid);
+		if (t && how)
+			ftd_ranks_end(t, r->job, r->rank, r->regid, how);
 		else if (t)
 			ftd_ranks_register(t, r->job, r->rank, r->regid);
 		spin_unlock_bh(&self->lock);
@@ -40,13 +44,15 @@ static void note_local(struct ftd_reader *r, bool ended)
 /* The rank ended: here at once, and everywhere by broadcast. */
 static void rank_ended(struct ftd_reader *r, enum ftd_event_type type, u8 notice)
 {
-	note_local(r, true);
+	note_local(r, type);
 	emit_proc_event(r, type);
 	ftd_dissem_proc(r->fn, notice, r->job, r->rank, r->regid);
 }
 
 int ftd_proc_register(struct ftd_reader *r, const struct ftd_rank_reg *reg)
 {
+	struct ftd_stab_ref ref = { .local = true };
+
 	if (reg->flags || reg->reserved)
 		return -EINVAL;
 	mutex_lock(&r->read_lock);
@@ -57,9 +63,12 @@ int ftd_proc_register(struct ftd_reader *r, const struct ftd_rank_reg *reg)
 	r->job = reg->job;
 	r->rank = reg->rank;
 	r->regid = atomic_inc_return(&r->fn->regid);
-	r->registered = true;
+	smp_store_release(&r->registered, true);	/* see struct ftd_reader */
 	mutex_unlock(&r->read_lock);
-	note_local(r, false);
+	note_local(r, 0);
+	ref.regid = r->regid;
+	ftd_status_rank_reg(r->fn, READ_ONCE(r->fn->cfg.node), READ_ONCE(r->fn->incarnation),
+			    r->job, r->rank, &ref);
 	ftd_dissem_proc(r->fn, FTD_NOTICE_PROC_REG, r->job, r->rank, r->regid);
 	return 0;
 }
@@ -71,7 +80,7 @@ int ftd_proc_deregister(struct ftd_reader *r)
 		mutex_unlock(&r->read_lock);
 		return -ENOENT;
 	}
-	r->registered = false;
+	WRITE_ONCE(r->registered, false);
 	mutex_unlock(&r->read_lock);
 	rank_ended(r, FTD_EV_PROC_EXIT, FTD_NOTICE_PROC_EXIT);
 	return 0;

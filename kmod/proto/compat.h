@@ -12,6 +12,7 @@
 #include <linux/types.h>
 #include <linux/string.h>
 #include <linux/kernel.h>
+#include <asm/barrier.h>
 #else
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,6 +23,19 @@ typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int64_t s64;
+#endif
+
+/*
+ * Stores that a reader in another context (user space mapping the status
+ * table) checks with a sequence counter: ftd_store_once() is one untorn
+ * store, ftd_wmb() orders the stores before it ahead of those after it.
+ */
+#ifdef __KERNEL__
+#define ftd_store_once(x, v)	WRITE_ONCE(x, v)
+#define ftd_wmb()		smp_wmb()
+#else
+#define ftd_store_once(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define ftd_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
 #endif
 
 /* Byte-wise big-endian access: frames are never assumed aligned. */

@@ -35,7 +35,7 @@ static struct ftd_rank_entry *slot(struct ftd_rank_table *t)
 }
 
 static struct ftd_rank_entry *add(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid,
-				  bool ended)
+				  u8 ended)
 {
 	struct ftd_rank_entry *e = slot(t);
 
@@ -50,22 +50,22 @@ bool ftd_ranks_register(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid)
 {
 	if (find(t, regid))
 		return false;	/* known, or already ended */
-	add(t, job, rank, regid, false);
+	add(t, job, rank, regid, 0);
 	return true;
 }
 
-bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid)
+bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u8 how)
 {
 	struct ftd_rank_entry *e = find(t, regid);
 
 	if (e) {
 		if (e->ended)
 			return false;
-		e->ended = 1;
+		e->ended = how;
 		return true;
 	}
 	/* The end overtook the registration: remember it as a tombstone. */
-	add(t, job, rank, regid, true);
+	add(t, job, rank, regid, how);
 	return true;
 }
 
@@ -76,7 +76,7 @@ u32 ftd_ranks_end_some(struct ftd_rank_table *t, struct ftd_rank_entry *out, u32
 	for (i = 0; i < t->n && n < max; i++) {
 		if (t->e[i].ended)
 			continue;
-		t->e[i].ended = 1;
+		t->e[i].ended = FTD_EV_RANKS_DEAD;
 		out[n++] = t->e[i];
 	}
 	return n;

@@ -10,6 +10,7 @@
 #define FTD_PROTO_RANKS_H
 
 #include "compat.h"
+#include <linux/ftdetect.h>	/* enum ftd_event_type: how a registration ended */
 
 #define FTD_RANKS_PER_NODE	256
 
@@ -17,7 +18,8 @@ struct ftd_rank_entry {
 	u32 job;
 	u32 rank;
 	u32 regid;
-	u8 ended;
+	u8 ended;	/* 0: live; else how it ended: FTD_EV_PROC_DEAD,
+			 * FTD_EV_PROC_EXIT or FTD_EV_RANKS_DEAD */
 };
 
 struct ftd_rank_table {
@@ -27,11 +29,15 @@ struct ftd_rank_table {
 
 /* A registration: true if it is news. */
 bool ftd_ranks_register(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid);
-/* The end of a registration (death or exit): true if it is news. */
-bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid);
 /*
- * The node died: end up to max registrations still live, copying each into
- * out. Returns how many; call again until it returns 0.
+ * The end of a registration, how = FTD_EV_PROC_DEAD or FTD_EV_PROC_EXIT:
+ * true if it is news.
+ */
+bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u8 how);
+/*
+ * The node died: end up to max registrations still live (how:
+ * FTD_EV_RANKS_DEAD), copying each into out. Returns how many; call again
+ * until it returns 0.
  */
 u32 ftd_ranks_end_some(struct ftd_rank_table *t, struct ftd_rank_entry *out, u32 max);
 

@@ -12,8 +12,8 @@ TEST(register_then_end_is_news_once)
 
 	EXPECT_TRUE(ftd_ranks_register(&t, 1, 5, 100));
 	EXPECT_FALSE(ftd_ranks_register(&t, 1, 5, 100));	/* repeated */
-	EXPECT_TRUE(ftd_ranks_end(&t, 1, 5, 100));
-	EXPECT_FALSE(ftd_ranks_end(&t, 1, 5, 100));
+	EXPECT_TRUE(ftd_ranks_end(&t, 1, 5, 100, FTD_EV_PROC_DEAD));
+	EXPECT_FALSE(ftd_ranks_end(&t, 1, 5, 100, FTD_EV_PROC_DEAD));
 	EXPECT_FALSE(ftd_ranks_register(&t, 1, 5, 100));	/* late: stays ended */
 }
 
@@ -21,9 +21,9 @@ TEST(end_overtaking_the_registration)
 {
 	static struct ftd_rank_table t;
 
-	EXPECT_TRUE(ftd_ranks_end(&t, 2, 9, 7));
+	EXPECT_TRUE(ftd_ranks_end(&t, 2, 9, 7, FTD_EV_PROC_DEAD));
 	EXPECT_FALSE(ftd_ranks_register(&t, 2, 9, 7));
-	EXPECT_FALSE(ftd_ranks_end(&t, 2, 9, 7));
+	EXPECT_FALSE(ftd_ranks_end(&t, 2, 9, 7, FTD_EV_PROC_DEAD));
 }
 
 TEST(node_death_ends_each_live_rank_once)
@@ -35,12 +35,12 @@ TEST(node_death_ends_each_live_rank_once)
 	ftd_ranks_register(&t, 1, 0, 1);
 	ftd_ranks_register(&t, 1, 1, 2);
 	ftd_ranks_register(&t, 1, 2, 3);
-	ftd_ranks_end(&t, 1, 1, 2);
+	ftd_ranks_end(&t, 1, 1, 2, FTD_EV_PROC_DEAD);
 	while ((n = ftd_ranks_end_some(&t, out, 2)))
 		total += n;
 	EXPECT_EQ(2, total);
 	EXPECT_EQ(0, ftd_ranks_end_some(&t, out, 2));
-	EXPECT_FALSE(ftd_ranks_end(&t, 1, 0, 1));	/* a PROC_DEAD after the node's death */
+	EXPECT_FALSE(ftd_ranks_end(&t, 1, 0, 1, FTD_EV_PROC_DEAD));	/* a PROC_DEAD after the node's death */
 }
 
 TEST(a_full_table_recycles_tombstones_first)
@@ -50,11 +50,33 @@ TEST(a_full_table_recycles_tombstones_first)
 
 	for (i = 0; i < FTD_RANKS_PER_NODE; i++)
 		ASSERT_TRUE(ftd_ranks_register(&t, 1, i, i + 1));
-	ASSERT_TRUE(ftd_ranks_end(&t, 1, 10, 11));
+	ASSERT_TRUE(ftd_ranks_end(&t, 1, 10, 11, FTD_EV_PROC_DEAD));
 	ASSERT_TRUE(ftd_ranks_register(&t, 1, 999, 5000));	/* takes rank 10's tombstone */
 	EXPECT_EQ(FTD_RANKS_PER_NODE, t.n);
-	EXPECT_TRUE(ftd_ranks_end(&t, 1, 999, 5000));
-	EXPECT_TRUE(ftd_ranks_end(&t, 1, 0, 1));		/* the live ones are all kept */
+	EXPECT_TRUE(ftd_ranks_end(&t, 1, 999, 5000, FTD_EV_PROC_DEAD));
+	EXPECT_TRUE(ftd_ranks_end(&t, 1, 0, 1, FTD_EV_PROC_DEAD));		/* the live ones are all kept */
+}
+
+TEST(an_ended_entry_remembers_how)
+{
+	static struct ftd_rank_table t;
+	struct ftd_rank_entry out[4];
+
+	ftd_ranks_register(&t, 1, 0, 1);
+	ftd_ranks_register(&t, 1, 1, 2);
+	ftd_ranks_register(&t, 1, 2, 3);
+	ftd_ranks_end(&t, 1, 0, 1, FTD_EV_PROC_EXIT);
+	ftd_ranks_end(&t, 1, 1, 2, FTD_EV_PROC_DEAD);
+	ftd_ranks_end(&t, 1, 3, 4, FTD_EV_PROC_EXIT);		/* overtook its registration */
+	ASSERT_EQ(1, ftd_ranks_end_some(&t, out, 4));
+	EXPECT_EQ(FTD_EV_RANKS_DEAD, out[0].ended);
+	EXPECT_EQ(FTD_EV_PROC_EXIT, t.e[0].ended);
+	EXPECT_EQ(FTD_EV_PROC_DEAD, t.e[1].ended);
+	EXPECT_EQ(FTD_EV_RANKS_DEAD, t.e[2].ended);
+	EXPECT_EQ(FTD_EV_PROC_EXIT, t.e[3].ended);
+	/* A repeated end does not rewrite how it ended. */
+	EXPECT_FALSE(ftd_ranks_end(&t, 1, 0, 1, FTD_EV_PROC_DEAD));
+	EXPECT_EQ(FTD_EV_PROC_EXIT, t.e[0].ended);
 }
 
 TEST_HARNESS_MAIN

@@ -7,6 +7,7 @@
  *   1. the wire format of the UDP frames nodes exchange      (FTD_WIRE_*)
  *   2. the event record read from /dev/ftdetect               (struct ftd_event)
  *   3. the /dev/ftdetect ioctls                               (FTD_IOC_*)
+ *      and its read-only mmap'd status table                  (struct ftd_status_*)
  *   4. the generic netlink family "ftdetect"                  (FTDETECT_CMD_*, FTDETECT_A_*)
  *
  * Anything that crosses the kernel/user boundary is defined here and nowhere
@@ -15,7 +16,8 @@
  *
  * Changing this file is a protocol change: bump FTD_WIRE_VERSION for a wire
  * change, FTD_EVENT_VERSION for an event record change, FTDETECT_GENL_VERSION
- * for an incompatible netlink change, and record it in docs/uapi.md.
+ * for an incompatible netlink change, FTD_STATUS_VERSION for an incompatible
+ * status table change, and record it in docs/uapi.md.
  *
  * ------------------------------------------------------------------------
  * 1. Wire format
@@ -281,6 +283,200 @@ struct ftd_info {
 #define FTD_IOC_REGISTER	_IOW(FTD_IOC_MAGIC, 1, struct ftd_rank_reg)
 #define FTD_IOC_DEREGISTER	_IO(FTD_IOC_MAGIC, 2)
 #define FTD_IOC_INFO		_IOR(FTD_IOC_MAGIC, 3, struct ftd_info)
+
+/*
+ * The status table: mmap(2) of /dev/ftdetect
+ * ------------------------------------------
+ *
+ * A read-only table of what this node knows of every node and every
+ * registered rank, which the kernel keeps current as it changes, so that a
+ * progress loop can check liveness without a system call:
+ *
+ *   fd = open("/dev/ftdetect", O_RDONLY);
+ *   hdr = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);   first the header,
+ *   size = hdr->size; munmap(hdr, 4096);                     to learn the size
+ *   hdr = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+ *
+ * One table per instance (network namespace), shared by every opener, no
+ * privilege needed. The offset must be 0 and the length at most hdr->size
+ * (-EINVAL otherwise); a shorter mapping is allowed. A mapping that could
+ * ever be written is refused: PROT_WRITE gets -EPERM with MAP_PRIVATE or an
+ * O_RDWR file (-EACCES from the VFS for MAP_SHARED of an O_RDONLY file), and
+ * mprotect(PROT_WRITE) later fails with -EACCES. The table is allocated
+ * (vmalloc, about 3.5 MiB at the default capacities) when the instance is
+ * first mapped, filled from the instance's state, and freed when the last
+ * file open on the instance is closed. A mapping holds the file it was made
+ * from, like an open descriptor: it stays valid and current as long as it
+ * exists, across ftctl down/up and after the network namespace lost its
+ * last process (the file keeps the instance alive), and a rank registered
+ * on that file ends (PROC_DEAD) when the file is closed and unmapped (a
+ * process that dies does both).
+ *
+ * Layout: a struct ftd_status_hdr at offset 0, then three arrays at the
+ * offsets the header gives, each entry the size the header gives (entries
+ * may grow in a later version, fields are only appended: step through an
+ * array by its entry size, not by sizeof):
+ *
+ *   nodes    struct ftd_status_node[node_cap], [0, node_count) in use,
+ *            sorted by id (binary search)
+ *   ranks    struct ftd_status_rank[rank_cap], [0, rank_count) in use
+ *   buckets  __u32[bucket_count], bucket_count a power of two: the index of
+ *            ranks by (job, rank). bucket[ftd_status_rank_hash(job, rank) &
+ *            (bucket_count - 1)] is the first entry of a chain (entry index
+ *            + 1; 0 ends the chain) linked by each entry's next field.
+ *
+ * The offsets, entry sizes, capacities and bucket_count never change once
+ * the table exists; everything else may change at any time.
+ *
+ * Consistency: seq is a sequence counter (the kernel's seqcount): odd while
+ * the kernel is writing, incremented again when it is done. A reader copies
+ * what it needs between two reads of seq and retries if the value was odd or
+ * changed:
+ *
+ *   do {
+ *           while ((s = load_acquire(&hdr->seq)) & 1)
+ *                   cpu_relax();
+ *           ... copy entries ...
+ *           fence_acquire();
+ *   } while (load(&hdr->seq) != s);
+ *
+ * A reader must bound every walk (binary search within [0, node_cap), a
+ * chain at most rank_cap steps, indices below rank_count) since it may see
+ * a half-written table before its retry.
+ *
+ * changes counts the updates completed since the table was created: a
+ * progress loop that only wants to know "did anything change?" compares it
+ * with the value it saw last (on a 64-bit CPU one load; a 32-bit reader
+ * reads it under seq like the rest).
+ *
+ * Agreement with the event stream: the kernel updates the table in the same
+ * critical section that numbers an event and queues it to readers, before
+ * any reader can read the event. event_seq is the seq of the last event the
+ * table reflects: a reader that has read every event up to E knows that the
+ * table already reflects all of them (event_seq >= E), and when event_seq ==
+ * E, nothing more. Some changes have no event (a rank registering, nodes
+ * added, an instance restart): they bump changes, not event_seq.
+ *
+ * Node entries follow the NODE_*, IFACE_* events about each node (an event
+ * about an older incarnation than the entry's is ignored: fail-stop holds
+ * per incarnation), and the node table (FTDETECT_CMD_ADD_NODE/DEL_NODE,
+ * ftctl down/up). The local node's entry says FTD_NODE_SELF.
+ *
+ * Rank entries: one per registration (a process's FTD_IOC_REGISTER here, a
+ * PROC_REG notice from another node). ALIVE until PROC_DEAD, PROC_EXIT or
+ * RANKS_DEAD ends it (cause and event_seq say which event); an end that
+ * arrives before the registration makes an ended entry at once. An ALIVE
+ * entry becomes STALE when the kernel stops tracking it: its node started a
+ * new incarnation without a death being reported, was removed from the
+ * node table, or this instance restarted (ftctl down/up); a view from its
+ * node that announces it again makes it ALIVE. Ended entries stay until
+ * their slot is needed (see capacity). A rank registered twice (on two
+ * nodes, or again after ending) has two entries: the one to believe is the
+ * ALIVE one, else the one with the highest gen.
+ *
+ * Capacity: node_cap and rank_cap are the module parameters status_nodes
+ * (default FTD_STATUS_DEFAULT_NODES) and status_ranks (default
+ * FTD_STATUS_DEFAULT_RANKS) when the table was created. Nothing is ever
+ * overwritten silently:
+ *  - a node that does not fit is not recorded: nodes_dropped counts it and
+ *    FTD_STATUS_F_NODES_FULL stays set for the table's life;
+ *  - a registration (or an end) that does not fit takes the slot of the
+ *    entry that ended (or went STALE) first, oldest first: ranks_recycled
+ *    counts these; when every slot holds an ALIVE rank it is not recorded:
+ *    ranks_dropped counts it and FTD_STATUS_F_RANKS_FULL stays set.
+ * While a FULL flag is set, a node or rank missing from the table is
+ * unknown, not absent.
+ */
+#define FTD_STATUS_MAGIC		0x46544453U	/* "FTDS" */
+#define FTD_STATUS_VERSION		1
+#define FTD_STATUS_DEFAULT_NODES	4096
+#define FTD_STATUS_DEFAULT_RANKS	65536
+
+/* struct ftd_status_hdr.flags */
+#define FTD_STATUS_F_UP			(1U << 0)	/* the instance is running */
+#define FTD_STATUS_F_NODES_FULL		(1U << 1)	/* a node was not recorded */
+#define FTD_STATUS_F_RANKS_FULL		(1U << 2)	/* a registration was not recorded */
+#define __FTD_STATUS_F_ALL		0x7U
+
+struct ftd_status_hdr {
+	__u32 magic;		/* FTD_STATUS_MAGIC */
+	__u16 version;		/* FTD_STATUS_VERSION */
+	__u16 hdr_size;		/* sizeof(struct ftd_status_hdr) */
+	__u32 seq;		/* odd while the kernel writes; see above */
+	__u32 flags;		/* FTD_STATUS_F_* */
+	__u64 changes;		/* updates completed since the table was created */
+	__u64 event_seq;	/* seq of the last event the table reflects */
+	__u32 size;		/* bytes of the table, a multiple of the page size */
+	__u32 local_node;	/* the instance's node id, FTD_NODE_NONE if not set */
+	__u32 local_incarnation;
+	__u32 cluster;
+	__u32 node_off;		/* byte offset of the node array */
+	__u32 node_size;	/* bytes per node entry */
+	__u32 node_cap;
+	__u32 node_count;	/* entries in use */
+	__u32 rank_off;		/* byte offset of the rank array */
+	__u32 rank_size;	/* bytes per rank entry */
+	__u32 rank_cap;
+	__u32 rank_count;	/* entries in use */
+	__u32 bucket_off;	/* byte offset of the __u32 bucket array */
+	__u32 bucket_count;	/* a power of two */
+	__u32 ranks_alive;	/* rank entries in state FTD_RANK_ALIVE */
+	__u32 reserved;
+	__u64 nodes_dropped;	/* nodes not recorded: the table was full */
+	__u64 ranks_dropped;	/* registrations not recorded: every slot ALIVE */
+	__u64 ranks_recycled;	/* ended or stale entries whose slot was reused */
+	__u64 fenced;		/* FENCED events: this node was declared dead while alive */
+};
+
+struct ftd_status_node {
+	__u32 id;
+	__u32 incarnation;	/* 0 until known */
+	__u8  state;		/* enum ftd_node_state */
+	__u8  rails_down;	/* bit i: rail i reported down (IFACE_DEAD) */
+	__u8  nrails;		/* addresses configured for it */
+	__u8  reserved0;
+	__u32 reserved1;
+	__u64 event_seq;	/* seq of the last event that changed it, 0: none */
+	__u64 gen;		/* the table's changes count when it last changed */
+};
+
+enum ftd_rank_state {
+	FTD_RANK_FREE = 0,	/* unused slot: never in a chain */
+	FTD_RANK_ALIVE,		/* registered, not ended */
+	FTD_RANK_DEAD,		/* died registered (PROC_DEAD) or with its node (RANKS_DEAD) */
+	FTD_RANK_EXITED,	/* deregistered cleanly (PROC_EXIT) */
+	FTD_RANK_STALE,		/* no longer tracked by the kernel; see above */
+	__FTD_RANK_STATE_MAX
+};
+
+#define FTD_STATUS_RANK_F_LOCAL	(1U << 0)	/* registered on this node */
+
+struct ftd_status_rank {
+	__u32 job;
+	__u32 rank;
+	__u32 node;		/* where it registered; FTD_NODE_NONE: here, before
+				 * the local node id was set */
+	__u32 incarnation;	/* that node's incarnation when it registered */
+	__u32 regid;		/* that node's number for the registration */
+	__u32 next;		/* bucket chain: next entry's index + 1, 0 ends */
+	__u8  state;		/* enum ftd_rank_state */
+	__u8  flags;		/* FTD_STATUS_RANK_F_* */
+	__u16 cause;		/* enum ftd_event_type that ended it, else 0 */
+	__u32 reserved;
+	__u64 event_seq;	/* seq of the event that ended it, 0: none (yet) */
+	__u64 gen;		/* the table's changes count when it last changed */
+};
+
+/* The bucket of (job, rank) is ftd_status_rank_hash(job, rank) & (bucket_count - 1). */
+static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
+{
+	__u32 h = job * 0x9e3779b1U ^ rank * 0x85ebca77U;
+
+	h ^= h >> 16;
+	h *= 0x7feb352dU;
+	h ^= h >> 15;
+	return h;
+}
 
 /*
  * ------------------------------------------------------------------------

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/version.h>
+#include "stab.h"
+#include "event.h"
+
+/*
+ * Capacities of the tables created from now on. The defaults hold a 4096-node
+ * cluster and 64k registrations (16 per node, with room for the ended ones)
+ * in about 3.5 MiB per mapped instance; past them nothing is lost silently
+ * (FTD_STATUS_F_*_FULL), and a larger site raises them at module load.
+ */
+static unsigned int status_nodes = FTD_STATUS_DEFAULT_NODES;
+module_param(status_nodes, uint, 0644);
+MODULE_PARM_DESC(status_nodes, "nodes a status table holds (1.." __stringify(FTD_STAB_MAX_NODES) ")");
+static unsigned int status_ranks = FTD_STATUS_DEFAULT_RANKS;
+module_param(status_ranks, uint, 0644);
+MODULE_PARM_DESC(status_ranks, "rank registrations a status table holds (1.." __stringify(FTD_STAB_MAX_RANKS) ")");
+
+struct ftd_status {
+	struct ftd_stab t;
+	void *area;		/* vmalloc_user: what user space maps */
+	size_t size;
+	void *private;		/* the writer's recycling queue */
+};
+
+void ftd_status_free(struct ftd_status *st)
+{
+	if (!st)
+		return;
+	vfree(st->area);
+	kvfree(st->private);
+	kfree(st);
+}
+
+static struct ftd_status *status_alloc(void)
+{
+	u32 nodes = clamp_t(u32, READ_ONCE(status_nodes), 1, FTD_STAB_MAX_NODES);
+	u32 ranks = clamp_t(u32, READ_ONCE(status_ranks), 1, FTD_STAB_MAX_RANKS);
+	size_t size = ftd_stab_size(nodes, ranks, PAGE_SIZE);
+	struct ftd_status *st = kzalloc(sizeof(*st), GFP_KERNEL);
+
+	if (!st)
+		return NULL;
+	st->size = size;
+	st->area = vmalloc_user(size);	/* zeroed, and VM_USERMAP for remap_vmalloc_range */
+	st->private = kvzalloc(array_size(ranks, sizeof(u32) + sizeof(u8)), GFP_KERNEL);
+	if (!st->area || !st->private) {
+		ftd_status_free(st);
+		return NULL;
+	}
+	ftd_stab_init(&st->t, st->area, size, nodes, ranks, st->private,
+		      (u8 *)st->private + array_size(ranks, sizeof(u32)));
+	return st;
+}
+
+/* Open a write section on fn's table; NULL if it has none. */
+static struct ftd_stab *write_begin(struct ftd_net *fn)
+{
+	lockdep_assert_held(&fn->readers_lock);
+	if (!fn->status)
+		return NULL;
+	ftd_stab_begin(&fn->status->t);
+	return &fn->status->t;
+}
+
+struct ftd_status *ftd_status_detach(struct ftd_net *fn)
+{
+	struct ftd_status *st = fn->status;
+
+	lockdep_assert_held(&fn->readers_lock);
+	fn->status = NULL;
+	return st;
+}
+
+void ftd_status_event(struct ftd_net *fn, const struct ftd_event *ev,
+		      const struct ftd_stab_ref *ref)
+{
+	struct ftd_stab *t = write_begin(fn);
+
+	if (!t)
+		return;
+	ftd_stab_event(t, ev, ref);
+	ftd_stab_end(t);
+}
+
+/* Copy peer's state; readers_lock and peer->lock held. */
+static void set_node(struct ftd_net *fn, struct ftd_stab *t, struct ftd_peer *peer, bool forget)
+{
+	lockdep_assert_held(&peer->lock);
+	ftd_stab_node_set(t, peer->id, peer->state, peer->incarnation, peer->rails_down,
+			  peer->nrails, forget);
+	/* After a fence, our incarnation changed with it. */
+	if (peer->self)
+		ftd_stab_set_local(t, peer->id, READ_ONCE(fn->incarnation),
+				   READ_ONCE(fn->cfg.cluster), READ_ONCE(fn->up));
+}
+
+void ftd_status_node(struct ftd_net *fn, struct ftd_peer *peer, bool forget)
+{
+	struct ftd_stab *t;
+
+	spin_lock_bh(&fn->readers_lock);
+	t = write_begin(fn);
+	if (t) {
+		set_node(fn, t, peer, forget);
+		ftd_stab_end(t);
+	}
+	spin_unlock_bh(&fn->readers_lock);
+}
+
+void ftd_status_node_del(struct ftd_net *fn, u32 id)
+{
+	struct ftd_stab *t;
+
+	lockdep_assert_held(&fn->lock);
+	spin_lock_bh(&fn->readers_lock);
+	t = write_begin(fn);
+	if (t) {
+		ftd_stab_node_del(t, id);
+		ftd_stab_end(t);
+	}
+	spin_unlock_bh(&fn->readers_lock);
+}
+
+static void set_config(struct ftd_net *fn, struct ftd_stab *t)
+{
+	lockdep_assert_held(&fn->lock);
+	ftd_stab_set_local(t, fn->cfg.node, fn->incarnation, fn->cfg.cluster, fn->up);
+}
+
+void ftd_status_config(struct ftd_net *fn)
+{
+	struct ftd_stab *t;
+
+	spin_lock_bh(&fn->readers_lock);
+	t = write_begin(fn);
+	if (t) {
+		set_config(fn, t);
+		ftd_stab_end(t);
+	}
+	spin_unlock_bh(&fn->readers_lock);
+}
+
+void ftd_status_rank_reg(struct ftd_net *fn, u32 node, u32 inc, u32 job, u32 rank,
+			 const struct ftd_stab_ref *ref)
+{
+	struct ftd_stab *t;
+
+	spin_lock_bh(&fn->readers_lock);
+	t = write_begin(fn);
+	if (t) {
+		ftd_stab_rank_reg(t, node, inc, job, rank, ref);
+		ftd_stab_end(t);
+	}
+	spin_unlock_bh(&fn->readers_lock);
+}
+
+/* The registrations of local ranks still open; readers_lock held. */
+static void fill_local(struct ftd_net *fn, struct ftd_stab *t)
+{
+	struct ftd_stab_ref ref = { .local = true };
+	struct ftd_reader *r;
+
+	list_for_each_entry(r, &fn->readers, entry) {
+		/* Published by ftd_proc_register() after job, rank and regid. */
+		if (!smp_load_acquire(&r->registered))
+			continue;
+		ref.regid = r->regid;
+		ftd_stab_rank_reg(t, fn->cfg.node, fn->incarnation, r->job, r->rank, &ref);
+	}
+}
+
+/* A node and what it knows of its ranks; readers_lock and peer->lock held. */
+static void fill_peer(struct ftd_net *fn, struct ftd_stab *t, struct ftd_peer *peer)
+{
+	struct ftd_stab_ref ref = { .local = peer->self };
+	const struct ftd_rank_entry *e;
+	u32 i;
+
+	set_node(fn, t, peer, false);
+	for (i = 0; peer->ranks && i < peer->ranks->n; i++) {
+		e = &peer->ranks->e[i];
+		ref.regid = e->regid;
+		if (e->ended)
+			ftd_stab_rank_ended(t, peer->id, peer->incarnation, e->job, e->rank, &ref,
+					    e->ended);
+		else
+			ftd_stab_rank_reg(t, peer->id, peer->incarnation, e->job, e->rank, &ref);
+	}
+}
+
+/*
+ * The instance's table, made and filled if it has none. The table is
+ * published first, so that the events numbered meanwhile apply to it; each
+ * node is then copied under its own lock, which every change to the node
+ * holds: the copy is never older than an event already applied.
+ */
+static struct ftd_status *status_get(struct ftd_net *fn)
+{
+	struct ftd_status *st;
+	struct ftd_peer *peer;
+	unsigned long id;
+
+	mutex_lock(&fn->lock);
+	spin_lock_bh(&fn->readers_lock);
+	st = fn->status;
+	spin_unlock_bh(&fn->readers_lock);
+	if (st)
+		goto out;
+	st = status_alloc();
+	if (!st) {
+		st = ERR_PTR(-ENOMEM);
+		goto out;
+	}
+
+	spin_lock_bh(&fn->readers_lock);
+	fn->status = st;
+	ftd_stab_begin(&st->t);
+	set_config(fn, &st->t);
+	ftd_stab_set_event_seq(&st->t, fn->event_seq);
+	fill_local(fn, &st->t);
+	ftd_stab_end(&st->t);
+	spin_unlock_bh(&fn->readers_lock);
+
+	xa_for_each(&fn->peers, id, peer) {
+		spin_lock_bh(&peer->lock);
+		spin_lock_bh(&fn->readers_lock);
+		ftd_stab_begin(&st->t);
+		fill_peer(fn, &st->t, peer);
+		ftd_stab_end(&st->t);
+		spin_unlock_bh(&fn->readers_lock);
+		spin_unlock_bh(&peer->lock);
+	}
+out:
+	mutex_unlock(&fn->lock);
+	return st;
+}
+
+int ftd_status_mmap(struct ftd_net *fn, struct vm_area_struct *vma)
+{
+	unsigned long len = vma->vm_end - vma->vm_start;
+	struct ftd_status *st;
+
+	/* Read-only, now and later: no write mapping, no mprotect to one. */
+	if (vma->vm_flags & VM_WRITE)
+		return -EPERM;
+	if (vma->vm_pgoff)
+		return -EINVAL;
+	/* The caller's file keeps st: it is only freed with the last file. */
+	st = status_get(fn);
+	if (IS_ERR(st))
+		return PTR_ERR(st);
+	if (len > st->size)
+		return -EINVAL;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	vm_flags_clear(vma, VM_MAYWRITE);
+#else
+	vma->vm_flags &= ~VM_MAYWRITE;
+#endif
+	/* Inserts the pages now (no fault handler), marks it DONTEXPAND. */
+	return remap_vmalloc_range(vma, st->area, 0);
+}
