@@ -74,11 +74,11 @@ COMMON_SRC := userspace/common/nl.c userspace/common/names.c userspace/common/du
 	userspace/common/query.c userspace/common/table.c
 # The tools' files other than main.c (config parser, formatters): unit-tested.
 TOOL_UNIT_SRC = $(filter-out %/main.c,$(wildcard userspace/ftctl/*.c userspace/ftstat/*.c))
-LIB_SRC := userspace/lib/ftdetect.c
+LIB_SRC := userspace/lib/ftdetect.c userspace/lib/status.c
 
 userspace: tools lib
 tools: $(B)/bin/ftctl $(B)/bin/ftstat
-lib: $(B)/lib/libftdetect.so $(B)/lib/libftdetect.a
+lib: $(B)/lib/libftdetect.so $(B)/lib/libftdetect.so.1 $(B)/lib/libftdetect.a $(B)/lib/libftdetect.pc
 
 $(B)/bin/ftctl: userspace/ftctl/*.c userspace/ftctl/*.h $(COMMON_SRC) userspace/common/*.h include/uapi/linux/ftdetect.h $(EBPF_USER_DEPS)
 	@mkdir -p $(@D)
@@ -91,14 +91,59 @@ $(B)/bin/ftstat: userspace/ftstat/*.c userspace/ftstat/*.h $(COMMON_SRC) userspa
 # So that `make build/bin/ftctl` (a relative name for the same file) works.
 build/bin/ftctl build/bin/ftstat: build/bin/%: $(B)/bin/% ;
 
-$(B)/lib/libftdetect.so: $(LIB_SRC) userspace/lib/ftdetect.h include/uapi/linux/ftdetect.h
-	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) -fPIC -shared -Wl,-soname,libftdetect.so.1 -o $@ $(LIB_SRC)
+# ---------------------------------------------------------------- libftdetect
+# Shared (soname libftdetect.so.1; the version script exports the ftd_* API
+# and nothing else) and static; a pkg-config file for PREFIX/LIBDIR; the
+# header <ftdetect/ftdetect.h> includes the installed <linux/ftdetect.h>.
+LIB_VERSION := 1.0.0
+LIB_SONAME := libftdetect.so.1
+LIB_REAL := libftdetect.so.$(LIB_VERSION)
+LIB_DEPS := $(LIB_SRC) userspace/lib/ftdetect.h userspace/lib/status.h include/uapi/linux/ftdetect.h
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+# Each function of libftdetect(3) gets a man page name.
+LIB_MAN_LINKS := ftd_open ftd_close ftd_fd ftd_register ftd_deregister ftd_info \
+	ftd_next_event ftd_event_name ftd_strerror ftd_status_map ftd_status_changes \
+	ftd_status_info ftd_node_status ftd_rank_status ftd_status_snapshot \
+	ftd_status_snapshot_free ftd_node_state_name ftd_rank_state_name
 
-$(B)/lib/libftdetect.a: $(LIB_SRC) userspace/lib/ftdetect.h include/uapi/linux/ftdetect.h
-	@mkdir -p $(B)/obj
-	$(CC) $(UCFLAGS) -c -o $(B)/obj/libftdetect.o $(LIB_SRC)
-	$(AR) rcs $@ $(B)/obj/libftdetect.o
+$(B)/lib/$(LIB_REAL): $(LIB_DEPS) userspace/lib/libftdetect.map
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -fPIC -shared -Wl,-soname,$(LIB_SONAME) \
+		-Wl,--version-script=userspace/lib/libftdetect.map -o $@ $(LIB_SRC)
+
+$(B)/lib/$(LIB_SONAME) $(B)/lib/libftdetect.so: $(B)/lib/$(LIB_REAL)
+	ln -sf $(LIB_REAL) $@
+
+$(B)/lib/libftdetect.a: $(LIB_DEPS)
+	@mkdir -p $(B)/obj/lib
+	$(CC) $(UCFLAGS) -c -o $(B)/obj/lib/ftdetect.o userspace/lib/ftdetect.c
+	$(CC) $(UCFLAGS) -c -o $(B)/obj/lib/status.o userspace/lib/status.c
+	rm -f $@
+	$(AR) rcs $@ $(B)/obj/lib/ftdetect.o $(B)/obj/lib/status.o
+
+# Regenerated whenever PREFIX or LIBDIR change, rewritten only if it differs.
+.PHONY: FORCE
+FORCE:
+$(B)/lib/libftdetect.pc: userspace/lib/libftdetect.pc.in FORCE
+	@mkdir -p $(@D)
+	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(LIB_VERSION)|' $< > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; echo "  GEN $@ (prefix $(PREFIX))"; fi
+
+.PHONY: install-lib
+install-lib: lib
+	install -D -m 0644 include/uapi/linux/ftdetect.h $(DESTDIR)$(INCLUDEDIR)/linux/ftdetect.h
+	install -D -m 0644 userspace/lib/ftdetect.h $(DESTDIR)$(INCLUDEDIR)/ftdetect/ftdetect.h
+	install -D -m 0755 $(B)/lib/$(LIB_REAL) $(DESTDIR)$(LIBDIR)/$(LIB_REAL)
+	ln -sf $(LIB_REAL) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libftdetect.so
+	install -D -m 0644 $(B)/lib/libftdetect.a $(DESTDIR)$(LIBDIR)/libftdetect.a
+	install -D -m 0644 $(B)/lib/libftdetect.pc $(DESTDIR)$(LIBDIR)/pkgconfig/libftdetect.pc
+	install -D -m 0644 docs/man/libftdetect.3 $(DESTDIR)$(PREFIX)/share/man/man3/libftdetect.3
+	for f in $(LIB_MAN_LINKS); do \
+		echo '.so man3/libftdetect.3' > $(DESTDIR)$(PREFIX)/share/man/man3/$$f.3; done
+# ---------------------------------------------------------------- end of libftdetect
 
 # ---------------------------------------------------------------- MPI glue
 # libftdetect_mpi, its example and tests (userspace/mpi/mpi.mk): built when
@@ -133,16 +178,26 @@ bench-sim: $(B)/bin/ftdsim
 # In-VM selftests (C, kselftest harness) and the tools the shell tests use.
 SELFTEST_BINS := $(patsubst selftests/ftdetect/%.c,$(B)/selftests/%,$(wildcard selftests/ftdetect/*.c)) \
 	$(B)/selftests/ftd-devwatch $(B)/selftests/ftd-inject $(B)/selftests/ftd-link \
-	$(B)/selftests/ftd-capture
+	$(B)/selftests/ftd-capture $(B)/selftests/ftd-status
 STCFLAGS = $(UCFLAGS) -I$(CURDIR)/selftests $(NL_CFLAGS)
 
 $(B)/selftests/%: selftests/ftdetect/%.c selftests/ftdetect/*.h $(COMMON_SRC) include/uapi/linux/ftdetect.h
 	@mkdir -p $(@D)
 	$(CC) $(STCFLAGS) -Wno-missing-prototypes -o $@ $< $(COMMON_SRC) $(NL_LIBS) -lpthread
 
+# status_test also reads the table through libftdetect, as an MPI runtime would.
+$(B)/selftests/status_test: selftests/ftdetect/status_test.c selftests/ftdetect/*.h $(COMMON_SRC) $(B)/lib/libftdetect.a include/uapi/linux/ftdetect.h
+	@mkdir -p $(@D)
+	$(CC) $(STCFLAGS) -Wno-missing-prototypes -o $@ $< $(COMMON_SRC) $(B)/lib/libftdetect.a $(NL_LIBS) -lpthread
+
 $(B)/selftests/ftd-devwatch: selftests/tools/ftd-devwatch.c $(LIB_SRC) userspace/lib/ftdetect.h
 	@mkdir -p $(@D)
 	$(CC) $(STCFLAGS) -o $@ $< $(LIB_SRC)
+
+# Through the shared library (its exported ABI), found next to the tree's build.
+$(B)/selftests/ftd-status: selftests/tools/ftd-status.c $(B)/lib/libftdetect.so $(B)/lib/libftdetect.so.1 userspace/lib/ftdetect.h
+	@mkdir -p $(@D)
+	$(CC) $(STCFLAGS) -o $@ $< -L$(B)/lib -lftdetect -Wl,-rpath,'$$ORIGIN/../lib'
 
 $(B)/selftests/ftd-inject: selftests/tools/ftd-inject.c $(PROTO_SRC) kmod/proto/*.h
 	@mkdir -p $(@D)
@@ -167,6 +222,9 @@ $(B)/unit/%: selftests/unit/%.c $(PROTO_SRC) $(COMMON_SRC) $(TOOL_UNIT_SRC) $(SI
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) -fsanitize=address,undefined -I$(CURDIR)/selftests -o $@ $< $(PROTO_SRC) $(COMMON_SRC) $(TOOL_UNIT_SRC) $(SIM_UNIT_SRC) $(EBPF_USER_SRC) $(NL_LIBS) $(EBPF_LIBS) -lm
 
+# test_status reads the table with libftdetect's private reader, compiled in.
+$(B)/unit/test_status: userspace/lib/status.c
+
 unit: $(UNIT_TESTS)
 
 test-unit: unit
@@ -190,14 +248,9 @@ demo: deps
 deps:
 	@selftests/deps/install
 
-install: userspace
+install: userspace install-lib
 	install -D -m 0755 $(B)/bin/ftctl $(DESTDIR)$(PREFIX)/sbin/ftctl
 	install -D -m 0755 $(B)/bin/ftstat $(DESTDIR)$(PREFIX)/bin/ftstat
-	install -D -m 0644 include/uapi/linux/ftdetect.h $(DESTDIR)$(PREFIX)/include/linux/ftdetect.h
-	install -D -m 0644 userspace/lib/ftdetect.h $(DESTDIR)$(PREFIX)/include/ftdetect/ftdetect.h
-	install -D -m 0755 $(B)/lib/libftdetect.so $(DESTDIR)$(PREFIX)/lib/libftdetect.so.1
-	ln -sf libftdetect.so.1 $(DESTDIR)$(PREFIX)/lib/libftdetect.so
-	install -D -m 0644 $(B)/lib/libftdetect.a $(DESTDIR)$(PREFIX)/lib/libftdetect.a
 	install -D -m 0644 docs/man/ftctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/ftctl.8
 	install -D -m 0644 docs/man/ftstat.8 $(DESTDIR)$(PREFIX)/share/man/man8/ftstat.8
 

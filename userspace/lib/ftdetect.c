@@ -2,14 +2,20 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "ftdetect.h"
+#include "status.h"
 
 struct ftd_handle {
 	int fd;
+	/* The status table once mapped: set once (compare and swap), never
+	 * changed until ftd_close. */
+	struct ftd__stab *stab;
 };
 
 struct ftd_handle *ftd_open(const char *path)
@@ -33,6 +39,10 @@ void ftd_close(struct ftd_handle *h)
 {
 	if (!h)
 		return;
+	if (h->stab) {
+		munmap((void *)h->stab->base, h->stab->size);
+		free(h->stab);
+	}
 	close(h->fd);
 	free(h);
 }
@@ -115,15 +125,161 @@ const char *ftd_event_name(uint16_t type)
 const char *ftd_strerror(int err)
 {
 	switch (-err) {
+	case 0:
+		return "success";
 	case ENOENT:
-		return "no /dev/ftdetect (is the ftdetect module loaded?), or not registered";
+		return "not found: no /dev/ftdetect (is the ftdetect module loaded?), "
+		       "no rank registered on this handle, or no such node or rank in the status table";
 	case EBUSY:
 		return "this handle already has a rank registered";
 	case ENOTTY:
 		return "the device does not know this request (module and library versions differ?)";
 	case EPROTO:
-		return "event record of an unknown version (module and library versions differ?)";
+		return "event record or status table of an unknown format "
+		       "(module and library versions differ?)";
+	case ENODEV:
+		return "this ftdetect module has no status table to map (older than the library?)";
+	case EOVERFLOW:
+		return "not in the status table, which has been full: unknown "
+		       "(raise the module's status_nodes/status_ranks)";
+	case EAGAIN:
+		return "nothing to read yet, or the status table kept changing while read";
 	default:
 		return strerror(-err);
 	}
+}
+
+/* ------------------------------------------------------------------ status table */
+
+static int status_map(struct ftd_handle *h, const struct ftd__stab **out)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct ftd__stab *s, *expected = NULL;
+	const struct ftd_status_hdr *hdr;
+	size_t size;
+	void *p;
+	int ret;
+
+	/* The header first, for the size of the whole. */
+	p = mmap(NULL, (size_t)page, PROT_READ, MAP_SHARED, h->fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	hdr = p;
+	size = hdr->magic == FTD_STATUS_MAGIC ? hdr->size : 0;
+	munmap(p, (size_t)page);
+	if (size < (size_t)page)
+		return -EPROTO;
+	p = mmap(NULL, size, PROT_READ, MAP_SHARED, h->fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	s = malloc(sizeof(*s));
+	if (!s) {
+		munmap(p, size);
+		return -ENOMEM;
+	}
+	ret = ftd__stab_open(s, p, size);
+	if (ret) {
+		munmap(p, size);
+		free(s);
+		return ret;
+	}
+	/* Two threads may map at once: the first to publish wins. */
+	if (!__atomic_compare_exchange_n(&h->stab, &expected, s, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		munmap(p, size);
+		free(s);
+		s = expected;
+	}
+	*out = s;
+	return 0;
+}
+
+static int status_of(struct ftd_handle *h, const struct ftd__stab **out)
+{
+	const struct ftd__stab *s = __atomic_load_n(&h->stab, __ATOMIC_ACQUIRE);
+
+	if (s) {
+		*out = s;
+		return 0;
+	}
+	return status_map(h, out);
+}
+
+int ftd_status_map(struct ftd_handle *h)
+{
+	const struct ftd__stab *s;
+
+	return status_of(h, &s);
+}
+
+int64_t ftd_status_changes(struct ftd_handle *h)
+{
+	const struct ftd__stab *s;
+	int ret = status_of(h, &s);
+
+	return ret ? ret : ftd__stab_changes(s);
+}
+
+int ftd_status_info(struct ftd_handle *h, struct ftd_status_info *out)
+{
+	const struct ftd__stab *s;
+	int ret = status_of(h, &s);
+
+	return ret ? ret : ftd__stab_info(s, out);
+}
+
+int ftd_node_status(struct ftd_handle *h, uint32_t node, struct ftd_node_status *out)
+{
+	const struct ftd__stab *s;
+	int ret = status_of(h, &s);
+
+	return ret ? ret : ftd__stab_node(s, node, out);
+}
+
+int ftd_rank_status(struct ftd_handle *h, uint32_t job, uint32_t rank,
+		    struct ftd_rank_status *out)
+{
+	const struct ftd__stab *s;
+	int ret = status_of(h, &s);
+
+	return ret ? ret : ftd__stab_rank(s, job, rank, out);
+}
+
+int ftd_status_snapshot(struct ftd_handle *h, struct ftd_status_snapshot **out)
+{
+	const struct ftd__stab *s;
+	int ret = status_of(h, &s);
+
+	return ret ? ret : ftd__stab_snapshot(s, out);
+}
+
+const char *ftd_node_state_name(unsigned int state)
+{
+	static const char *const names[] = {
+		[FTD_NODE_UNKNOWN] = "unknown",
+		[FTD_NODE_ALIVE] = "alive",
+		[FTD_NODE_SUSPECT] = "suspect",
+		[FTD_NODE_DEAD] = "dead",
+		[FTD_NODE_LEFT] = "left",
+		[FTD_NODE_SELF] = "self",
+	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == __FTD_NODE_STATE_MAX,
+		       "every enum ftd_node_state value needs a name");
+
+	return state < __FTD_NODE_STATE_MAX ? names[state] : "UNKNOWN";
+}
+
+const char *ftd_rank_state_name(unsigned int state)
+{
+	static const char *const names[] = {
+		[FTD_RANK_FREE] = "free",
+		[FTD_RANK_ALIVE] = "alive",
+		[FTD_RANK_DEAD] = "dead",
+		[FTD_RANK_EXITED] = "exited",
+		[FTD_RANK_STALE] = "stale",
+	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == __FTD_RANK_STATE_MAX,
+		       "every enum ftd_rank_state value needs a name");
+
+	return state < __FTD_RANK_STATE_MAX ? names[state] : "UNKNOWN";
 }
