@@ -8,17 +8,23 @@
 #include "event.h"
 
 /*
- * Capacities of the tables created from now on. The defaults hold a 4096-node
- * cluster and 64k registrations (16 per node, with room for the ended ones)
- * in about 3.5 MiB per mapped instance; past them nothing is lost silently
- * (FTD_STATUS_F_*_FULL), and a larger site raises them at module load.
+ * Capacities of the tables created from now on. The defaults, 4096 nodes and
+ * 64k registrations (512 nodes of 128 ranks, with room for ended ones), take
+ * 3.4 MiB per mapped instance, and only instances someone maps pay it. Past
+ * them nothing is lost silently (FTD_STATUS_F_*_FULL); a larger site sets
+ * them at module load (modprobe ftdetect status_ranks=524288).
  */
+static_assert(FTD_STAB_MAX_NODES == 1048576 && FTD_STAB_MAX_RANKS == 4194304 &&
+	      FTD_STATUS_DEFAULT_NODES == 4096 && FTD_STATUS_DEFAULT_RANKS == 65536,
+	      "the parameter descriptions quote the limits and defaults");
+static_assert(sizeof(struct ftd_status_hdr) == 128 && sizeof(struct ftd_status_node) == 32 &&
+	      sizeof(struct ftd_status_rank) == 48, "status table layout changed");
 static unsigned int status_nodes = FTD_STATUS_DEFAULT_NODES;
 module_param(status_nodes, uint, 0644);
-MODULE_PARM_DESC(status_nodes, "nodes a status table holds (1.." __stringify(FTD_STAB_MAX_NODES) ")");
+MODULE_PARM_DESC(status_nodes, "nodes a status table holds, 1..1048576 (default 4096)");
 static unsigned int status_ranks = FTD_STATUS_DEFAULT_RANKS;
 module_param(status_ranks, uint, 0644);
-MODULE_PARM_DESC(status_ranks, "rank registrations a status table holds (1.." __stringify(FTD_STAB_MAX_RANKS) ")");
+MODULE_PARM_DESC(status_ranks, "registrations a status table holds, 1..4194304 (default 65536)");
 
 struct ftd_status {
 	struct ftd_stab t;

@@ -23,8 +23,10 @@ static void layout(struct layout *l, u32 node_cap, u32 rank_cap)
 {
 	l->buckets = pow2_at_least(rank_cap);
 	l->node_off = ALIGN_TO(sizeof(struct ftd_status_hdr), 64);
-	l->rank_off = ALIGN_TO(l->node_off + (size_t)node_cap * sizeof(struct ftd_status_node), 64);
-	l->bucket_off = ALIGN_TO(l->rank_off + (size_t)rank_cap * sizeof(struct ftd_status_rank), 64);
+	l->rank_off = ALIGN_TO(l->node_off + (size_t)node_cap * sizeof(struct ftd_status_node),
+			       64);
+	l->bucket_off = ALIGN_TO(l->rank_off + (size_t)rank_cap * sizeof(struct ftd_status_rank),
+				 64);
 	l->end = l->bucket_off + (size_t)l->buckets * sizeof(u32);
 }
 
