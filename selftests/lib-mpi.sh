@@ -62,7 +62,9 @@ mpi_hosts() {
 # NRANKS ranks on NODES, from the first node's namespace, in the foreground;
 # its output goes to stdout and stderr, its exit status is the launcher's.
 # In the background: `mpi_run ... > FILE 2>&1 &` (cleanup kills what is
-# left in the namespaces). FTD_MPI_ARGS adds launcher options.
+# left in the namespaces). FTD_MPI_ARGS adds launcher options. The launcher
+# is stopped (SIGTERM, then SIGKILL 5 s later; exit status 124) after
+# FTD_MPI_TIMEOUT seconds, 120 by default: a hung job fails its test.
 mpi_run() {
 	local flavour=$1 nranks=$2 nodes=() i per
 	shift 2
@@ -81,7 +83,11 @@ mpi_run() {
 			hosts+=${hosts:+,}$(addr4 0 "$i"):$per
 		done
 		# OMPI_MCA_*: so that orted, started by netns-rsh with this
-		# environment, gets the same settings as mpirun.
+		# environment, gets the same settings as mpirun. rtc ^hwloc: that
+		# component maps the topology into shared memory at an address it
+		# guesses free, and orted sometimes segfaults there in the VM
+		# (hwloc_shmem_topology_write); it only serves binding, which is
+		# off.
 		n "${nodes[0]}" env \
 			OMPI_MCA_plm_rsh_agent="$FTD_MPI_RSH" \
 			OMPI_MCA_btl=tcp,self \
@@ -93,19 +99,88 @@ mpi_run() {
 			OMPI_MCA_orte_tmpdir_base=/tmp \
 			OMPI_MCA_rmaps_base_oversubscribe=1 \
 			OMPI_MCA_hwloc_base_binding_policy=none \
+			OMPI_MCA_rtc=^hwloc \
 			OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-			mpirun.openmpi --host "$hosts" --map-by node -np "$nranks" \
+			timeout -k 5 "${FTD_MPI_TIMEOUT:-120}" mpirun.openmpi --host "$hosts" --map-by node -np "$nranks" \
 			${FTD_MPI_ARGS:-} "$@"
 		;;
 	mpich)
 		# Debian's MPICH is ch4:ucx. UCX_TLS: TCP between the ranks (without
 		# it UCX uses shared memory, since every namespace is one machine);
 		# ucx-rail0 sets UCX_NET_DEVICES to the node's rail-0 interface.
-		n "${nodes[0]}" env UCX_TLS=tcp,self \
-			mpiexec.mpich -launcher ssh -launcher-exec "$FTD_MPI_RSH" \
+		# No PUT over TCP (rendezvous by active messages instead): an
+		# endpoint with a PUT unacknowledged needs its peer's reply when it
+		# is closed, and MPICH 4.0.2's MPI_Finalize may not give it (see
+		# all_pairs() in selftests/mpi/mpi_ring.c).
+		n "${nodes[0]}" env UCX_TLS=tcp,self UCX_TCP_PUT_ENABLE=n \
+			timeout -k 5 "${FTD_MPI_TIMEOUT:-120}" mpiexec.mpich -launcher ssh -launcher-exec "$FTD_MPI_RSH" \
 			-hosts "$(mpi_hosts "${nodes[@]}")" -n "$nranks" \
 			${FTD_MPI_ARGS:-} "$FTD_ROOT/selftests/mpi/ucx-rail0" "$@"
 		;;
 	*) fail "unknown MPI flavour $flavour (openmpi or mpich)" ;;
 	esac
+}
+
+# mpi_start FILE FLAVOUR NRANKS NODES... -- PROGRAM [ARG...]: mpi_run in the
+# background, its output (stdout and stderr) in FILE; the launcher's pid in
+# FTD_MPI_PID (for `wait "$FTD_MPI_PID"`, which gives its exit status).
+mpi_start() {
+	local file=$1
+	shift
+	mpi_run "$@" > "$file" 2>&1 &
+	FTD_MPI_PID=$!
+}
+
+# mpi_wait_output FILE REGEX SECONDS: wait until a line of FILE matches
+# REGEX (grep -E); fail, showing FILE, if it does not within SECONDS or the
+# launcher started by mpi_start ends first.
+mpi_wait_output() {
+	local file=$1 re=$2 end=$(( $(date +%s) + $3 ))
+	until grep -Eq -- "$re" "$file"; do
+		if ! kill -0 "${FTD_MPI_PID:-0}" 2>/dev/null || [ "$(date +%s)" -ge "$end" ]; then
+			grep -Eq -- "$re" "$file" && return 0
+			cat "$file" >&2
+			fail "no line matching '$re' from the MPI job within $3 s"
+		fi
+		sleep 0.1
+	done
+}
+
+# ---------------------------------------------------------------- placement
+# Programs report where each rank runs with one line per rank, as mpi_ring
+# does (rank 0 gathers and prints them):
+#   mpi_ring: place rank=R size=N pid=P netns=INODE addr=192.0.2.I
+
+# mpi_node_of_rank R NODES...: the node mpi_run puts rank R on.
+mpi_node_of_rank() {
+	local r=$1
+	shift
+	local nodes=("$@")
+	echo "${nodes[r % ${#nodes[@]}]}"
+}
+
+# mpi_place FILE RANK KEY: the KEY=value of RANK's place line in FILE.
+mpi_place() {
+	sed -n "s/^mpi_ring: place rank=$2 .*\<$3=\([^ ]*\).*/\1/p" "$1" | head -n1
+}
+
+# mpi_check_placement FILE NRANKS NODES...: fail unless every rank reported
+# the address and network namespace of its node. With FTD_MPI_LIVE=1 (the
+# job still runs), also from outside: each rank's pid is in its node's
+# namespace (/proc/PID/ns/net).
+mpi_check_placement() {
+	local file=$1 nranks=$2 r node pid ino want
+	shift 2
+	for ((r = 0; r < nranks; r++)); do
+		node=$(mpi_node_of_rank "$r" "$@")
+		want=$(stat -L -c %i "/run/netns/$(ns_of "$node")")
+		[ "$(mpi_place "$file" "$r" addr)" = "$(addr4 0 "$node")" ] ||
+			fail "rank $r: address '$(mpi_place "$file" "$r" addr)', expected node $node's $(addr4 0 "$node")"
+		[ "$(mpi_place "$file" "$r" netns)" = "$want" ] ||
+			fail "rank $r: netns '$(mpi_place "$file" "$r" netns)', expected node $node's $want"
+		[ "${FTD_MPI_LIVE:-0}" = 1 ] || continue
+		pid=$(mpi_place "$file" "$r" pid)
+		ino=$(stat -L -c %i "/proc/$pid/ns/net") || fail "rank $r (pid $pid) does not run"
+		[ "$ino" = "$want" ] || fail "rank $r (pid $pid) runs in netns $ino, not node $node's $want"
+	done
 }
