@@ -111,6 +111,7 @@ struct ftd_reader *ftd_reader_create(struct ftd_net *fn)
 	r->fn = fn;
 	init_waitqueue_head(&r->wait);
 	mutex_init(&r->read_lock);
+	mutex_init(&r->reg_lock);
 
 	spin_lock_bh(&fn->readers_lock);
 	list_add_tail(&r->entry, &fn->readers);

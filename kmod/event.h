@@ -18,6 +18,7 @@ struct ftd_reader {
 	struct ftd_net *fn;
 	wait_queue_head_t wait;
 	struct mutex read_lock;		/* one read(2) at a time per open file */
+	struct mutex reg_lock;		/* one register/deregister at a time (proc.c) */
 	struct ftd_event *ring;		/* FTD_EVENT_QUEUE_LEN records */
 	u32 head, tail;			/* free-running; under readers_lock */
 	u32 lost;			/* dropped since the last OVERFLOW record */

@@ -55,9 +55,11 @@ int ftd_proc_register(struct ftd_reader *r, const struct ftd_rank_reg *reg)
 
 	if (reg->flags || reg->reserved)
 		return -EINVAL;
+	mutex_lock(&r->reg_lock);
 	mutex_lock(&r->read_lock);
 	if (r->registered) {
 		mutex_unlock(&r->read_lock);
+		mutex_unlock(&r->reg_lock);
 		return -EBUSY;
 	}
 	r->job = reg->job;
@@ -70,19 +72,27 @@ int ftd_proc_register(struct ftd_reader *r, const struct ftd_rank_reg *reg)
 	ftd_status_rank_reg(r->fn, READ_ONCE(r->fn->cfg.node), READ_ONCE(r->fn->incarnation),
 			    r->job, r->rank, &ref);
 	ftd_dissem_proc(r->fn, FTD_NOTICE_PROC_REG, r->job, r->rank, r->regid);
+	mutex_unlock(&r->reg_lock);
 	return 0;
 }
 
+/*
+ * reg_lock is held until the end is announced: a registration racing in on
+ * the same file from another thread must not lend us its job and rank.
+ */
 int ftd_proc_deregister(struct ftd_reader *r)
 {
+	mutex_lock(&r->reg_lock);
 	mutex_lock(&r->read_lock);
 	if (!r->registered) {
 		mutex_unlock(&r->read_lock);
+		mutex_unlock(&r->reg_lock);
 		return -ENOENT;
 	}
 	WRITE_ONCE(r->registered, false);
 	mutex_unlock(&r->read_lock);
 	rank_ended(r, FTD_EV_PROC_EXIT, FTD_NOTICE_PROC_EXIT);
+	mutex_unlock(&r->reg_lock);
 	return 0;
 }
 
