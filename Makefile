@@ -148,8 +148,10 @@ install-lib: lib
 # ---------------------------------------------------------------- MPI glue
 # libftdetect_mpi, its example and tests (userspace/mpi/mpi.mk): built when
 # an MPI and PMIx are found; `make mpi` says what it built and why not.
+# The DKMS copy of this Makefile (make dkms-install) has only the module
+# sources, hence "-include" for this fragment and the MPI tests' one.
 .PHONY: mpi
-include userspace/mpi/mpi.mk
+-include userspace/mpi/mpi.mk
 
 # ---------------------------------------------------------------- simulator
 # ftdsim (userspace/sim/, docs/simulation.md): the protocol at 1k..100k
@@ -212,7 +214,7 @@ $(B)/selftests/ftd-capture: selftests/tools/ftd-capture.c include/uapi/linux/ftd
 	$(CC) $(STCFLAGS) -o $@ $<
 
 selftests: $(SELFTEST_BINS)
-include selftests/mpi/selftests-mpi.mk
+-include selftests/mpi/selftests-mpi.mk
 
 # Host-side unit tests of the protocol core, the tools' parsers and the
 # simulator (TAP).
