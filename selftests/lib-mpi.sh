@@ -160,8 +160,16 @@ mpi_node_of_rank() {
 }
 
 # mpi_place FILE RANK KEY: the KEY=value of RANK's place line in FILE.
+# (Shell builtins only: every exec costs under TCG.)
 mpi_place() {
-	sed -n "s/^mpi_ring: place rank=$2 .*\<$3=\([^ ]*\).*/\1/p" "$1" | head -n1
+	local line
+	while IFS= read -r line; do
+		[[ $line == "mpi_ring: place rank=$2 "* ]] || continue
+		if [[ " ${line#mpi_ring: place } " =~ \ $3=([^ ]*)\  ]]; then
+			echo "${BASH_REMATCH[1]}"
+			return 0
+		fi
+	done < "$1"
 }
 
 # mpi_check_placement FILE NRANKS NODES...: fail unless every rank reported

@@ -23,7 +23,8 @@
  *    rank 0 checks after every lap. At the end rank 0 prints
  *        mpi_ring: ring ok size=N laps=L bytes=B ms=M
  *    and every rank deregisters (PROC_EXIT, not PROC_DEAD), exchanges a
- *    message with every other rank (checked) and finalizes.
+ *    message with every other rank (checked), prints (where it prints its
+ *    events) "mpi_ring: finalize rank=R" and calls MPI_Finalize.
  *
  * Any check that fails prints "mpi_ring: FAIL ..." and aborts the job.
  */
@@ -336,6 +337,8 @@ int main(int argc, char **argv)
 	}
 	/* see all_pairs() */
 	all_pairs();
+	fprintf(events, "mpi_ring: finalize rank=%d\n", rank);
+	fflush(events);
 	MPI_Finalize();
 	return 0;
 }

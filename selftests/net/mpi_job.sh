@@ -28,6 +28,7 @@
 # in selftests/mpi/mpi_ring.c).
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/../lib-mpi.sh"
+test_start=$(now_ns)
 
 FLAVOUR=${1:?usage: mpi_job.sh openmpi|mpich}
 N=3
@@ -49,6 +50,7 @@ watch_devices $(seq 1 "$N")
 for ((i = 1; i <= N; i++)); do
 	late0[$i]=$(stat_counter "$i" ticks_late)
 done
+setup_done=$(now_ns)
 
 NODES=$(seq 1 "$N")
 tx_bytes() { n "$1" cat "/sys/class/net/n${1}r0/statistics/tx_bytes"; }
@@ -80,8 +82,33 @@ log "job 1: $RANKS ranks of $(basename "$PROG") on nodes" $NODES", $LAPS laps of
 start=$(now_ns)
 rc=0
 mkdir "$FTD_TMP/events1"
-mpi_run "$FLAVOUR" "$RANKS" $NODES -- "$PROG" -i "$LAPS" -s "$BYTES" -j "$JOB" \
-	-e "$FTD_TMP/events1" > "$out" 2>&1 || rc=$?
+mpi_start "$out" "$FLAVOUR" "$RANKS" $NODES -- "$PROG" -i "$LAPS" -s "$BYTES" -j "$JOB" \
+	-e "$FTD_TMP/events1"
+# Every rank done but for MPI_Finalize.
+finalizing() {
+	[ "$(cat "$FTD_TMP"/events1/events.* 2> /dev/null | grep -c '^mpi_ring: finalize ')" = "$RANKS" ]
+}
+fin=
+while kill -0 "$FTD_MPI_PID" 2> /dev/null; do
+	[ -n "$fin" ] || ! finalizing || fin=$(date +%s)
+	[ -z "$fin" ] || [ $(( $(date +%s) - fin )) -lt 30 ] || break
+	sleep 0.2
+done
+rc=0
+if kill -0 "$FTD_MPI_PID" 2> /dev/null; then
+	# Debian 12's MPICH 4.0.2 can hang in MPI_Finalize on one CPU even with
+	# one rank per node (all_pairs() in selftests/mpi/mpi_ring.c): a bug
+	# of that MPICH after a job that did all its work, which is checked
+	# below all the same. Anything else hung fails.
+	[ "$FLAVOUR" = mpich ] || { cat "$out"; fail "$FLAVOUR job hung in MPI_Finalize"; }
+	log "KNOWN BUG: MPICH 4.0.2 hung in MPI_Finalize for 30 s after every rank finished the job; ranks killed"
+	for ((r = 0; r < RANKS; r++)); do
+		kill -9 "$(mpi_place "$out" "$r" pid)" 2> /dev/null || true
+	done
+	wait "$FTD_MPI_PID" || true
+else
+	wait "$FTD_MPI_PID" || rc=$?
+fi
 ms=$(( ($(now_ns) - start) / 1000000 ))
 [ "$rc" = 0 ] || { cat "$out"; fail "$FLAVOUR job of $RANKS ranks: exit status $rc"; }
 grep -q "^mpi_ring: ring ok size=$RANKS laps=$LAPS bytes=$BYTES " "$out" ||
@@ -127,10 +154,12 @@ victim_node=$(mpi_node_of_rank "$VICTIM" $NODES)
 out=$FTD_TMP/job2.out
 log "job 2: the same, for 60 s; rank $VICTIM (on node $victim_node) killed after 1 s of ring"
 mkdir "$FTD_TMP/events"
+start=$(now_ns)
 mpi_start "$out" "$FLAVOUR" "$RANKS" $NODES -- "$PROG" -t 60 -s "$BYTES" -j "$JOB2" \
 	-e "$FTD_TMP/events"
 launcher=$FTD_MPI_PID
 mpi_wait_output "$out" '^mpi_ring: ready' 90
+log "job 2 ready $(( ($(now_ns) - start) / 1000000 )) ms after its start"
 FTD_MPI_LIVE=1 mpi_check_placement "$out" "$RANKS" $NODES
 pid=$(mpi_place "$out" "$VICTIM" pid)
 sleep 1	# in the ring
@@ -147,6 +176,7 @@ wait_until 10 everyone_dead || fail "PROC_DEAD for rank $VICTIM not at every nod
 rc=0
 wait_until 60 eval '! kill -0 $launcher 2>/dev/null' || fail "the launcher did not end after the kill"
 wait "$launcher" || rc=$?
+ended=$(now_ns)
 latest=0
 delays=
 for ((i = 1; i <= N; i++)); do
@@ -185,7 +215,7 @@ done
 log "survivors that read PROC_DEAD of rank $VICTIM on their own /dev/ftdetect before the teardown: $seen of $((RANKS - 1))"
 [ "$rc" != 0 ] || { cat "$out"; fail "the launcher reported success for a job that lost a rank"; }
 grep -q "PID $pid" "$out" || { cat "$out"; fail "the launcher did not name the killed rank's pid $pid"; }
-log "$FLAVOUR launcher: exit status $rc after the kill, naming pid $pid"
+log "$FLAVOUR launcher: exit status $rc, $(( (ended - killed) / 1000000 )) ms after the kill, naming pid $pid"
 for ((r = 0; r < RANKS; r++)); do
 	p=$(mpi_place "$out" "$r" pid)
 	wait_until 10 eval '! kill -0 $p 2>/dev/null' || fail "rank $r (pid $p) outlived its launcher"
@@ -200,4 +230,4 @@ for ((i = 1; i <= N; i++)); do
 	[ "$suspicions" = 0 ] ||
 		log "node $i: $suspicions suspicion(s) during the MPI jobs, none confirmed (its late ticks: ${late0[$i]} -> $(stat_counter "$i" ticks_late))"
 done
-log "ok"
+log "ok ($(( ($(now_ns) - test_start) / 1000000 )) ms, of which cluster setup $(( (setup_done - test_start) / 1000000 )) ms)"
