@@ -145,15 +145,22 @@ static void unlock(void)
 static void debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void debug(const char *fmt, ...)
 {
+	char buf[512];
 	va_list ap;
+	int n;
 
 	if (!g.debug)
 		return;
+	/* one write per line: ranks and threads share the terminal */
+	n = snprintf(buf, sizeof(buf), "ftd_mpi[%d]: ", g.world_rank);
 	va_start(ap, fmt);
-	fprintf(stderr, "ftd_mpi[%d]: ", g.world_rank);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	n += vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
 	va_end(ap);
+	if (n > (int)sizeof(buf) - 2)
+		n = sizeof(buf) - 2;
+	buf[n++] = '\n';
+	if (write(STDERR_FILENO, buf, n) < 0)
+		return;
 }
 
 static uint64_t clock_ns(clockid_t id)
@@ -656,7 +663,8 @@ static void dispatch(const struct ftd_event *ev, bool app_thread)
 			break;
 		case FTD_VERDICT_LOST:
 			fprintf(stderr, "ftd_mpi[%d]: %u ftdetect events were lost: failures on %s "
-				"may have gone unreported\n", g.world_rank, ev->count, a->name);
+				"are now taken from the status table\n", g.world_rank, ev->count,
+				a->name);
 			call(a, FTD_MPI_CAUSE_LOST, ev);
 			break;
 		default:
@@ -665,6 +673,62 @@ static void dispatch(const struct ftd_event *ev, bool app_thread)
 	}
 	g.dispatching = false;
 	sweep();
+}
+
+/*
+ * The kernel dropped events this process did not read in time (OVERFLOW):
+ * the status table it keeps (libftdetect's ftd_rank_status()) still knows
+ * which registrations ended. Every member still believed alive is looked
+ * up there, and each one found dead or exited is acted on as if its event
+ * had come, timed by the OVERFLOW record (the table keeps no time).
+ */
+static void resync(const struct ftd_event *of, bool app_thread)
+{
+	struct { uint32_t job, rank; } *ids = NULL;
+	struct ftd_rank_status rs;
+	struct ftd_event ev;
+	struct attachment *a;
+	size_t n = 0, cap = 0, i;
+	int r, found = 0;
+
+	for (a = g.list; a; a = a->next) {
+		for (r = 0; r < a->group.size && !a->gone; r++) {
+			const struct ftd_member *m = &a->group.m[r];
+
+			if (r == a->group.self || m->state != FTD_MEMBER_ALIVE)
+				continue;
+			if (n == cap) {
+				void *p = realloc(ids, (cap ? 2 * cap : 16) * sizeof(*ids));
+
+				if (!p)
+					break;
+				ids = p;
+				cap = cap ? 2 * cap : 16;
+			}
+			ids[n].job = m->job;
+			ids[n++].rank = m->rank;
+		}
+	}
+	/* dispatch() may free attachments: act only once the walk is over */
+	for (i = 0; i < n; i++) {
+		if (ftd_rank_status(g.dev, ids[i].job, ids[i].rank, &rs))
+			continue;	/* not known here: still believed alive */
+		if (rs.state != FTD_RANK_DEAD && rs.state != FTD_RANK_EXITED)
+			continue;
+		ev = (struct ftd_event){
+			.version = FTD_EVENT_VERSION, .size = sizeof(ev),
+			.type = rs.state == FTD_RANK_EXITED ? FTD_EV_PROC_EXIT :
+				rs.cause == FTD_EV_RANKS_DEAD ? FTD_EV_RANKS_DEAD : FTD_EV_PROC_DEAD,
+			.seq = rs.event_seq, .time_ns = of->time_ns, .mono_ns = of->mono_ns,
+			.node = rs.node, .incarnation = rs.incarnation, .origin = FTD_NODE_NONE,
+			.rail = FTD_RAIL_NONE, .job = ids[i].job, .rank = ids[i].rank,
+		};
+		dispatch(&ev, app_thread);
+		found++;
+	}
+	free(ids);
+	debug("after %u lost events: %d member(s) found dead or exited in the status table",
+	      of->count, found);
 }
 
 /* Read and act on every pending event; how many, or a negative errno. */
@@ -677,6 +741,8 @@ static int drain(bool app_thread)
 		return 0;
 	while ((err = ftd_next_event(g.dev, &ev, FTD_NONBLOCK)) == 0) {
 		dispatch(&ev, app_thread);
+		if (ev.type == FTD_EV_OVERFLOW)
+			resync(&ev, app_thread);
 		n++;
 	}
 	return err == -EAGAIN ? n : err;

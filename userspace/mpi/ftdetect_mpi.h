@@ -43,7 +43,9 @@ enum ftd_mpi_cause {
 	FTD_MPI_CAUSE_FENCED,	/* this node was declared dead while alive: this process
 				 * is killed when the callbacks return */
 	FTD_MPI_CAUSE_LOST,	/* the kernel dropped events this process did not read in
-				 * time (OVERFLOW): failures may have gone unreported */
+				 * time (OVERFLOW); the failures among them are then
+				 * taken from the kernel's status table and reported
+				 * as usual, timed by the OVERFLOW record */
 };
 
 /* What the library did about a failure, per action. */

@@ -4,6 +4,7 @@
  * node, and carries on, with libftdetect_mpi telling it who died.
  *
  *   mpirun -np 8 ./mpi_iterate [--iters N] [--work MS] [--kill RANK@ITER] [--mode M]
+ *                              [--no-thread]
  *
  * Two ways to carry on, chosen by what the MPI can do:
  *
@@ -26,16 +27,22 @@
  *
  * --kill RANK@ITER makes RANK kill itself (SIGKILL) at iteration ITER, for a
  * demonstration without a second terminal; a test kills ranks from outside
- * (kill -9, or a whole node). Every rank ends with one line
+ * (kill -9, or a whole node). --no-thread runs the library without its
+ * watcher thread: the loops call ftd_mpi_progress() while they wait, as a
+ * runtime's progress engine would. Every rank ends with one line
  *   mpi_iterate result: {"rank":..,"ok":true,...}
  * and the exit status is 0 when the result is right.
  *
- * Launchers must let the job outlive a rank: Open MPI 4's mpirun kills the
- * whole job when a rank dies unless given --mca orte_enable_recovery 1;
- * Debian 12's MPICH (hydra) kills the remaining ranks of a node when one of
- * them is killed by a signal, even with -disable-auto-cleanup, so there the
- * example shows the callback, but only a failed node's ranks can be
- * outlived when the other nodes' proxies keep running.
+ * The launcher must let the job outlive a rank. Seen with Debian 12's MPIs,
+ * 6 ranks on 3 network-namespace nodes over TCP (a rank killed with kill -9,
+ * or a node cut off and then fenced):
+ *   Open MPI 4.1.4: mpirun --mca orte_enable_recovery 1 (without it, mpirun
+ *     kills the job when a rank dies): the survivors finish with the right
+ *     result and the job exits 0.
+ *   MPICH 4.0.2: mpiexec -disable-auto-cleanup (without it, hydra kills
+ *     every rank when one dies by a signal): the survivors finish with the
+ *     right result, then MPI_Finalize aborts in UCX ("Endpoint timeout"
+ *     flushing the dead peers), so the job's exit status is not 0.
  *
  * Build: mpicc app.c $(pkg-config --cflags --libs ftdetect-mpi-openmpi)
  * (add -DFTD_MPI_HAVE_ULFM=1 with an MPI that has working ULFM).
@@ -66,6 +73,7 @@ static struct {
 	int kill_rank, kill_iter;
 	int tasks_per_worker;
 	int ulfm;
+	int no_thread;
 } opt = { .iters = 40, .work_ms = 20, .kill_rank = -1, .tasks_per_worker = 2 };
 
 static int rank, size;
@@ -111,7 +119,10 @@ static void on_failure(MPI_Comm comm, const struct ftd_mpi_failure *f, void *arg
 {
 	int i;
 
-	/* Runs on libftdetect_mpi's watcher thread: record, print, return. */
+	/*
+	 * Runs on libftdetect_mpi's watcher thread (in ftd_mpi_progress() with
+	 * --no-thread): record, print, return.
+	 */
 	for (i = 0; i < f->nranks; i++)
 		if (!atomic_exchange(&dead[f->ranks[i]], 1))
 			atomic_fetch_add(&ndead, 1);
@@ -172,6 +183,8 @@ static long farm_master(void)
 				exit(2);
 			}
 			/* a result, or a failure to react to: poll both */
+			if (opt.no_thread)
+				ftd_mpi_progress();
 			MPI_Test(&rq, &flag, &st);
 			if (!flag) {
 				usleep(200);
@@ -213,6 +226,8 @@ static int farm_worker(void)
 	for (;;) {
 		MPI_Irecv(msg, 2, MPI_LONG, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &rq);
 		for (flag = 0; !flag; ) {
+			if (opt.no_thread)
+				ftd_mpi_progress();
 			if (atomic_load(&dead[0])) {
 				printf("mpi_iterate: rank %d: rank 0 died, nobody to work for\n", rank);
 				return 3;
@@ -273,7 +288,8 @@ static int run_ulfm(void)
 
 	MPI_Comm_dup(MPI_COMM_WORLD, &comm);
 	MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-	if ((rc = ftd_mpi_attach(comm, on_failure, NULL, 0)) != 0)
+	if ((rc = ftd_mpi_attach(comm, on_failure, NULL,
+				 opt.no_thread ? FTD_MPI_NO_THREAD : 0)) != 0)
 		fprintf(stderr, "mpi_iterate: attach: %s\n", ftd_mpi_strerror(rc));
 	world = malloc(size * sizeof(*world));
 	for (iter = 0; iter < opt.iters; ) {
@@ -323,7 +339,7 @@ static int run_ulfm(void)
 static void usage(void)
 {
 	fprintf(stderr, "usage: mpi_iterate [--iters N] [--work MS] [--tasks-per-worker N] "
-		"[--kill RANK@ITER] [--mode farm%s]\n", FTD_MPI_HAVE_ULFM ? "|ulfm" : "");
+		"[--kill RANK@ITER] [--mode farm%s] [--no-thread]\n", FTD_MPI_HAVE_ULFM ? "|ulfm" : "");
 	exit(64);
 }
 
@@ -346,6 +362,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--kill") && i + 1 < argc &&
 			 sscanf(argv[++i], "%d@%d", &opt.kill_rank, &opt.kill_iter) == 2)
 			;
+		else if (!strcmp(argv[i], "--no-thread"))
+			opt.no_thread = 1;
 		else if (!strcmp(argv[i], "--mode") && i + 1 < argc &&
 			 (!strcmp(argv[i + 1], "farm") || (FTD_MPI_HAVE_ULFM && !strcmp(argv[i + 1], "ulfm"))))
 			opt.ulfm = !strcmp(argv[++i], "ulfm");
@@ -357,7 +375,8 @@ int main(int argc, char **argv)
 
 	/* The integration: one call, collective over the communicator. */
 	if (!opt.ulfm) {
-		err = ftd_mpi_attach(MPI_COMM_WORLD, on_failure, NULL, 0);
+		err = ftd_mpi_attach(MPI_COMM_WORLD, on_failure, NULL,
+				     opt.no_thread ? FTD_MPI_NO_THREAD : 0);
 		if (err) {
 			if (rank == 0)
 				fprintf(stderr, "mpi_iterate: ftd_mpi_attach: %s\n",
