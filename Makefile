@@ -176,6 +176,25 @@ bench-sim: $(B)/bin/ftdsim
 	$(B)/bin/ftdsim $(SIM_BENCH_ARGS) --output $(B)/bench/sim.json
 # ---------------------------------------------------------------- end of simulator
 
+# ---------------------------------------------------------------- benchmarks
+# bench/ (docs/benchmarks.md): numbers, not tests, and not part of `make
+# test`. Each writes build/bench/NAME.json and prints a table; the in-VM ones
+# run in one boot (bench/vm/run-all). `make bench-NAME` runs one.
+BENCH_VM := detect procdead suspect cost
+BENCH_BINS := $(patsubst bench/tools/%.c,$(B)/bench/bin/%,$(wildcard bench/tools/*.c))
+
+.PHONY: bench bench-vm $(patsubst %,bench-%,$(BENCH_VM))
+$(B)/bench/bin/%: bench/tools/%.c $(LIB_SRC) userspace/lib/ftdetect.h
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -o $@ $< $(LIB_SRC) -lpthread
+
+bench: bench-sim bench-vm
+bench-vm: all $(BENCH_BINS)
+	selftests/vm/run bench/vm/run-all $(BENCH_VM)
+$(patsubst %,bench-%,$(BENCH_VM)): bench-%: all $(BENCH_BINS)
+	selftests/vm/run bench/vm/run-all $*
+# ---------------------------------------------------------------- end of benchmarks
+
 # ---------------------------------------------------------------- tests
 # In-VM selftests (C, kselftest harness) and the tools the shell tests use.
 SELFTEST_BINS := $(patsubst selftests/ftdetect/%.c,$(B)/selftests/%,$(wildcard selftests/ftdetect/*.c)) \
