@@ -5,6 +5,7 @@
 #   make deps       install the Debian packages everything needs (root)
 #   make test       every test: host unit tests, DKMS, then the VM suite
 #   make demo       boot the VM, run a small cluster, kill a node, show detection
+#   make bench      benchmarks (bench/, docs/benchmarks.md); not part of make test
 #   make install    install tools, library, headers (DESTDIR, PREFIX)
 #
 # KERNELRELEASE and KDIR select the kernel to build against; the default is the
