@@ -36,8 +36,12 @@ sw_ns() { echo "$FTD_NS_PREFIX-sw"; }
 n() { local i=$1; shift; ip netns exec "$(ns_of "$i")" "$@"; }
 sw() { ip netns exec "$(sw_ns)" "$@"; }
 
+# A test may set FTD_ON_FAIL to a command that shows what it collected
+# (job output, logs), run when it fails, before its files are removed.
 cleanup() {
-	local pid ns namespaces
+	local rc=$? pid ns namespaces
+	[ "$rc" = 0 ] || [ "$rc" = "$ksft_skip" ] || [ -z "${FTD_ON_FAIL:-}" ] ||
+		$FTD_ON_FAIL 2>&1 | sed 's/^/#   /' >&2 || true
 	namespaces=$(ip netns list | awk '{print $1}' | grep "^$FTD_NS_PREFIX-" || true)
 	# Whatever still runs in the test's namespaces (watchers started through
 	# ip netns exec are not our children) would keep /dev/ftdetect open.
@@ -63,6 +67,10 @@ trap 'exit 143' TERM INT
 bg() { "$@" & FTD_BG_PIDS+=($!); }
 
 now_ns() { date +%s%N; }
+
+# pid_gone PID: the process has exited; a zombie counts (a launcher may
+# reap its ranks only at the end of the job).
+pid_gone() { [ ! -e "/proc/$1" ] || [[ $(< "/proc/$1/stat") =~ ^[0-9]+\ \(.*\)\ Z\  ]]; }
 
 # cut_node NODE [RAIL]: take NODE's switch port down; prints when (JSON from
 # ftd-link, CLOCK_REALTIME stamps bracketing the change).

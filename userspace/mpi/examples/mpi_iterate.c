@@ -34,15 +34,20 @@
  * and the exit status is 0 when the result is right.
  *
  * The launcher must let the job outlive a rank. Seen with Debian 12's MPIs,
- * 6 ranks on 3 network-namespace nodes over TCP (a rank killed with kill -9,
- * or a node cut off and then fenced):
+ * 6 ranks on 5 network-namespace nodes over TCP (a rank killed with kill -9,
+ * and a node cut off and then fenced):
  *   Open MPI 4.1.4: mpirun --mca orte_enable_recovery 1 (without it, mpirun
- *     kills the job when a rank dies): the survivors finish with the right
- *     result and the job exits 0.
+ *     kills the job when a rank dies).
  *   MPICH 4.0.2: mpiexec -disable-auto-cleanup (without it, hydra kills
- *     every rank when one dies by a signal): the survivors finish with the
- *     right result, then MPI_Finalize aborts in UCX ("Endpoint timeout"
- *     flushing the dead peers), so the job's exit status is not 0.
+ *     every rank when one dies by a signal; even with it, hydra ends the
+ *     other ranks of the dead rank's node about 2 s later, and the callback
+ *     reports them as well).
+ * The survivors finish with the right result. Without ULFM neither MPI can
+ * then finalize a job that lost ranks: Open MPI 4.1.4's MPI_Finalize waits
+ * for the dead for ever, MPICH 4.0.2's aborts in UCX ("Endpoint timeout")
+ * flushing them. So where the MPI has no ULFM, a rank that knows of a
+ * failure detaches (a clean exit for ftdetect) and leaves without
+ * MPI_Finalize.
  *
  * Build: mpicc app.c $(pkg-config --cflags --libs ftdetect-mpi-openmpi)
  * (add -DFTD_MPI_HAVE_ULFM=1 with an MPI that has working ULFM).
@@ -396,6 +401,13 @@ int main(int argc, char **argv)
 	status = run_farm();
 #endif
 	fflush(stdout);
+	if (!FTD_MPI_HAVE_ULFM && atomic_load(&ndead)) {
+		/* see the top of this file: the MPI cannot finalize without the dead */
+		ftd_mpi_detach(MPI_COMM_WORLD);
+		printf("mpi_iterate: rank %d: ranks were lost: leaving without MPI_Finalize\n", rank);
+		fflush(stdout);
+		_exit(status);
+	}
 	/* detaches: this rank's end is a clean exit, not a failure */
 	MPI_Finalize();
 	free(dead);

@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mpi_example.sh FLAVOUR: the example program of libftdetect_mpi,
+# userspace/mpi/examples/mpi_iterate.c (farm mode), as a real MPI job
+# (FLAVOUR: openmpi or mpich, Debian's) of 6 ranks on 5 nodes, loses a rank
+# (kill -9) and then a whole node (cut off, then fenced when it comes back)
+# while it computes, and carries on: rank 0's sum over every iteration is
+# the one it would be without a failure, and the surviving workers end
+# normally.
+#
+#   node 1: ranks 0 5   node 2: rank 1   node 3: rank 2   node 4: rank 3
+#   node 5: rank 4
+#
+# The launchers are told to let the job outlive a rank, as the example's
+# comment says (Open MPI: orte_enable_recovery; MPICH: -disable-auto-cleanup).
+# Without ULFM the survivors then leave without MPI_Finalize, which would
+# wait for the dead or fail (ftdetect_mpi(3)): the job must end all the same;
+# the launcher's exit status after the losses is logged, not checked.
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib-mpi.sh"
+test_start=$(now_ns)
+
+FLAVOUR=${1:?usage: mpi_example.sh openmpi|mpich}
+N=5 RANKS=6 KILLED=3 CUT=3 CUT_RANK=2 ITERS=300
+mpi_require "$FLAVOUR"
+PROG=$FTD_ROOT/build/mpi/$FLAVOUR/mpi_iterate
+[ -x "$PROG" ] || skip "$PROG not built (make all)"
+
+cluster_create "$N"
+cluster_up "$FTD_TEST_PERIOD" "$FTD_TEST_TIMEOUT"
+wait_until 60 all_alive || fail "cluster did not come up"
+NODES=$(seq 1 "$N")
+
+case $FLAVOUR in
+openmpi) FTD_MPI_ARGS="--mca orte_enable_recovery 1 -x FTD_MPI_JSON" ;;
+mpich) FTD_MPI_ARGS="-disable-auto-cleanup" ;;
+esac
+export FTD_MPI_ARGS FTD_MPI_TIMEOUT=300
+# The library's account, one file per rank: the pids, the callbacks.
+export FTD_MPI_JSON=$FTD_TMP/glue.%r
+out=$FTD_TMP/job.out
+show_job() {
+	local f
+	for f in "$out" "$FTD_TMP"/glue.*; do
+		[ -e "$f" ] && { echo "---- $f"; cat "$f"; }
+	done
+}
+FTD_ON_FAIL=show_job
+
+start=$(now_ns)
+mpi_start "$out" "$FLAVOUR" "$RANKS" $NODES -- "$PROG" --iters "$ITERS" --work 20
+launcher=$FTD_MPI_PID
+mpi_wait_output "$out" "^mpi_iterate: $RANKS ranks, $ITERS iterations, mode farm" 150
+log "$FLAVOUR: mpi_iterate running, $(( ($(now_ns) - start) / 1000000 )) ms after the job's start"
+pid_of() { sed -n "s/^ftd_mpi attach: {\"pid\":\([0-9]*\),.*/\1/p" "$FTD_TMP/glue.$1"; }
+# callback_at R CAUSE X: rank R's library reported rank X with CAUSE.
+callback_at() {
+	grep -Eq "^ftd_mpi callback: .*\"cause\":\"$2\",\"ranks\":\[([0-9]+,)*$3(,[0-9]+)*\]" \
+		"$FTD_TMP/glue.$1"
+}
+result_of() { grep "^mpi_iterate result: {\"rank\":$1," "$out" || true; }
+
+sleep 2
+result_of 0 | grep -q . && fail "the job ended before the failures (too fast: raise ITERS)"
+kill -9 "$(pid_of "$KILLED")"
+wait_until 20 callback_at 0 PROC_DEAD "$KILLED" || fail "rank 0 was not told of rank $KILLED's death"
+log "rank $KILLED killed: rank 0 told (PROC_DEAD)"
+
+sleep 1
+cut_node "$CUT" > /dev/null
+wait_until 20 callback_at 0 NODE_DEAD "$CUT_RANK" || fail "rank 0 was not told of node $CUT's death"
+log "node $CUT cut off: rank 0 told that rank $CUT_RANK is lost (NODE_DEAD)"
+sleep 1
+sw ftd-link "s${CUT}r0" up > /dev/null
+wait_until 30 pid_gone "$(pid_of "$CUT_RANK")" || fail "rank $CUT_RANK outlived its node's fencing"
+log "node $CUT back: fenced, rank $CUT_RANK ended by the library"
+result_of 0 | grep -q . && fail "the job ended before the node came back (too fast: raise ITERS)"
+
+wait_until 240 eval 'result_of 0 | grep -q .' || fail "rank 0 did not finish within 240 s"
+res=$(result_of 0)
+[[ $res == *'"ok":true'* && $res == *'"failed":2}' ]] ||
+	fail "rank 0's result is not the failure-free sum with 2 ranks lost: $res"
+log "rank 0: $res"
+for r in 1 4 5; do
+	wait_until 30 eval "result_of $r | grep -q ." || fail "worker $r did not finish"
+	[[ $(result_of "$r") == *'"ok":true'* ]] || fail "worker $r: $(result_of "$r")"
+done
+log "workers 1, 4 and 5 finished normally; the lost work was redone (see 'goes to another rank': $(grep -c 'goes to another rank' "$out" || true) task(s))"
+for r in 0 1 4 5; do
+	wait_until 10 grep -q "^mpi_iterate: rank $r: ranks were lost: leaving without MPI_Finalize" "$out" ||
+		fail "rank $r did not leave as the example does after a loss"
+done
+wait_until 60 eval '! kill -0 $launcher 2>/dev/null' || fail "the $FLAVOUR job did not end within 60 s of its results"
+rc=0
+wait "$launcher" || rc=$?
+log "the survivors left without MPI_Finalize; the $FLAVOUR launcher ended, exit status $rc"
+log "ok ($(( ($(now_ns) - test_start) / 1000000 )) ms)"
