@@ -184,11 +184,12 @@ bench-sim: $(B)/bin/ftdsim
 BENCH_VM := detect procdead suspect cost
 BENCH_BINS := $(patsubst bench/tools/%.c,$(B)/bench/bin/%,$(wildcard bench/tools/*.c))
 
-.PHONY: bench bench-vm $(patsubst %,bench-%,$(BENCH_VM))
+.PHONY: bench bench-vm bench-tools $(patsubst %,bench-%,$(BENCH_VM))
 $(B)/bench/bin/%: bench/tools/%.c $(LIB_SRC) userspace/lib/ftdetect.h
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -o $@ $< $(LIB_SRC) -lpthread
 
+bench-tools: $(BENCH_BINS)
 bench: bench-sim bench-vm
 bench-vm: all $(BENCH_BINS)
 	selftests/vm/run bench/vm/run-all $(BENCH_VM)

@@ -20,7 +20,8 @@ jqs() { jq -L "$BENCH_DIR" "$@"; }
 # guest instruction is emulated, so microsecond timings mostly measure QEMU.
 bench_env() {
 	local virt
-	virt=$(systemd-detect-virt --vm 2>/dev/null || echo unknown)
+	virt=$(systemd-detect-virt --vm 2>/dev/null || true)	# "none" on bare metal
+	[ -n "$virt" ] || virt=unknown
 	case $virt in
 	qemu) virt="qemu-tcg (software emulation)" ;;
 	kvm) virt="kvm" ;;
