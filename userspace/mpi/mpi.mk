@@ -39,6 +39,8 @@ MPI_HDRS := $(wildcard $(MPI_SRC_DIR)/*.h) $(wildcard userspace/lib/*.h) include
 # also links.
 MPI_COMMON_SRC = $(MPI_SRC_DIR)/group.c $(MPI_SRC_DIR)/pmix_notify.c $(LIB_SRC)
 MPI_COMMON_OBJS = $(patsubst %.c,$(MPI_B)/obj/%.o,$(notdir $(MPI_COMMON_SRC)))
+# The files that call MPI, compiled once per MPI (ftd_mpi_internal.h lists them).
+MPI_GLUE_SRC = $(wildcard $(MPI_SRC_DIR)/ftd_mpi*.c)
 MPI_CFLAGS = $(UCFLAGS) -fPIC -fvisibility=hidden -DFTD_HAVE_PMIX=$(MPI_PMIX) \
 	-I$(CURDIR)/$(MPI_SRC_DIR)
 MPI_VERSION = $(if $(DKMS_VERSION),$(DKMS_VERSION),0.1)
@@ -74,10 +76,12 @@ MPI_$(1)_LIB := libftdetect_mpi_$(1)
 $$(MPI_$(1)_DIR)/ftd_mpi_config.h: $(MPI_SRC_DIR)/mpi-probe $(MPI_SRC_DIR)/ulfm_probe.c FTD_MPI_FORCE
 	@$(MPI_SRC_DIR)/mpi-probe $(MPICC_$(1)) $$@
 
-$$(MPI_$(1)_DIR)/ftd_mpi.o: $(MPI_SRC_DIR)/ftd_mpi.c $(MPI_HDRS) $$(MPI_$(1)_DIR)/ftd_mpi_config.h
+MPI_$(1)_OBJS := $$(patsubst $(MPI_SRC_DIR)/%.c,$$(MPI_$(1)_DIR)/%.o,$(MPI_GLUE_SRC))
+
+$$(MPI_$(1)_DIR)/%.o: $(MPI_SRC_DIR)/%.c $(MPI_HDRS) $$(MPI_$(1)_DIR)/ftd_mpi_config.h
 	OMPI_CC=$(CC) MPICH_CC=$(CC) $(MPICC_$(1)) $$(MPI_CFLAGS) -I$$(MPI_$(1)_DIR) -c -o $$@ $$<
 
-$$(MPI_$(1)_DIR)/$$(MPI_$(1)_LIB).so.1: $$(MPI_$(1)_DIR)/ftd_mpi.o $$(MPI_COMMON_OBJS)
+$$(MPI_$(1)_DIR)/$$(MPI_$(1)_LIB).so.1: $$(MPI_$(1)_OBJS) $$(MPI_COMMON_OBJS)
 	OMPI_CC=$(CC) MPICH_CC=$(CC) $(MPICC_$(1)) $(CFLAGS) -shared -Wl,-soname,$$(@F) -Wl,-z,defs \
 		-o $$@ $$^ $$(MPI_PMIX_LIBS) -lpthread
 
@@ -86,7 +90,7 @@ $$(MPI_$(1)_DIR)/$$(MPI_$(1)_LIB).so: $$(MPI_$(1)_DIR)/$$(MPI_$(1)_LIB).so.1
 
 # One relocatable object with everything but the API made local, so that a
 # static link meets no second copy of libftdetect's symbols either.
-$$(MPI_$(1)_DIR)/$$(MPI_$(1)_LIB).a: $$(MPI_$(1)_DIR)/ftd_mpi.o $$(MPI_COMMON_OBJS)
+$$(MPI_$(1)_DIR)/$$(MPI_$(1)_LIB).a: $$(MPI_$(1)_OBJS) $$(MPI_COMMON_OBJS)
 	$(LD) -r -o $$(MPI_$(1)_DIR)/all.o $$^
 	objcopy --localize-hidden $$(MPI_$(1)_DIR)/all.o
 	rm -f $$@

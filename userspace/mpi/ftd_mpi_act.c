@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: LGPL-2.1 OR MIT
+/*
+ * libftdetect_mpi: what a failure on an attached communicator makes the
+ * library do, in this order: report it to the runtime through PMIx,
+ * revoke the communicator (ULFM), call the application back; and when this
+ * node was fenced, kill this process so that fail-stop holds.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ftd_mpi_internal.h"
+
+/* ------------------------------------------------------------ PMIx */
+
+static bool reported_before(uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < ftdm.nreported; i++)
+		if (ftdm.reported[i] == id)
+			return true;
+	return false;
+}
+
+static void remember_reported(uint64_t id)
+{
+	uint64_t *r;
+
+	if (ftdm.nreported == ftdm.reported_cap) {
+		r = realloc(ftdm.reported, (ftdm.reported_cap ? 2 * ftdm.reported_cap : 16) * sizeof(*r));
+		if (!r)
+			return;	/* it may be reported twice: harmless */
+		ftdm.reported = r;
+		ftdm.reported_cap = ftdm.reported_cap ? 2 * ftdm.reported_cap : 16;
+	}
+	ftdm.reported[ftdm.nreported++] = id;
+}
+
+/*
+ * Step 1 for every group with failures: one PMIx notification for all the
+ * processes of our namespace not reported yet, from the groups where this
+ * process is one of the first FTD_MPI_PMIX_REPORTERS live members.
+ */
+void ftdm_report_pmix(void)
+{
+	uint32_t pmix_job = ftdm.pmix_err ? 0 : ftd_pmix_job_id(ftdm.pmix.nspace);
+	uint32_t *ranks = NULL;
+	size_t n = 0, cap = 0;
+	struct attachment *a;
+	enum ftd_mpi_action result;
+	int i, err;
+
+	for (a = ftdm.list; a; a = a->next) {
+		if (a->verdict != FTD_VERDICT_FAILED)
+			continue;
+		if (a->flags & FTD_MPI_NO_PMIX) {
+			a->pmix = FTD_MPI_ACT_DISABLED;
+			continue;
+		}
+		if (ftdm.pmix_err) {
+			a->pmix = FTD_MPI_ACT_UNAVAILABLE;
+			continue;
+		}
+		a->pmix = FTD_MPI_ACT_OTHERS;
+		if (!ftd_group_is_reporter(&a->group, ftdm.reporters))
+			continue;
+		for (i = 0; i < a->n; i++) {
+			const struct ftd_member *m = &a->group.m[a->ranks[i]];
+			uint64_t id = (uint64_t)m->job << 32 | m->rank;
+			size_t k;
+
+			if (m->job != pmix_job) {
+				/* another namespace (a spawned job): we cannot name it */
+				ftdm_debug("%s rank %d: job %u is not our PMIx namespace's: not reported",
+				      a->name, a->ranks[i], m->job);
+				continue;
+			}
+			a->pmix = FTD_MPI_ACT_DONE;	/* settled below */
+			if (reported_before(id))
+				continue;
+			for (k = 0; k < n && ranks[k] != m->rank; k++)
+				;
+			if (k < n)
+				continue;
+			if (n == cap) {
+				uint32_t *r = realloc(ranks, (cap ? 2 * cap : 16) * sizeof(*r));
+
+				if (!r)
+					break;
+				ranks = r;
+				cap = cap ? 2 * cap : 16;
+			}
+			ranks[n++] = m->rank;
+		}
+	}
+	if (!n) {
+		/* nothing new: what was DONE had been reported before */
+		for (a = ftdm.list; a; a = a->next)
+			if (a->verdict == FTD_VERDICT_FAILED && a->pmix == FTD_MPI_ACT_DONE)
+				a->pmix = FTD_MPI_ACT_OTHERS;
+		free(ranks);
+		return;
+	}
+	err = ftd_pmix_notify_failed(&ftdm.pmix, ranks, n, ftdm.pmix_timeout_ms);
+	if (err) {
+		fprintf(stderr, "ftd_mpi[%d]: PMIx notification of %zu failed process(es): %s (%s)\n",
+			ftdm.world_rank, n, strerror(-err), ftd_pmix_status_string(&ftdm.pmix));
+		result = FTD_MPI_ACT_FAILED;
+	} else {
+		ftdm_debug("reported %zu failed process(es) to the runtime through PMIx", n);
+		for (size_t k = 0; k < n; k++)
+			remember_reported((uint64_t)pmix_job << 32 | ranks[k]);
+		result = FTD_MPI_ACT_DONE;
+	}
+	for (a = ftdm.list; a; a = a->next)
+		if (a->verdict == FTD_VERDICT_FAILED && a->pmix == FTD_MPI_ACT_DONE)
+			a->pmix = result;
+	free(ranks);
+}
+
+/* ------------------------------------------------------------ revoke */
+
+/* Step 2. app_thread: we run in the application's thread (ftd_mpi_progress). */
+enum ftd_mpi_action ftdm_revoke(struct attachment *a, bool app_thread)
+{
+	if (a->flags & FTD_MPI_NO_REVOKE)
+		return FTD_MPI_ACT_DISABLED;
+#if FTD_MPI_HAVE_ULFM
+	if (!app_thread && ftdm.thread_level < MPI_THREAD_MULTIPLE) {
+		a->revoke_pending = true;
+		return FTD_MPI_ACT_DEFERRED;
+	}
+	a->revoke_pending = false;
+	if (MPIX_Comm_revoke(a->comm) != MPI_SUCCESS) {
+		fprintf(stderr, "ftd_mpi[%d]: MPIX_Comm_revoke(%s) failed\n", ftdm.world_rank, a->name);
+		return FTD_MPI_ACT_FAILED;
+	}
+	ftdm_debug("revoked %s", a->name);
+	return FTD_MPI_ACT_DONE;
+#else
+	return FTD_MPI_ACT_UNAVAILABLE;
+#endif
+}
+
+/* ------------------------------------------------------------ callbacks */
+
+void ftdm_call(struct attachment *a, enum ftd_mpi_cause cause, const struct ftd_event *ev)
+{
+	struct ftd_mpi_failure f = {
+		.cause = cause,
+		.nranks = a->n,
+		.ranks = a->ranks,
+		.node = ev->node,
+		.origin = ev->origin,
+		.job = (ev->type == FTD_EV_PROC_DEAD || ev->type == FTD_EV_RANKS_DEAD) ? ev->job : 0,
+		.lost = ev->type == FTD_EV_OVERFLOW ? ev->count : 0,
+		.event_seq = ev->seq,
+		.event_time_ns = ev->time_ns,
+		.event_mono_ns = ev->mono_ns,
+		.pmix = a->pmix,
+		.revoke = a->revoke,
+	};
+	char ranks[64 * 12] = "";
+	size_t o = 0;
+	int i;
+
+	f.call_time_ns = ftdm_clock_ns(CLOCK_REALTIME);
+	f.call_mono_ns = ftdm_clock_ns(CLOCK_MONOTONIC);
+	if (ftdm.json_fd >= 0) {
+		for (i = 0; i < a->n && o < sizeof(ranks) - 24; i++)
+			o += snprintf(ranks + o, sizeof(ranks) - o, "%s%d", i ? "," : "", a->ranks[i]);
+		if (i < a->n)
+			snprintf(ranks + o, sizeof(ranks) - o, "%s\"...\"", o ? "," : "");
+		ftdm_json("callback",
+			  "\"comm\":\"%s\",\"comm_rank\":%d,\"comm_size\":%d,\"cause\":\"%s\","
+			  "\"ranks\":[%s],\"nranks\":%d,\"node\":%u,\"origin\":%u,\"event_job\":%u,"
+			  "\"lost\":%u,\"event_seq\":%llu,\"event_time_ns\":%llu,\"event_mono_ns\":%llu,"
+			  "\"call_time_ns\":%llu,\"call_mono_ns\":%llu,\"delay_ns\":%lld,"
+			  "\"pmix\":\"%s\",\"revoke\":\"%s\"",
+			  a->name, a->group.self, a->group.size, ftd_mpi_cause_name(cause), ranks,
+			  a->n, f.node, f.origin, f.job, f.lost, (unsigned long long)f.event_seq,
+			  (unsigned long long)f.event_time_ns, (unsigned long long)f.event_mono_ns,
+			  (unsigned long long)f.call_time_ns, (unsigned long long)f.call_mono_ns,
+			  (long long)(f.call_mono_ns - f.event_mono_ns), ftd_mpi_action_name(f.pmix),
+			  ftd_mpi_action_name(f.revoke));
+	}
+	if (a->cb)
+		a->cb(a->comm, &f, a->arg);
+}
+
+/* ------------------------------------------------------------ fencing */
+
+static void *fence_deadline(void *unused)
+{
+	struct timespec t = {
+		.tv_sec = ftdm.fence_grace_ms / 1000,
+		.tv_nsec = (long)(ftdm.fence_grace_ms % 1000) * 1000000L,
+	};
+
+	nanosleep(&t, NULL);
+	fprintf(stderr, "ftd_mpi[%d]: fenced: callbacks still running after %u ms, killing now\n",
+		ftdm.world_rank, ftdm.fence_grace_ms);
+	kill(getpid(), SIGKILL);
+	return NULL;
+}
+
+/*
+ * This node was declared dead while it was alive: the others have already
+ * reported our ranks failed and carry on without them. Let the callbacks
+ * see it (bounded by FTD_MPI_FENCE_GRACE_MS), then die at once. SIGKILL,
+ * not abort(): it cannot be caught, and leaves no core. Our registration
+ * ends with the process: PROC_DEAD, which agrees with what the others know.
+ */
+void ftdm_fence(const struct ftd_event *ev)
+{
+	struct attachment *a;
+	pthread_t t;
+
+	fprintf(stderr, "ftd_mpi[%d]: this node (%u) was declared dead by node %u while alive "
+		"(fenced): killing this process (pid %d) so that fail-stop holds\n",
+		ftdm.world_rank, ev->node, ev->origin, (int)getpid());
+	ftdm_json("fenced", "\"node\":%u,\"origin\":%u,\"event_seq\":%llu,\"event_time_ns\":%llu",
+		  ev->node, ev->origin, (unsigned long long)ev->seq,
+		  (unsigned long long)ev->time_ns);
+	if (pthread_create(&t, NULL, fence_deadline, NULL) == 0) {
+		for (a = ftdm.list; a; a = a->next) {
+			if (a->gone)
+				continue;
+			a->verdict = FTD_VERDICT_FENCED;
+			a->n = 1;
+			a->ranks[0] = a->group.self;
+			a->pmix = a->revoke = FTD_MPI_ACT_NONE;
+			ftdm_call(a, FTD_MPI_CAUSE_FENCED, ev);
+		}
+	}
+	kill(getpid(), SIGKILL);
+	for (;;)
+		pause();
+}

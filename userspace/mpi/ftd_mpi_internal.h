@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR MIT */
+/*
+ * libftdetect_mpi's insides, shared by its files (not installed):
+ *   ftd_mpi.c          the process-wide state and its locks, the list of
+ *                      attached communicators, the API
+ *   ftd_mpi_process.c  the process: device, registration, PMIx client,
+ *                      MPI hooks, the clean exit
+ *   ftd_mpi_watch.c    the watcher: reading events, dispatching them
+ *   ftd_mpi_act.c      what a failure makes the library do: PMIx report,
+ *                      revoke, callback; fencing
+ *   ftd_mpi_log.c      diagnostics (FTD_MPI_DEBUG, FTD_MPI_JSON), the environment
+ *   ftd_mpi_names.c    names and messages of the API's enums and errors
+ * Compiled with -fvisibility=hidden: only the API of ftdetect_mpi.h is
+ * exported, and the static archive localises the rest (userspace/mpi/mpi.mk).
+ */
+#ifndef FTD_MPI_INTERNAL_H
+#define FTD_MPI_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <mpi.h>
+#include "ftd_mpi_config.h"
+/* Built with -fvisibility=hidden: the API alone is exported. */
+#pragma GCC visibility push(default)
+#include "ftdetect_mpi.h"
+#pragma GCC visibility pop
+#if FTD_MPI_HAVE_ULFM && defined(OPEN_MPI)
+#include <mpi-ext.h>
+#endif
+#include "lib/ftdetect.h"
+#include "group.h"
+#include "pmix_notify.h"
+
+
+struct attachment {
+	struct attachment *next;
+	MPI_Comm comm;
+	char name[MPI_MAX_OBJECT_NAME];
+	struct ftd_group group;
+	ftd_mpi_callback_fn cb;
+	void *arg;
+	unsigned int flags;
+	bool revoke_pending;
+	bool gone;		/* its communicator was freed during a callback */
+	/* the current event's verdict for this group */
+	enum ftd_verdict verdict;
+	int n;
+	int *ranks;		/* room for group.size */
+	enum ftd_mpi_action pmix, revoke;
+};
+
+/* The process-wide state; ftd_mpi.c says which lock guards what. */
+struct ftdm_state {
+	pthread_mutex_t lock;
+	/* configuration, from the environment at the first attach */
+	bool env_read, debug, env_no_thread;
+	int env_pmix;			/* FTD_MPI_PMIX: -1 unset, 0, 1 */
+	int json_fd;			/* -1: no JSON lines */
+	int reporters;
+	unsigned int pmix_timeout_ms, fence_grace_ms;
+	const char *device;
+	/* the process */
+	bool open;
+	struct ftd_handle *dev;		/* NULL: no device (a partial attach) */
+	struct ftd_info info;
+	bool registered, explicit_id;
+	uint32_t job, rank;
+	int world_rank, thread_level;
+	struct ftd_pmix pmix;
+	int pmix_err;			/* 0: active */
+	int comm_keyval, self_keyval;
+	int open_err;			/* ftdm_process_open()'s verdict, kept */
+	bool closing;
+	/* the watcher */
+	bool no_thread, thread_running, stop;
+	pthread_t thread;
+	int wake_fd;
+	bool zombie;			/* a stopped watcher, joined by ftdm_unlock() */
+	pthread_t zombie_thread;
+	int zombie_fd;
+	int depth;			/* ftdm.lock's recursion depth */
+	/* dispatch */
+	bool dispatching;
+	pthread_t dispatcher;
+	struct attachment *list;
+	uint64_t *reported;		/* (job << 32 | rank) reported through PMIx */
+	size_t nreported, reported_cap;
+};
+
+extern struct ftdm_state ftdm;
+
+/* ftd_mpi.c: ftdm.lock (recursive) and the attachments, under it */
+void ftdm_lock(void);
+void ftdm_unlock(void);
+struct attachment *ftdm_find(MPI_Comm comm);
+bool ftdm_in_callback(void);
+void ftdm_attachment_free(struct attachment *a);
+struct attachment *ftdm_unlink(MPI_Comm comm);
+void ftdm_sweep(void);
+
+/* ftd_mpi_log.c */
+void ftdm_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ftdm_json(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+uint64_t ftdm_clock_ns(clockid_t id);
+void ftdm_env_read(void);
+unsigned long ftdm_env_ulong(const char *name, unsigned long def);
+
+/* ftd_mpi_process.c */
+int ftdm_hooks_init(void);
+int ftdm_process_open(void);
+void ftdm_process_close_if_idle(void);
+
+/* ftd_mpi_watch.c */
+int ftdm_drain(bool app_thread);
+int ftdm_watcher_start(void);
+void ftdm_watcher_stop(void);
+
+/* ftd_mpi_act.c */
+void ftdm_report_pmix(void);
+enum ftd_mpi_action ftdm_revoke(struct attachment *a, bool app_thread);
+void ftdm_call(struct attachment *a, enum ftd_mpi_cause cause, const struct ftd_event *ev);
+void ftdm_fence(const struct ftd_event *ev);
+
+#endif /* FTD_MPI_INTERNAL_H */

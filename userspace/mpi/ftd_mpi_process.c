@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: LGPL-2.1 OR MIT
+/*
+ * libftdetect_mpi: the process's part of the first attach and of the last
+ * detach (the device, this node, the PMIx client, the registration), and
+ * the MPI attribute hooks by which MPI_Comm_free() and MPI_Finalize()
+ * detach.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ftd_mpi_internal.h"
+
+/* ------------------------------------------------------------ the process */
+
+static int comm_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra);
+static int self_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra);
+
+/*
+ * The MPI hooks, once per process and never under ftdm.lock: an attribute on
+ * each attached communicator, so that MPI_Comm_free() detaches it, and one
+ * on MPI_COMM_SELF, whose attributes MPI_Finalize() deletes first thing.
+ */
+int ftdm_hooks_init(void)
+{
+	static bool done;
+
+	if (done)
+		return 0;
+	if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, comm_delete_fn, &ftdm.comm_keyval, NULL) ||
+	    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete_fn, &ftdm.self_keyval, NULL) ||
+	    MPI_Comm_set_attr(MPI_COMM_SELF, ftdm.self_keyval, NULL))
+		return -EIO;
+	done = true;
+	return 0;
+}
+
+/*
+ * Under ftdm.lock, the process-wide part of the first attach: the device, this
+ * node, PMIx. 0, or why this process cannot register; the verdict is kept
+ * until process_close().
+ */
+int ftdm_process_open(void)
+{
+	int err;
+
+	if (ftdm.open)
+		return ftdm.open_err;
+	ftdm.open = true;
+	MPI_Query_thread(&ftdm.thread_level);
+	if (ftdm.env_pmix == 0) {
+		ftdm_debug("FTD_MPI_PMIX=0: failures are not reported through PMIx");
+		ftdm.pmix_err = -ECANCELED;
+	} else if (FTD_MPI_ORTE && ftdm.env_pmix < 0) {
+		/* pmix_notify.h: ORTE drops the report, or hangs on it */
+		ftdm_debug("Open MPI < 5: its runtime (ORTE) cannot relay PMIx failure reports, and "
+		      "it has no ULFM to use them: not reported through PMIx (FTD_MPI_PMIX=1 "
+		      "forces them)");
+		ftdm.pmix_err = -EOPNOTSUPP;
+	} else {
+		ftdm.pmix_err = ftd_pmix_open(&ftdm.pmix);
+		if (ftdm.pmix_err == -ENOENT)
+			ftdm_debug("not launched by a PMIx server (PMIx not initialised, PMIX_NAMESPACE "
+			      "unset): failures are not reported through PMIx");
+		else if (ftdm.pmix_err == -ENOTSUP)
+			ftdm_debug("built without PMIx: failures are not reported through PMIx");
+		else if (ftdm.pmix_err)
+			fprintf(stderr, "ftd_mpi[%d]: PMIx_Init failed (%s): failures are not "
+				"reported through PMIx\n", ftdm.world_rank,
+				ftd_pmix_status_string(&ftdm.pmix));
+		else
+			ftdm_debug("PMIx client of namespace %s, rank %u", ftdm.pmix.nspace, ftdm.pmix.rank);
+	}
+	ftdm.dev = ftd_open(ftdm.device);
+	if (!ftdm.dev) {
+		ftdm.open_err = -errno;
+		return ftdm.open_err;
+	}
+	err = ftd_info(ftdm.dev, &ftdm.info);
+	if (!err && (ftdm.info.node == FTD_NODE_NONE || !ftdm.info.up))
+		err = -ENETDOWN;
+	if (err) {
+		/* no device at all: nothing to watch with */
+		ftd_close(ftdm.dev);
+		ftdm.dev = NULL;
+		ftdm.info.node = FTD_NODE_NONE;
+		ftdm.open_err = err;
+	}
+	return ftdm.open_err;
+}
+
+/* Under ftdm.lock: undo ftdm_process_open(), drop every attachment. */
+static void process_close(void)
+{
+	struct attachment *a;
+
+	if (!ftdm.open || ftdm.closing)
+		return;
+	ftdm.closing = true;
+	ftdm_watcher_stop();
+	while ((a = ftdm.list)) {
+		/* its attribute stays: its delete function finds nothing */
+		ftdm.list = a->next;
+		ftdm_attachment_free(a);
+	}
+	if (ftdm.registered) {
+		/* a clean exit: PROC_EXIT everywhere, not PROC_DEAD */
+		if (ftd_deregister(ftdm.dev))
+			ftdm_debug("deregistering failed");
+		ftdm.registered = false;
+		ftdm_json("deregistered", "\"clean\":true");
+	}
+	ftd_close(ftdm.dev);
+	ftdm.dev = NULL;
+	ftd_pmix_close(&ftdm.pmix);
+	free(ftdm.reported);
+	ftdm.reported = NULL;
+	ftdm.nreported = ftdm.reported_cap = 0;
+	memset(&ftdm.info, 0, sizeof(ftdm.info));
+	ftdm.job = ftdm.rank = 0;
+	ftdm.explicit_id = false;
+	ftdm.no_thread = false;
+	ftdm.open_err = 0;
+	ftdm.open = false;
+	ftdm.closing = false;
+}
+
+/* Nothing attached and no explicit registration: undo ftdm_process_open(). */
+void ftdm_process_close_if_idle(void)
+{
+	if (ftdm.open && !ftdm.list && !ftdm.explicit_id)
+		process_close();
+}
+
+/* MPI_Comm_free of an attached communicator: detach it. */
+static int comm_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
+{
+	struct attachment *a;
+
+	ftdm_lock();
+	if (ftdm_in_callback()) {
+		/* the dispatch loop holds it: freed when the loop is done */
+		a = ftdm_find(comm);
+		if (a)
+			a->gone = true;
+	} else {
+		a = ftdm_unlink(comm);
+		if (a) {
+			ftdm_attachment_free(a);
+			ftdm_process_close_if_idle();
+		}
+	}
+	ftdm_unlock();
+	return MPI_SUCCESS;
+}
+
+/* MPI_Finalize: everything goes, and this process exits cleanly. */
+static int self_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
+{
+	ftdm_lock();
+	ftdm_debug("MPI_Finalize: detaching everything");
+	process_close();
+	ftdm_unlock();
+	/* as ROMIO does for its own: the keyvals go with MPI */
+	MPI_Comm_free_keyval(&ftdm.comm_keyval);
+	MPI_Comm_free_keyval(&ftdm.self_keyval);
+	if (ftdm.json_fd >= 0) {
+		close(ftdm.json_fd);
+		ftdm.json_fd = -1;
+	}
+	return MPI_SUCCESS;
+}
