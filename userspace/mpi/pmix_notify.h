@@ -28,7 +28,7 @@
  * PMIX_PROC instead the notifier's acknowledgement never comes and the job
  * hangs in MPI_Finalize (both seen with Debian 12's Open MPI 4.1.4), while
  * Open MPI 4 has no ULFM layer to use it anyway: libftdetect_mpi built for
- * Open MPI < 5 does not report through PMIx unless told to (ftd_mpi.c).
+ * Open MPI < 5 does not report through PMIx unless told to (ftd_mpi_process.c).
  */
 #ifndef FTD_MPI_PMIX_NOTIFY_H
 #define FTD_MPI_PMIX_NOTIFY_H
