@@ -75,6 +75,10 @@ run_case() {
 		 cpu_load: "stress-ng --cpu <every CPU>, and every rank spinning",
 		 ftdetect: {node_suspect: ([$w[] | select(.event == "NODE_SUSPECT")] | length),
 			    node_dead: ([$w[] | select(.event == "NODE_DEAD")] | length),
+			    # one death is delivered at every node: count the decisions too
+			    deaths_declared: ([$w[] | select(.event == "NODE_DEAD") | [.node, .incarnation]] | unique | length),
+			    dead_records: [$w[] | select(.event == "NODE_DEAD") |
+				{at, node, origin, incarnation, time_ns}],
 			    ticks_late: ($late[0].ticks_late - $late0[0]),
 			    tick_late_max_ns: $late[0].tick_late_max_ns},
 		 user_thread: {suspicions: ($hb | map(.suspicions) | add),
@@ -108,8 +112,9 @@ echo "# false suspicions under full CPU load ($(bench_env | jq -r .virtualizatio
 printf '%-8s %-8s %6s | %12s %10s %9s | %12s %10s %12s\n' PERIOD TIMEOUT LOAD_S \
 	FTD_SUSPECT FTD_DEAD LATE_TICK THR_SUSPECT THR_DEAD THR_WORST_GAP
 jq -r '.results[] | select(.ftdetect) | [.period_ns / 1e6, .timeout_ns / 1e6, (.loaded_ns / 1e9 | floor),
-	.ftdetect.node_suspect, .ftdetect.node_dead, .ftdetect.ticks_late,
+	.ftdetect.node_suspect, "\(.ftdetect.node_dead) (\(.ftdetect.deaths_declared))", .ftdetect.ticks_late,
 	.user_thread.suspicions, .user_thread.declarations, "\(.user_thread.worst_gap_ns / 1e6 | floor) ms"] | @tsv' "$OUT" |
 	awk -F'\t' '{ printf "%-8s %-8s %6s | %12s %10s %9s | %12s %10s %12s\n", $1 "ms", $2 "ms", $3, $4, $5, $6, $7, $8, $9 }'
+echo "# FTD_DEAD: NODE_DEAD records at all nodes (distinct deaths declared); THR_DEAD: the threads' declarations"
 echo "# -> $OUT"
 exit $status
