@@ -54,7 +54,7 @@ wait_until 60 all_alive || fail "cluster did not come up"
 watch_devices $(seq 1 "$N")
 NODES=$(seq 1 "$N")
 
-# The launcher must let the job outlive a rank (ftdetect_mpi(3), "Launchers").
+# The launcher must let the job outlive a rank (ftdetect_mpi(3), NOTES).
 case $FLAVOUR in
 openmpi) FTD_MPI_ARGS="--mca orte_enable_recovery 1 -x FTD_MPI_JSON" ;;
 mpich) FTD_MPI_ARGS="-disable-auto-cleanup" ;;
@@ -65,12 +65,6 @@ export FTD_MPI_JSON=$FTD_TMP/glue.%r
 W=$FTD_TMP/watch
 mkdir "$W"
 out=$FTD_TMP/job.out
-start=$(now_ns)
-mpi_start "$out" "$FLAVOUR" "$RANKS" $NODES -- "$PROG" --dir "$W" --skip "$UNATTACHED" --limit 280
-launcher=$FTD_MPI_PID
-mpi_wait_output "$W/watch.0" "^ready size=$RANKS\$" 150
-log "$FLAVOUR job of $RANKS ranks ready $(( ($(now_ns) - start) / 1000000 )) ms after its start"
-
 # On a failure, what the job and the library said.
 show_job() {
 	local f
@@ -79,6 +73,12 @@ show_job() {
 	done
 }
 FTD_ON_FAIL=show_job
+
+start=$(now_ns)
+mpi_start "$out" "$FLAVOUR" "$RANKS" $NODES -- "$PROG" --dir "$W" --skip "$UNATTACHED" --limit 280
+launcher=$FTD_MPI_PID
+mpi_wait_output "$W/watch.0" "^ready size=$RANKS\$" 150
+log "$FLAVOUR job of $RANKS ranks ready $(( ($(now_ns) - start) / 1000000 )) ms after its start"
 
 # value FILE PREFIX KEY: KEY=value of the first line of FILE starting with PREFIX.
 value() {
