@@ -97,9 +97,7 @@ status=0
 : > "$FTD_TMP/results"
 for s in $SETTINGS; do
 	log "cost: $s, $NODES nodes, ${WINDOW} s window, $PINGS ping-pongs"
-	"$0" --case "$s" "$FTD_TMP/case.json" || status=1
-	[ -s "$FTD_TMP/case.json" ] && cat "$FTD_TMP/case.json" >> "$FTD_TMP/results"
-	rm -f "$FTD_TMP/case.json"
+	bench_case "$s" || status=1
 done
 # CPU per heartbeat frame: the busy time above the "off" baseline, per frame.
 jq -s --argjson env "$(bench_env)" '

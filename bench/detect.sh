@@ -118,9 +118,7 @@ status=0
 for s in $SETTINGS; do
 	p=${s%:*} t=${s#*:}
 	log "detect: period ${p}us, timeout ${t}us, $CUTS cuts of a node in a cluster of $NODES"
-	"$0" --case "$p" "$t" "$CUTS" "$FTD_TMP/case.json" || status=1
-	[ -s "$FTD_TMP/case.json" ] && cat "$FTD_TMP/case.json" >> "$FTD_TMP/results"
-	rm -f "$FTD_TMP/case.json"
+	bench_case "$p" "$t" "$CUTS" || status=1
 done
 jq -s --argjson env "$(bench_env)" '{benchmark: "detect", env: $env,
 	note: "detect = cut to the NODE_DEAD of the observer that declared it; overshoot = detect - timeout; all_nodes = cut to the last NODE_DEAD; cut stamped before the link change. Under TCG emulation short periods are dominated by the emulation.",

@@ -39,5 +39,19 @@ bench_fail() {
 	exit 1
 }
 
+# bench_case ARGS...: run one case of this benchmark, "$0 --case ARGS...
+# FILE", in a process of its own (its cluster goes with it), and append the
+# JSON it writes in FILE to $FTD_TMP/results; non-zero if it could not
+# measure (its JSON then says why).
+bench_case() {
+	local rc=0
+	"$0" --case "$@" "$FTD_TMP/case.json" || rc=1
+	if [ -s "$FTD_TMP/case.json" ]; then
+		cat "$FTD_TMP/case.json" >> "$FTD_TMP/results"
+	fi
+	rm -f "$FTD_TMP/case.json"
+	return $rc
+}
+
 # us NS: nanoseconds as microseconds (integer), for tables.
 us() { echo $(( $1 / 1000 )); }

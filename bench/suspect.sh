@@ -100,9 +100,7 @@ status=0
 for s in $SETTINGS; do
 	p=${s%:*} t=${s#*:}
 	log "suspect: period ${p}us, timeout ${t}us, $SECONDS_LOADED s of full CPU load on $NODES nodes"
-	"$0" --case "$p" "$t" "$SECONDS_LOADED" "$FTD_TMP/case.json" || status=1
-	[ -s "$FTD_TMP/case.json" ] && cat "$FTD_TMP/case.json" >> "$FTD_TMP/results"
-	rm -f "$FTD_TMP/case.json"
+	bench_case "$p" "$t" "$SECONDS_LOADED" || status=1
 done
 jq -s --argjson env "$(bench_env)" '{benchmark: "suspect", env: $env,
 	note: "false suspicions (timeout/2 of silence) and false deaths (timeout) while stress-ng loads every CPU and every rank spins; user_thread = a heartbeat thread in each rank (ULFM design) with the same period, timeout and rules. Nobody dies: every count is false.",

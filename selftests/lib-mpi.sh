@@ -121,6 +121,20 @@ mpi_run() {
 	esac
 }
 
+# mpi_glue_job FLAVOUR: settings for a job of libftdetect_mpi programs that
+# must outlive a rank: the launcher options for it (ftdetect_mpi(3), NOTES)
+# in FTD_MPI_ARGS, a 300 s time limit, and the library's own JSON account,
+# one file per rank, in $FTD_TMP/glue.R (FTD_MPI_JSON; Open MPI is told to
+# pass it on to the ranks).
+mpi_glue_job() {
+	case $1 in
+	openmpi) FTD_MPI_ARGS="--mca orte_enable_recovery 1 -x FTD_MPI_JSON" ;;
+	mpich) FTD_MPI_ARGS="-disable-auto-cleanup" ;;
+	*) fail "unknown MPI flavour $1 (openmpi or mpich)" ;;
+	esac
+	export FTD_MPI_ARGS FTD_MPI_TIMEOUT=300 FTD_MPI_JSON=$FTD_TMP/glue.%r
+}
+
 # mpi_start FILE FLAVOUR NRANKS NODES... -- PROGRAM [ARG...]: mpi_run in the
 # background, its output (stdout and stderr) in FILE; the launcher's pid in
 # FTD_MPI_PID (for `wait "$FTD_MPI_PID"`, which gives its exit status).

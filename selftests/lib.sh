@@ -68,6 +68,16 @@ bg() { "$@" & FTD_BG_PIDS+=($!); }
 
 now_ns() { date +%s%N; }
 
+# show_files FILE...: each FILE that exists, under a header (for FTD_ON_FAIL).
+show_files() {
+	local f
+	for f in "$@"; do
+		[ -e "$f" ] || continue
+		echo "---- $f"
+		cat "$f"
+	done
+}
+
 # pid_gone PID: the process has exited; a zombie counts (a launcher may
 # reap its ranks only at the end of the job).
 pid_gone() { [ ! -e "/proc/$1" ] || [[ $(< "/proc/$1/stat") =~ ^[0-9]+\ \(.*\)\ Z\  ]]; }

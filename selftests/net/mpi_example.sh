@@ -36,20 +36,10 @@ cluster_up "$FTD_TEST_PERIOD" 1000ms
 wait_until 60 all_alive || fail "cluster did not come up"
 NODES=$(seq 1 "$N")
 
-case $FLAVOUR in
-openmpi) FTD_MPI_ARGS="--mca orte_enable_recovery 1 -x FTD_MPI_JSON" ;;
-mpich) FTD_MPI_ARGS="-disable-auto-cleanup" ;;
-esac
-export FTD_MPI_ARGS FTD_MPI_TIMEOUT=300
-# The library's account, one file per rank: the pids, the callbacks.
-export FTD_MPI_JSON=$FTD_TMP/glue.%r
+# The library's account ($FTD_TMP/glue.R) gives the pids and the callbacks.
+mpi_glue_job "$FLAVOUR"
 out=$FTD_TMP/job.out
-show_job() {
-	local f
-	for f in "$out" "$FTD_TMP"/glue.*; do
-		[ -e "$f" ] && { echo "---- $f"; cat "$f"; }
-	done
-}
+show_job() { show_files "$out" "$FTD_TMP"/glue.*; }
 FTD_ON_FAIL=show_job
 
 start=$(now_ns)

@@ -54,24 +54,14 @@ wait_until 60 all_alive || fail "cluster did not come up"
 watch_devices $(seq 1 "$N")
 NODES=$(seq 1 "$N")
 
-# The launcher must let the job outlive a rank (ftdetect_mpi(3), NOTES).
-case $FLAVOUR in
-openmpi) FTD_MPI_ARGS="--mca orte_enable_recovery 1 -x FTD_MPI_JSON" ;;
-mpich) FTD_MPI_ARGS="-disable-auto-cleanup" ;;
-esac
-export FTD_MPI_ARGS FTD_MPI_TIMEOUT=300
-# The library's own account (attach, callbacks, fencing), one file per rank.
-export FTD_MPI_JSON=$FTD_TMP/glue.%r
+# A job that outlives its ranks; the library's own account (attach,
+# callbacks, fencing) in $FTD_TMP/glue.R.
+mpi_glue_job "$FLAVOUR"
 W=$FTD_TMP/watch
 mkdir "$W"
 out=$FTD_TMP/job.out
 # On a failure, what the job and the library said.
-show_job() {
-	local f
-	for f in "$out" "$W"/watch.* "$FTD_TMP"/glue.*; do
-		[ -e "$f" ] && { echo "---- $f"; cat "$f"; }
-	done
-}
+show_job() { show_files "$out" "$W"/watch.* "$FTD_TMP"/glue.*; }
 FTD_ON_FAIL=show_job
 
 start=$(now_ns)
