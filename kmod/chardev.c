@@ -16,9 +16,9 @@ static int ftd_open(struct inode *inode, struct file *file)
 	struct net *net = get_net(current->nsproxy->net_ns);
 	struct ftd_reader *r = ftd_reader_create(ftd_net(net));
 
-	if (!r) {
+	if (IS_ERR(r)) {
 		put_net(net);
-		return -ENOMEM;
+		return PTR_ERR(r);
 	}
 	file->private_data = r;
 	return nonseekable_open(inode, file);

@@ -5,6 +5,7 @@
 #include "event.h"
 #include "genl.h"
 #include "stab.h"
+#include "limits.h"
 
 #define RING_MASK (FTD_EVENT_QUEUE_LEN - 1)
 static_assert((FTD_EVENT_QUEUE_LEN & RING_MASK) == 0, "queue length must be a power of two");
@@ -99,21 +100,30 @@ void ftd_event_emit_rank(struct ftd_net *fn, struct ftd_event *ev, u32 regid, bo
 
 struct ftd_reader *ftd_reader_create(struct ftd_net *fn)
 {
-	struct ftd_reader *r = kzalloc(sizeof(*r), GFP_KERNEL);
+	/* An opener's queue is charged to the opener's memory cgroup. */
+	struct ftd_reader *r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 
 	if (!r)
-		return NULL;
-	r->ring = kvcalloc(FTD_EVENT_QUEUE_LEN, sizeof(*r->ring), GFP_KERNEL);
+		return ERR_PTR(-ENOMEM);
+	r->ring = kvcalloc(FTD_EVENT_QUEUE_LEN, sizeof(*r->ring), GFP_KERNEL_ACCOUNT);
 	if (!r->ring) {
 		kfree(r);
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	}
 	r->fn = fn;
 	init_waitqueue_head(&r->wait);
 	mutex_init(&r->read_lock);
 	mutex_init(&r->reg_lock);
 
+	/* Every event costs O(openers) in softirq: their number is bounded. */
 	spin_lock_bh(&fn->readers_lock);
+	if (fn->n_readers >= ftd_max_openers()) {
+		spin_unlock_bh(&fn->readers_lock);
+		kvfree(r->ring);
+		kfree(r);
+		return ERR_PTR(-EMFILE);
+	}
+	fn->n_readers++;
 	list_add_tail(&r->entry, &fn->readers);
 	spin_unlock_bh(&fn->readers_lock);
 	return r;
@@ -126,6 +136,7 @@ void ftd_reader_destroy(struct ftd_reader *r)
 
 	spin_lock_bh(&fn->readers_lock);
 	list_del(&r->entry);
+	fn->n_readers--;
 	/* Every mapping holds its file: with the last file, the last mapping is gone. */
 	if (list_empty(&fn->readers))
 		st = ftd_status_detach(fn);

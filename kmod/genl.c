@@ -5,6 +5,7 @@
 #include "genl.h"
 #include "peer.h"
 #include "members.h"
+#include "limits.h"
 
 static struct genl_family ftd_genl_family;
 
@@ -132,6 +133,9 @@ static int ftd_set_config(struct sk_buff *skb, struct genl_info *info)
 	u32 mask = 0;
 	int ret;
 
+	ret = ftd_config_allowed(fn, info->extack);
+	if (ret)
+		return ret;
 	if (a[FTDETECT_A_NODE]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[FTDETECT_A_NODE],
 				    "nodes are added with FTDETECT_CMD_ADD_NODE");
@@ -182,8 +186,11 @@ static int ftd_set_config(struct sk_buff *skb, struct genl_info *info)
 
 static int ftd_down(struct sk_buff *skb, struct genl_info *info)
 {
-	ftd_net_down(info_fn(info));
-	return 0;
+	int ret = ftd_config_allowed(info_fn(info), info->extack);
+
+	if (!ret)
+		ftd_net_down(info_fn(info));
+	return ret;
 }
 
 /* ------------------------------------------------------------------ nodes */
@@ -292,14 +299,15 @@ static int ftd_add_node(struct sk_buff *skb, struct genl_info *info)
 	u8 nrails;
 	int ret;
 
+	ret = ftd_config_allowed(fn, info->extack);
+	if (ret)
+		return ret;
 	ret = parse_node(info, tb, true, addrs, &nrails);
 	if (ret)
 		return ret;
 	mutex_lock(&fn->lock);
 	ret = ftd_peer_add(fn, nla_get_u32(tb[FTDETECT_A_NODE_ID]), addrs, nrails,
 			   info->extack);
-	if (!ret)
-		ret = ftd_members_rebuild(fn);
 	mutex_unlock(&fn->lock);
 	return ret;
 }
@@ -311,6 +319,9 @@ static int ftd_del_node(struct sk_buff *skb, struct genl_info *info)
 	u32 id;
 	int ret;
 
+	ret = ftd_config_allowed(fn, info->extack);
+	if (ret)
+		return ret;
 	ret = parse_node(info, tb, false, NULL, NULL);
 	if (ret)
 		return ret;
@@ -322,10 +333,8 @@ static int ftd_del_node(struct sk_buff *skb, struct genl_info *info)
 		ret = -EBUSY;
 	} else {
 		ret = ftd_peer_del(fn, id);
-		if (ret)
+		if (ret == -ENOENT)
 			NL_SET_ERR_MSG_ATTR(info->extack, tb[FTDETECT_A_NODE_ID], "no such node");
-		else
-			ret = ftd_members_rebuild(fn);
 	}
 	mutex_unlock(&fn->lock);
 	return ret;

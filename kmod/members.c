@@ -3,53 +3,54 @@
 #include <linux/mm.h>
 #include "members.h"
 
-static bool state_is_live(enum ftd_node_state st)
+/* Room for n members: the peer array and the ring's memory, one allocation. */
+static struct ftd_members *members_alloc(u32 n)
 {
-	return st != FTD_NODE_DEAD && st != FTD_NODE_LEFT;
+	struct ftd_members *m;
+
+	m = kvzalloc(struct_size(m, mem, n * sizeof(*m->peers) + ftd_ring_mem_size(n)),
+		     GFP_KERNEL_ACCOUNT);
+	if (!m)
+		return NULL;
+	m->n = n;
+	m->peers = (struct ftd_peer **)m->mem;
+	return m;
 }
 
-int ftd_members_rebuild(struct ftd_net *fn)
+struct ftd_members *ftd_members_prepare(struct ftd_net *fn, const struct ftd_peer *drop,
+					struct ftd_peer *add)
 {
-	struct ftd_members *m, *old;
+	struct ftd_members *m;
 	struct ftd_peer *peer;
 	unsigned long id;
+	bool placed = !add;
 	u32 n = 0, i = 0;
 
 	lockdep_assert_held(&fn->lock);
 	xa_for_each(&fn->peers, id, peer)
-		n++;
-	m = kvzalloc(struct_size(m, mem, n * sizeof(*m->peers) + ftd_ring_mem_size(n)),
-		     GFP_KERNEL);
+		if (peer != drop)
+			n++;
+	m = members_alloc(n + !!add);
 	if (!m)
-		return -ENOMEM;
-	m->n = n;
-	m->peers = (struct ftd_peer **)m->mem;
-	ftd_ring_init(&m->ring, n, m->mem + n * sizeof(*m->peers));
+		return NULL;
 	/* xarray iteration is in index order: the ring's order by node id. */
 	xa_for_each(&fn->peers, id, peer) {
-		m->peers[i] = peer;
-		ftd_ring_set_live(&m->ring, i, state_is_live(READ_ONCE(peer->state)));
-		i++;
+		if (!placed && add->id < id) {
+			m->peers[i++] = add;
+			placed = true;
+		}
+		if (peer != drop)
+			m->peers[i++] = peer;
 	}
-
-	spin_lock_bh(&fn->ring_lock);
-	old = rcu_dereference_protected(fn->members, lockdep_is_held(&fn->lock));
-	rcu_assign_pointer(fn->members, m);
-	spin_unlock_bh(&fn->ring_lock);
-	if (old)
-		kvfree_rcu(old, rcu);
-	return 0;
+	if (!placed)
+		m->peers[i++] = add;
+	WARN_ON_ONCE(i != m->n);
+	return m;
 }
 
-void ftd_members_free(struct ftd_net *fn)
+void ftd_members_discard(struct ftd_members *m)
 {
-	struct ftd_members *old;
-
-	lockdep_assert_held(&fn->lock);
-	old = rcu_dereference_protected(fn->members, lockdep_is_held(&fn->lock));
-	RCU_INIT_POINTER(fn->members, NULL);
-	if (old)
-		kvfree_rcu(old, rcu);
+	kvfree(m);
 }
 
 /* Position of node id in m, or -1. */
@@ -65,7 +66,58 @@ static s64 position_of(const struct ftd_members *m, u32 id)
 		else
 			hi = mid;
 	}
-	return lo < m->n && m->peers[lo]->id == id ? lo : -1;
+	/* Not "cond ? lo : -1": that is a u32, and -1 would be a huge position. */
+	if (lo < m->n && m->peers[lo]->id == id)
+		return lo;
+	return -1;
+}
+
+void ftd_members_publish(struct ftd_net *fn, struct ftd_members *m, bool all_live)
+{
+	struct ftd_members *old;
+	s64 was;
+	u32 i;
+
+	lockdep_assert_held(&fn->lock);
+	ftd_ring_init(&m->ring, m->n, m->mem + m->n * sizeof(*m->peers));
+	/*
+	 * Liveness changes under ring_lock (ftd_members_set_live): copied and
+	 * published in one critical section, no change made meanwhile is lost.
+	 */
+	spin_lock_bh(&fn->ring_lock);
+	old = rcu_dereference_protected(fn->members, lockdep_is_held(&fn->lock));
+	for (i = 0; old && !all_live && i < m->n; i++) {
+		was = position_of(old, m->peers[i]->id);
+		/* A replaced peer is a new one: it starts live like any new one. */
+		if (was >= 0 && old->peers[was] == m->peers[i] &&
+		    !ftd_ring_is_live(&old->ring, was))
+			ftd_ring_set_live(&m->ring, i, false);
+	}
+	rcu_assign_pointer(fn->members, m);
+	spin_unlock_bh(&fn->ring_lock);
+	if (old)
+		kvfree_rcu(old, rcu);
+}
+
+int ftd_members_rebuild(struct ftd_net *fn)
+{
+	struct ftd_members *m = ftd_members_prepare(fn, NULL, NULL);
+
+	if (!m)
+		return -ENOMEM;
+	ftd_members_publish(fn, m, true);
+	return 0;
+}
+
+void ftd_members_free(struct ftd_net *fn)
+{
+	struct ftd_members *old;
+
+	lockdep_assert_held(&fn->lock);
+	old = rcu_dereference_protected(fn->members, lockdep_is_held(&fn->lock));
+	RCU_INIT_POINTER(fn->members, NULL);
+	if (old)
+		kvfree_rcu(old, rcu);
 }
 
 void ftd_members_set_live(struct ftd_net *fn, struct ftd_peer *peer, bool live)

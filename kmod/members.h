@@ -20,7 +20,22 @@ struct ftd_members {
 	u8 mem[];
 };
 
-/* Rebuild after the node table or the local node id changed; fn->lock held. */
+/*
+ * A node table change is made in two steps, so that one that cannot get
+ * memory changes nothing, and no peer is freed while a published ring
+ * still points at it (fn->lock held for both):
+ *  - prepare: the ring as it will be, with drop left out and add put in
+ *    its place (either may be NULL); NULL when out of memory;
+ *  - publish: after the xarray change, replace the ring. Liveness carries
+ *    over for every peer already in it; a new or replaced peer, or every
+ *    peer with all_live, starts live. Only then may a dropped peer go to
+ *    call_rcu. A prepared ring not published is discarded.
+ */
+struct ftd_members *ftd_members_prepare(struct ftd_net *fn, const struct ftd_peer *drop,
+					struct ftd_peer *add);
+void ftd_members_publish(struct ftd_net *fn, struct ftd_members *m, bool all_live);
+void ftd_members_discard(struct ftd_members *m);
+/* Every member live again (the instance comes up); fn->lock held. */
 int ftd_members_rebuild(struct ftd_net *fn);
 /* Free at instance exit; fn->lock held. */
 void ftd_members_free(struct ftd_net *fn);

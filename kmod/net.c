@@ -8,6 +8,7 @@
 #include "members.h"
 #include "dissem.h"
 #include "stab.h"
+#include "limits.h"
 
 unsigned int ftd_net_id __read_mostly;
 
@@ -32,6 +33,12 @@ int ftd_net_set_config(struct ftd_net *fn, const struct ftd_config *want, u32 ma
 	    (mask & FTD_CFG_QUORUM ? want->quorum : fn->cfg.quorum) >
 	    (mask & FTD_CFG_OBSERVERS ? want->observers : fn->cfg.observers)) {
 		NL_SET_ERR_MSG_MOD(extack, "quorum cannot exceed the number of observers");
+		ret = -EINVAL;
+		goto out;
+	}
+	if (period < ftd_min_period_ns(fn)) {
+		NL_SET_ERR_MSG_MOD(extack,
+			"period below this instance's floor (in a user namespace: module parameter userns_min_period_us)");
 		ret = -EINVAL;
 		goto out;
 	}

@@ -51,6 +51,7 @@ struct ftd_net {
 	atomic_t regid;			/* numbers registrations of local ranks */
 
 	struct xarray peers;		/* node id -> struct ftd_peer; RCU readers */
+	u32 n_peers;			/* entries in peers; under lock */
 	struct ftd_members __rcu *members;	/* the ring, see members.h */
 	spinlock_t ring_lock;		/* liveness in members->ring; _bh */
 	u64 last_rx_ns;			/* any valid frame from anyone; CLOCK_MONOTONIC */
@@ -65,6 +66,7 @@ struct ftd_net {
 	spinlock_t readers_lock;	/* readers, event sequence and order,
 					 * status table writes; _bh */
 	struct list_head readers;	/* struct ftd_reader, chardev openers */
+	u32 n_readers;			/* under readers_lock */
 	u64 event_seq;
 	struct ftd_status *status;	/* the mmap'd table once mapped, see stab.h */
 

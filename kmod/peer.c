@@ -3,6 +3,8 @@
 #include <linux/ipv6.h>
 #include "peer.h"
 #include "stab.h"
+#include "members.h"
+#include "limits.h"
 
 bool ftd_addr_equal(const union ftd_addr *a, const union ftd_addr *b)
 {
@@ -50,7 +52,8 @@ static void peer_free_rcu(struct rcu_head *rcu)
 
 static struct ftd_peer *peer_alloc(u32 id, const union ftd_addr *addrs, u8 nrails)
 {
-	struct ftd_peer *peer = kzalloc(sizeof(*peer), GFP_KERNEL);
+	/* Charged to whoever configures the node table: it may be a user namespace. */
+	struct ftd_peer *peer = kzalloc(sizeof(*peer), GFP_KERNEL_ACCOUNT);
 	int i;
 
 	if (!peer)
@@ -59,7 +62,7 @@ static struct ftd_peer *peer_alloc(u32 id, const union ftd_addr *addrs, u8 nrail
 	spin_lock_init(&peer->lock);
 	peer->state = FTD_NODE_UNKNOWN;
 	for (i = 0; i < nrails; i++) {
-		if (dst_cache_init(&peer->rails[i].dst_cache, GFP_KERNEL)) {
+		if (dst_cache_init(&peer->rails[i].dst_cache, GFP_KERNEL_ACCOUNT)) {
 			peer->nrails = i;
 			peer_free(peer);
 			return NULL;
@@ -74,6 +77,7 @@ int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nra
 		 struct netlink_ext_ack *extack)
 {
 	struct ftd_peer *peer, *old;
+	struct ftd_members *m;
 	unsigned long other_id;
 	struct ftd_peer *other;
 	int i, j;
@@ -105,6 +109,14 @@ int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nra
 			return 0;
 	}
 
+	if (!old && fn->n_peers >= ftd_max_nodes(fn)) {
+		if (ftd_net_owned_by_init_ns(fn))
+			NL_SET_ERR_MSG_MOD(extack, "the node table is full (module parameter max_nodes)");
+		else
+			NL_SET_ERR_MSG_MOD(extack,
+				"the node table is full (in a user namespace: module parameter userns_max_nodes)");
+		return -ENOSPC;
+	}
 	peer = peer_alloc(id, addrs, nrails);
 	if (!peer)
 		return -ENOMEM;
@@ -112,30 +124,48 @@ int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nra
 	if (peer->self)
 		peer->state = FTD_NODE_SELF;
 
-	old = xa_store(&fn->peers, id, peer, GFP_KERNEL);
-	if (xa_is_err(old)) {
-		peer_free(peer);
-		return xa_err(old);
+	/* Everything that can fail, before anything changes. */
+	m = ftd_members_prepare(fn, old, peer);
+	if (!m)
+		goto nomem;
+	if (!old && xa_reserve(&fn->peers, id, GFP_KERNEL_ACCOUNT)) {
+		ftd_members_discard(m);
+		goto nomem;
 	}
+	/* A reserved or occupied slot: the store allocates nothing. */
+	WARN_ON(xa_is_err(xa_store(&fn->peers, id, peer, GFP_KERNEL)));
+	ftd_members_publish(fn, m, false);
 	if (old)
-		call_rcu(&old->rcu, peer_free_rcu);
+		call_rcu(&old->rcu, peer_free_rcu);	/* unpublished everywhere */
+	else
+		fn->n_peers++;
 	/* New, or replaced: a new peer knows none of the old one's ranks. */
 	spin_lock_bh(&peer->lock);
 	ftd_status_node(fn, peer, true);
 	spin_unlock_bh(&peer->lock);
 	return 0;
+nomem:
+	peer_free(peer);
+	return -ENOMEM;
 }
 
 int ftd_peer_del(struct ftd_net *fn, u32 id)
 {
+	struct ftd_members *m;
 	struct ftd_peer *peer;
 
 	lockdep_assert_held(&fn->lock);
-	peer = xa_erase(&fn->peers, id);
+	peer = xa_load(&fn->peers, id);
 	if (!peer)
 		return -ENOENT;
+	m = ftd_members_prepare(fn, peer, NULL);
+	if (!m)
+		return -ENOMEM;
+	xa_erase(&fn->peers, id);
+	ftd_members_publish(fn, m, false);
+	fn->n_peers--;
 	ftd_status_node_del(fn, id);
-	call_rcu(&peer->rcu, peer_free_rcu);
+	call_rcu(&peer->rcu, peer_free_rcu);	/* unpublished everywhere */
 	return 0;
 }
 
@@ -145,10 +175,13 @@ void ftd_peer_del_all(struct ftd_net *fn)
 	unsigned long id;
 
 	lockdep_assert_held(&fn->lock);
+	/* The ring is gone first (ftd_members_free): nothing else points here. */
+	WARN_ON(rcu_access_pointer(fn->members));
 	xa_for_each(&fn->peers, id, peer) {
 		xa_erase(&fn->peers, id);
 		call_rcu(&peer->rcu, peer_free_rcu);
 	}
+	fn->n_peers = 0;
 }
 
 void ftd_peer_mark_self(struct ftd_net *fn)
