@@ -35,6 +35,12 @@ static int ftd_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+static int ftd_flush(struct file *file, fl_owner_t id)
+{
+	ftd_proc_flush(file->private_data);
+	return 0;
+}
+
 static ssize_t ftd_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 {
 	struct ftd_reader *r = file->private_data;
@@ -145,6 +151,7 @@ static const struct file_operations ftd_fops = {
 	.owner = THIS_MODULE,
 	.open = ftd_open,
 	.release = ftd_release,
+	.flush = ftd_flush,
 	.read = ftd_read,
 	.poll = ftd_poll,
 	.mmap = ftd_mmap,

@@ -62,6 +62,7 @@ static void report_ranks_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 inc
 			ev.origin = origin;
 			ev.job = lost[i].job;
 			ev.rank = lost[i].rank;
+			ev.uid = lost[i].uid;
 			ftd_event_emit_rank(fn, &ev, lost[i].regid, false);
 		}
 	} while (n);
@@ -70,7 +71,7 @@ static void report_ranks_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 inc
 /* A rank notice about peer: true if news. Only for the incarnation we know. */
 static bool apply_proc(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_notice *n)
 {
-	struct ftd_stab_ref ref = { .regid = n->regid };
+	struct ftd_stab_ref ref = { .regid = n->regid, .uid = n->uid };
 	struct ftd_rank_table *t;
 	bool news = false;
 
@@ -81,13 +82,13 @@ static bool apply_proc(struct ftd_net *fn, struct ftd_peer *peer, const struct f
 	if (!t)
 		goto out;
 	if (n->kind == FTD_NOTICE_PROC_REG) {
-		news = ftd_ranks_register(t, n->job, n->rank, n->regid);
+		news = ftd_ranks_register(t, n->job, n->rank, n->regid, n->uid);
 		/* No event says so: the table learns it here (its end is an event). */
 		if (news)
 			ftd_status_rank_reg(fn, peer->id, n->subject_incarnation, n->job, n->rank,
 					    &ref);
 	} else {
-		news = ftd_ranks_end(t, n->job, n->rank, n->regid,
+		news = ftd_ranks_end(t, n->job, n->rank, n->regid, n->uid,
 				     n->kind == FTD_NOTICE_PROC_DEAD ? FTD_EV_PROC_DEAD :
 								      FTD_EV_PROC_EXIT);
 	}
@@ -310,7 +311,7 @@ static bool apply_iface(struct ftd_peer *peer, const struct ftd_notice *n, bool 
 	return news;
 }
 
-void ftd_dissem_proc(struct ftd_net *fn, u8 kind, u32 job, u32 rank, u32 regid)
+void ftd_dissem_proc(struct ftd_net *fn, u8 kind, u32 job, u32 rank, u32 regid, u32 uid)
 {
 	struct ftd_notice n = {
 		.kind = kind,
@@ -320,6 +321,7 @@ void ftd_dissem_proc(struct ftd_net *fn, u8 kind, u32 job, u32 rank, u32 regid)
 		.job = job,
 		.rank = rank,
 		.regid = regid,
+		.uid = uid,
 	};
 
 	if (READ_ONCE(fn->up))
@@ -368,6 +370,7 @@ static void send_ranks(struct ftd_net *fn, struct ftd_peer *to, struct ftd_peer 
 				n.job = peer->ranks->e[i].job;
 				n.rank = peer->ranks->e[i].rank;
 				n.regid = peer->ranks->e[i].regid;
+				n.uid = peer->ranks->e[i].uid;
 				more = true;
 				i++;
 				break;
@@ -517,6 +520,7 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 			e.origin = n.origin;
 			e.job = n.job;
 			e.rank = n.rank;
+			e.uid = n.uid;
 			ftd_event_emit_rank(fn, &e, n.regid, false);
 		}
 		break;

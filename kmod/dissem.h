@@ -19,7 +19,7 @@ void ftd_dissem_announce_alive(struct ftd_net *fn, u32 node, u32 incarnation);
 /* This node leaves the cluster cleanly. */
 void ftd_dissem_announce_left(struct ftd_net *fn);
 /* A rank of this node registered, died or exited. */
-void ftd_dissem_proc(struct ftd_net *fn, u8 kind, u32 job, u32 rank, u32 regid);
+void ftd_dissem_proc(struct ftd_net *fn, u8 kind, u32 job, u32 rank, u32 regid, u32 uid);
 /* peer, which we hold dead, is still talking: tell it, at most once a timeout. */
 void ftd_dissem_tell_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation);
 

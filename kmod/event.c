@@ -5,7 +5,7 @@
 #include "event.h"
 #include "genl.h"
 #include "stab.h"
-#include "limits.h"
+#include "bounds.h"
 
 #define RING_MASK (FTD_EVENT_QUEUE_LEN - 1)
 static_assert((FTD_EVENT_QUEUE_LEN & RING_MASK) == 0, "queue length must be a power of two");
@@ -93,7 +93,7 @@ void ftd_event_emit(struct ftd_net *fn, struct ftd_event *ev)
 
 void ftd_event_emit_rank(struct ftd_net *fn, struct ftd_event *ev, u32 regid, bool local)
 {
-	struct ftd_stab_ref ref = { .regid = regid, .local = local };
+	struct ftd_stab_ref ref = { .regid = regid, .uid = ev->uid, .local = local };
 
 	emit(fn, ev, &ref);
 }

@@ -9,6 +9,8 @@
 
 #include <linux/wait.h>
 #include <linux/mutex.h>
+#include <linux/uidgid.h>
+#include <linux/pid.h>
 #include <linux/ftdetect.h>
 #include "net.h"
 
@@ -30,6 +32,9 @@ struct ftd_reader {
 	 */
 	bool registered;
 	u32 job, rank, regid;
+	u32 uid;			/* the owner, as events and the wire carry it */
+	kuid_t kuid;			/* the same, for permission checks */
+	struct pid *owner;		/* the registering process (thread group) */
 };
 
 /* A record with every "none" field preset, for callers to fill in. */
@@ -40,6 +45,7 @@ static inline struct ftd_event ftd_event_new(enum ftd_event_type type)
 		.node = FTD_NODE_NONE,
 		.rail = FTD_RAIL_NONE,
 		.origin = FTD_NODE_NONE,
+		.uid = FTD_UID_NONE,
 	};
 }
 

@@ -5,7 +5,7 @@
 #include "genl.h"
 #include "peer.h"
 #include "members.h"
-#include "limits.h"
+#include "bounds.h"
 
 static struct genl_family ftd_genl_family;
 
@@ -571,7 +571,7 @@ static size_t event_msg_size(void)
 	return nla_total_size(0) +				/* EVENT nest */
 	       nla_total_size(sizeof(u16)) +			/* TYPE */
 	       3 * nla_total_size_64bit(sizeof(u64)) +		/* SEQ, TIME, MONO */
-	       7 * nla_total_size(sizeof(u32));			/* the rest */
+	       8 * nla_total_size(sizeof(u32));			/* the rest */
 }
 
 static int fill_event(struct sk_buff *skb, const struct ftd_event *ev)
@@ -589,7 +589,8 @@ static int fill_event(struct sk_buff *skb, const struct ftd_event *ev)
 	    (ev->origin != FTD_NODE_NONE && nla_put_u32(skb, FTDETECT_A_EVENT_ORIGIN, ev->origin)) ||
 	    nla_put_u32(skb, FTDETECT_A_EVENT_JOB, ev->job) ||
 	    nla_put_u32(skb, FTDETECT_A_EVENT_RANK, ev->rank) ||
-	    nla_put_u32(skb, FTDETECT_A_EVENT_COUNT, ev->count))
+	    nla_put_u32(skb, FTDETECT_A_EVENT_COUNT, ev->count) ||
+	    (ev->uid != FTD_UID_NONE && nla_put_u32(skb, FTDETECT_A_EVENT_UID, ev->uid)))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

@@ -8,7 +8,7 @@
 #include "members.h"
 #include "dissem.h"
 #include "stab.h"
-#include "limits.h"
+#include "bounds.h"
 
 unsigned int ftd_net_id __read_mostly;
 

@@ -4,7 +4,7 @@
 #include "peer.h"
 #include "stab.h"
 #include "members.h"
-#include "limits.h"
+#include "bounds.h"
 
 bool ftd_addr_equal(const union ftd_addr *a, const union ftd_addr *b)
 {

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <linux/cred.h>
+#include <linux/capability.h>
+#include <linux/sched.h>
 #include "proc.h"
 #include "peer.h"
 #include "dissem.h"
@@ -14,6 +17,7 @@ static void emit_proc_event(struct ftd_reader *r, enum ftd_event_type type)
 	ev.origin = ev.node;
 	ev.job = r->job;
 	ev.rank = r->rank;
+	ev.uid = r->uid;
 	ftd_event_emit_rank(fn, &ev, r->regid, true);
 }
 
@@ -33,12 +37,37 @@ static void note_local(struct ftd_reader *r, u8 how)
 		spin_lock_bh(&self->lock);
 		t = ftd_peer_ranks(self);
 		if (t && how)
-			ftd_ranks_end(t, r->job, r->rank, r->regid, how);
+			ftd_ranks_end(t, r->job, r->rank, r->regid, r->uid, how);
 		else if (t)
-			ftd_ranks_register(t, r->job, r->rank, r->regid);
+			ftd_ranks_register(t, r->job, r->rank, r->regid, r->uid);
 		spin_unlock_bh(&self->lock);
 	}
 	rcu_read_unlock();
+}
+
+/*
+ * Publish r's registration unless another uid holds a live registration of
+ * the same job on this node ("Rank ownership" in the uapi header): checked
+ * and published under readers_lock, so two users racing for one job cannot
+ * both win. O(openers), which max_openers bounds.
+ */
+static int publish_if_job_free(struct ftd_reader *r)
+{
+	struct ftd_net *fn = r->fn;
+	struct ftd_reader *o;
+	int ret = 0;
+
+	spin_lock_bh(&fn->readers_lock);
+	list_for_each_entry(o, &fn->readers, entry) {
+		if (o != r && o->registered && o->job == r->job && o->uid != r->uid) {
+			ret = -EPERM;
+			goto out;
+		}
+	}
+	smp_store_release(&r->registered, true);	/* see struct ftd_reader */
+out:
+	spin_unlock_bh(&fn->readers_lock);
+	return ret;
 }
 
 /* The rank ended: here at once, and everywhere by broadcast. */
@@ -46,15 +75,45 @@ static void rank_ended(struct ftd_reader *r, enum ftd_event_type type, u8 notice
 {
 	note_local(r, type);
 	emit_proc_event(r, type);
-	ftd_dissem_proc(r->fn, notice, r->job, r->rank, r->regid);
+	ftd_dissem_proc(r->fn, notice, r->job, r->rank, r->regid, r->uid);
+	put_pid(r->owner);
+	WRITE_ONCE(r->owner, NULL);
+}
+
+/* May the calling task act for uid (register as it, end its rank)? */
+static bool acts_for(struct ftd_net *fn, kuid_t uid)
+{
+	return uid_eq(current_euid(), uid) || ns_capable(fn->net->user_ns, CAP_SETUID);
+}
+
+/* The owner a registration asks for: the caller, or another uid if allowed. */
+static int owner_of(struct ftd_reader *r, const struct ftd_rank_reg *reg, kuid_t *kuid)
+{
+	struct user_namespace *ns = r->fn->net->user_ns;
+
+	if (!(reg->flags & FTD_REG_F_OWNER)) {
+		if (reg->owner)
+			return -EINVAL;
+		*kuid = current_euid();
+		return 0;
+	}
+	*kuid = make_kuid(ns, reg->owner);
+	if (!uid_valid(*kuid))
+		return -EINVAL;
+	return acts_for(r->fn, *kuid) ? 0 : -EPERM;
 }
 
 int ftd_proc_register(struct ftd_reader *r, const struct ftd_rank_reg *reg)
 {
 	struct ftd_stab_ref ref = { .local = true };
+	kuid_t kuid;
+	int ret;
 
-	if (reg->flags || reg->reserved)
+	if (reg->flags & ~__FTD_REG_F_ALL)
 		return -EINVAL;
+	ret = owner_of(r, reg, &kuid);
+	if (ret)
+		return ret;
 	mutex_lock(&r->reg_lock);
 	mutex_lock(&r->read_lock);
 	if (r->registered) {
@@ -64,23 +123,36 @@ int ftd_proc_register(struct ftd_reader *r, const struct ftd_rank_reg *reg)
 	}
 	r->job = reg->job;
 	r->rank = reg->rank;
-	r->regid = atomic_inc_return(&r->fn->regid);
-	smp_store_release(&r->registered, true);	/* see struct ftd_reader */
+	r->kuid = kuid;
+	r->uid = from_kuid_munged(r->fn->net->user_ns, kuid);
+	r->regid = atomic_inc_return(&r->fn->regid);	/* before publishing */
+	r->owner = get_pid(task_tgid(current));
+	ret = publish_if_job_free(r);
+	if (ret) {
+		put_pid(r->owner);
+		r->owner = NULL;
+		mutex_unlock(&r->read_lock);
+		mutex_unlock(&r->reg_lock);
+		return ret;
+	}
 	mutex_unlock(&r->read_lock);
 	note_local(r, 0);
 	ref.regid = r->regid;
+	ref.uid = r->uid;
 	ftd_status_rank_reg(r->fn, READ_ONCE(r->fn->cfg.node), READ_ONCE(r->fn->incarnation),
 			    r->job, r->rank, &ref);
-	ftd_dissem_proc(r->fn, FTD_NOTICE_PROC_REG, r->job, r->rank, r->regid);
+	ftd_dissem_proc(r->fn, FTD_NOTICE_PROC_REG, r->job, r->rank, r->regid, r->uid);
 	mutex_unlock(&r->reg_lock);
 	return 0;
 }
 
 /*
- * reg_lock is held until the end is announced: a registration racing in on
- * the same file from another thread must not lend us its job and rank.
+ * End the registration if there is one: how = PROC_EXIT (deregistered) or
+ * PROC_DEAD. reg_lock is held until the end is announced: a registration
+ * racing in on the same file from another thread must not lend us its job
+ * and rank.
  */
-int ftd_proc_deregister(struct ftd_reader *r)
+static int end_registration(struct ftd_reader *r, bool clean)
 {
 	mutex_lock(&r->reg_lock);
 	mutex_lock(&r->read_lock);
@@ -91,14 +163,38 @@ int ftd_proc_deregister(struct ftd_reader *r)
 	}
 	WRITE_ONCE(r->registered, false);
 	mutex_unlock(&r->read_lock);
-	rank_ended(r, FTD_EV_PROC_EXIT, FTD_NOTICE_PROC_EXIT);
+	if (clean)
+		rank_ended(r, FTD_EV_PROC_EXIT, FTD_NOTICE_PROC_EXIT);
+	else
+		rank_ended(r, FTD_EV_PROC_DEAD, FTD_NOTICE_PROC_DEAD);
 	mutex_unlock(&r->reg_lock);
 	return 0;
 }
 
+int ftd_proc_deregister(struct ftd_reader *r)
+{
+	/* The file may have reached another user: only the owner ends it. */
+	if (READ_ONCE(r->registered) && !acts_for(r->fn, r->kuid))
+		return -EPERM;
+	return end_registration(r, true);
+}
+
+void ftd_proc_flush(struct ftd_reader *r)
+{
+	/*
+	 * Called at every close of a descriptor of the file, by whoever
+	 * closes it, and for every descriptor of a process that exits: the
+	 * registering process closing one (dead or not) ends the rank; a
+	 * forked child's copy does not keep it alive nor end it.
+	 */
+	if (READ_ONCE(r->registered) && READ_ONCE(r->owner) == task_tgid(current))
+		end_registration(r, false);
+}
+
 void ftd_proc_release(struct ftd_reader *r)
 {
-	/* The kernel closes a dead process's files: no timeout is involved. */
+	/* The last reference went some other way (a passed descriptor). */
 	if (r->registered)
 		rank_ended(r, FTD_EV_PROC_DEAD, FTD_NOTICE_PROC_DEAD);
+	put_pid(r->owner);
 }

@@ -13,6 +13,8 @@
 
 int ftd_proc_register(struct ftd_reader *r, const struct ftd_rank_reg *reg);
 int ftd_proc_deregister(struct ftd_reader *r);
+/* A descriptor of the file is being closed by the current task. */
+void ftd_proc_flush(struct ftd_reader *r);
 /* The file is being released. */
 void ftd_proc_release(struct ftd_reader *r);
 

@@ -176,6 +176,7 @@ static void fill_local(struct ftd_net *fn, struct ftd_stab *t)
 		if (!smp_load_acquire(&r->registered))
 			continue;
 		ref.regid = r->regid;
+		ref.uid = r->uid;
 		ftd_stab_rank_reg(t, fn->cfg.node, fn->incarnation, r->job, r->rank, &ref);
 	}
 }
@@ -191,6 +192,7 @@ static void fill_peer(struct ftd_net *fn, struct ftd_stab *t, struct ftd_peer *p
 	for (i = 0; peer->ranks && i < peer->ranks->n; i++) {
 		e = &peer->ranks->e[i];
 		ref.regid = e->regid;
+		ref.uid = e->uid;
 		if (e->ended)
 			ftd_stab_rank_ended(t, peer->id, peer->incarnation, e->job, e->rank, &ref,
 					    e->ended);

@@ -35,26 +35,27 @@ static struct ftd_rank_entry *slot(struct ftd_rank_table *t)
 }
 
 static struct ftd_rank_entry *add(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid,
-				  u8 ended)
+				  u32 uid, u8 ended)
 {
 	struct ftd_rank_entry *e = slot(t);
 
 	e->job = job;
 	e->rank = rank;
 	e->regid = regid;
+	e->uid = uid;
 	e->ended = ended;
 	return e;
 }
 
-bool ftd_ranks_register(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid)
+bool ftd_ranks_register(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u32 uid)
 {
 	if (find(t, regid))
 		return false;	/* known, or already ended */
-	add(t, job, rank, regid, 0);
+	add(t, job, rank, regid, uid, 0);
 	return true;
 }
 
-bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u8 how)
+bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u32 uid, u8 how)
 {
 	struct ftd_rank_entry *e = find(t, regid);
 
@@ -65,7 +66,7 @@ bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u8 ho
 		return true;
 	}
 	/* The end overtook the registration: remember it as a tombstone. */
-	add(t, job, rank, regid, how);
+	add(t, job, rank, regid, uid, how);
 	return true;
 }
 

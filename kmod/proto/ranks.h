@@ -18,6 +18,7 @@ struct ftd_rank_entry {
 	u32 job;
 	u32 rank;
 	u32 regid;
+	u32 uid;	/* its owner, as the wire carries it */
 	u8 ended;	/* 0: live; else how it ended: FTD_EV_PROC_DEAD,
 			 * FTD_EV_PROC_EXIT or FTD_EV_RANKS_DEAD */
 };
@@ -28,12 +29,12 @@ struct ftd_rank_table {
 };
 
 /* A registration: true if it is news. */
-bool ftd_ranks_register(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid);
+bool ftd_ranks_register(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u32 uid);
 /*
  * The end of a registration, how = FTD_EV_PROC_DEAD or FTD_EV_PROC_EXIT:
  * true if it is news.
  */
-bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u8 how);
+bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u32 uid, u8 how);
 /*
  * The node died: end up to max registrations still live (how:
  * FTD_EV_RANKS_DEAD), copying each into out. Returns how many; call again

@@ -253,6 +253,7 @@ static struct ftd_status_rank *rank_new(struct ftd_stab *t, u32 node, u32 inc, u
 	e->node = node;
 	e->incarnation = inc;
 	e->regid = ref ? ref->regid : 0;
+	e->uid = ref ? ref->uid : FTD_UID_NONE;
 	e->flags = ref && ref->local ? FTD_STATUS_RANK_F_LOCAL : 0;
 	e->state = FTD_RANK_FREE;
 	b = bucket_of(t, job, rank);

@@ -38,6 +38,7 @@ struct ftd_stab {
 /* Which registration a rank event is about (events carry no regid). */
 struct ftd_stab_ref {
 	u32 regid;
+	u32 uid;		/* the owner, recorded in a new entry */
 	bool local;		/* registered on this node: match by regid alone */
 };
 

@@ -108,14 +108,19 @@ void ftd_notice_encode(u8 *p, const struct ftd_notice *n)
 		ftd_put_be32(p + 20, n->rank);
 	}
 	ftd_put_be32(p + 24, n->regid);
+	if (ftd_notice_is_proc(n->kind))
+		ftd_put_be32(p + 28, n->uid);
 }
 
 bool ftd_notice_decode(const u8 *p, u16 len, struct ftd_notice *n)
 {
-	if (len != FTD_WIRE_NOTICE_LEN || p[1] || p[2] || p[3] || ftd_get_be32(p + 28))
+	if (len != FTD_WIRE_NOTICE_LEN || p[1] || p[2] || p[3])
 		return false;
 	n->kind = p[0];
 	if (n->kind == 0 || n->kind >= __FTD_NOTICE_MAX)
+		return false;
+	n->uid = ftd_get_be32(p + 28);
+	if (n->uid && !ftd_notice_is_proc(n->kind))
 		return false;
 	n->subject = ftd_get_be32(p + 4);
 	n->subject_incarnation = ftd_get_be32(p + 8);

@@ -68,8 +68,15 @@ struct ftd_notice {
 	u32 job;
 	u32 rank;
 	u32 regid;
+	u32 uid;	/* PROC_* only: the rank's owner */
 	u64 rail_seq;	/* IFACE_* only */
 };
+
+static inline bool ftd_notice_is_proc(u8 kind)
+{
+	return kind == FTD_NOTICE_PROC_REG || kind == FTD_NOTICE_PROC_DEAD ||
+	       kind == FTD_NOTICE_PROC_EXIT;
+}
 
 static inline bool ftd_notice_is_iface(u8 kind)
 {

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <linux/ftdetect.h>
 #include "harness.h"
 #include "util.h"
@@ -111,11 +112,14 @@ TEST_F(dev, info_reports_an_unconfigured_instance)
 
 TEST_F(dev, register_rules)
 {
-	struct ftd_rank_reg bad = { .job = 1, .rank = 1, .flags = 1 };
+	struct ftd_rank_reg bad = { .job = 1, .rank = 1, .flags = 1U << 31 };
+	struct ftd_rank_reg owner_without_flag = { .job = 1, .rank = 1, .owner = 5 };
 	int fd = open_dev();
 
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-1, ioctl(fd, FTD_IOC_REGISTER, &bad));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(fd, FTD_IOC_REGISTER, &owner_without_flag));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-ENOENT, ioctl(fd, FTD_IOC_DEREGISTER) ? -errno : 0);
 	EXPECT_EQ(0, reg(fd, 1, 1));
@@ -140,6 +144,7 @@ TEST_F(dev, deregister_is_proc_exit)
 	EXPECT_EQ(FTD_EV_PROC_EXIT, ev.type);
 	EXPECT_EQ(7, ev.job);
 	EXPECT_EQ(3, ev.rank);
+	EXPECT_EQ(0, ev.uid);		/* root's */
 	EXPECT_NE(0, ev.time_ns);
 	EXPECT_NE(0, ev.mono_ns);
 	/* A clean exit is never followed by a death notice. */
@@ -330,6 +335,172 @@ TEST_F(dev, a_reader_that_falls_behind_gets_an_overflow_record)
 	EXPECT_EQ(999, ev.rank);
 	EXPECT_EQ(first_seq + kept + extra, ev.seq);
 	close(fd);
+}
+
+/* ---------------------------------------------------------- ownership */
+
+/* Fork a child that drops to nobody and returns fn(arg) as its status. */
+static pid_t fork_nobody(int (*fn)(void *), void *arg)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(ftd_test_drop_privileges() ? 99 : fn(arg));
+	return pid;
+}
+
+static int exit_status(pid_t pid)
+{
+	int st;
+
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+static int take_job_7(void *arg)
+{
+	int fd = open_dev();
+
+	if (fd < 0)
+		return 1;
+	if (reg(fd, 7, 4) != -EPERM)	/* root's job */
+		return 2;
+	if (reg(fd, 8, 0))		/* a job of its own */
+		return 3;
+	return 0;			/* exits registered: PROC_DEAD, uid 65534 */
+}
+
+/*
+ * Another user on the same node cannot join (and so cannot end) a job that
+ * root's ranks hold; what it registers of its own carries its uid.
+ */
+TEST_F(dev, another_uid_cannot_take_a_job)
+{
+	struct ftd_event ev;
+	int fd = open_dev();
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, reg(fd, 7, 3));
+	EXPECT_EQ(0, exit_status(fork_nobody(take_job_7, NULL)));
+	ASSERT_EQ(0, read_one(self->watcher, &ev, 2000));
+	EXPECT_EQ(FTD_EV_PROC_DEAD, ev.type);
+	EXPECT_EQ(8, ev.job);
+	EXPECT_EQ(65534, ev.uid);
+	/* Nothing about job 7: root's rank is untouched. */
+	EXPECT_EQ(-ETIMEDOUT, read_one(self->watcher, &ev, 200));
+	ASSERT_EQ(0, ioctl(fd, FTD_IOC_DEREGISTER));
+	ASSERT_EQ(0, read_one(self->watcher, &ev, 2000));
+	EXPECT_EQ(FTD_EV_PROC_EXIT, ev.type);
+	EXPECT_EQ(7, ev.job);
+	EXPECT_EQ(0, ev.uid);
+	close(fd);
+}
+
+static int deregister_inherited(void *arg)
+{
+	int fd = *(int *)arg;
+
+	if (!ioctl(fd, FTD_IOC_DEREGISTER) || errno != EPERM)
+		return 1;
+	close(fd);		/* its copy: not the rank's process */
+	return 0;
+}
+
+/* A descriptor that reached another user does not let it end the rank. */
+TEST_F(dev, another_uid_cannot_end_a_rank)
+{
+	struct ftd_event ev;
+	int fd = open_dev();
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, reg(fd, 21, 1));
+	EXPECT_EQ(0, exit_status(fork_nobody(deregister_inherited, &fd)));
+	EXPECT_EQ(-ETIMEDOUT, read_one(self->watcher, &ev, 300));
+	ASSERT_EQ(0, ioctl(fd, FTD_IOC_DEREGISTER));
+	ASSERT_EQ(0, read_one(self->watcher, &ev, 2000));
+	EXPECT_EQ(FTD_EV_PROC_EXIT, ev.type);
+	EXPECT_EQ(21, ev.job);
+	close(fd);
+}
+
+static int register_for_root(void *arg)
+{
+	struct ftd_rank_reg r = { .job = 30, .rank = 0, .flags = FTD_REG_F_OWNER, .owner = 0 };
+	int fd = open_dev();
+
+	if (fd < 0)
+		return 1;
+	return !ioctl(fd, FTD_IOC_REGISTER, &r) || errno != EPERM;
+}
+
+/* Registering on behalf of another uid takes CAP_SETUID. */
+TEST_F(dev, registering_for_another_uid_needs_cap_setuid)
+{
+	struct ftd_rank_reg r = { .job = 31, .rank = 2, .flags = FTD_REG_F_OWNER, .owner = 1234 };
+	struct ftd_event ev;
+	int fd = open_dev();
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, exit_status(fork_nobody(register_for_root, NULL)));
+	ASSERT_EQ(0, ioctl(fd, FTD_IOC_REGISTER, &r));
+	close(fd);
+	ASSERT_EQ(0, read_one(self->watcher, &ev, 2000));
+	EXPECT_EQ(FTD_EV_PROC_DEAD, ev.type);
+	EXPECT_EQ(31, ev.job);
+	EXPECT_EQ(1234, ev.uid);
+	EXPECT_EQ(-ETIMEDOUT, read_one(self->watcher, &ev, 200));
+}
+
+/*
+ * The registered process forks a helper (as system(3) or Python's
+ * multiprocessing would) that inherits the descriptor and the status table
+ * mapping, then dies: its death is reported at once, while the helper still
+ * runs; the helper's own exit reports nothing.
+ */
+TEST_F(dev, a_forked_child_does_not_hide_a_crash)
+{
+	int ready[2], helper_pid[2];
+	struct ftd_event ev;
+	pid_t rank, helper;
+	char c;
+
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(helper_pid));
+	rank = fork();
+	ASSERT_LE(0, rank);
+	if (rank == 0) {
+		int fd = open_dev();
+		void *table;
+		pid_t h;
+
+		if (fd < 0 || reg(fd, 41, 7))
+			_exit(1);
+		table = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+		if (table == MAP_FAILED)
+			_exit(2);
+		h = fork();
+		if (h == 0) {
+			for (;;)
+				pause();
+		}
+		if (write(helper_pid[1], &h, sizeof(h)) != sizeof(h) ||
+		    write(ready[1], "r", 1) != 1)
+			_exit(3);
+		for (;;)
+			pause();
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	ASSERT_EQ(sizeof(helper), read(helper_pid[0], &helper, sizeof(helper)));
+	ASSERT_EQ(0, kill(rank, SIGKILL));
+	ASSERT_EQ(rank, waitpid(rank, NULL, 0));
+	ASSERT_EQ(0, kill(helper, 0)) TH_LOG("the helper should still run");
+	ASSERT_EQ(0, read_one(self->watcher, &ev, 2000));
+	EXPECT_EQ(FTD_EV_PROC_DEAD, ev.type);
+	EXPECT_EQ(41, ev.job);
+	EXPECT_EQ(7, ev.rank);
+	ASSERT_EQ(0, kill(helper, SIGKILL));
+	EXPECT_EQ(-ETIMEDOUT, read_one(self->watcher, &ev, 300));
 }
 
 TEST_HARNESS_MAIN

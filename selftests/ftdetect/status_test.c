@@ -633,11 +633,12 @@ TEST_F(st, a_full_table_says_so)
 /*
  * A process maps an instance through the file its rank registered on, then
  * leaves the namespace, which has no process left. The mapping holds that
- * file, the file the instance: the table stays valid and current, and the
- * registration lasts until the file is both closed and unmapped (a dying
- * process does both). Unmapping and closing the last file then let the
- * namespace go; its exit checks that the table was freed (a leak would
- * WARN, which fails the VM run).
+ * file, the file the instance: the table stays valid and current after the
+ * descriptor is closed. The mapping does not keep the registration alive:
+ * the registering process closing its descriptor ends it (PROC_DEAD; see
+ * "Rank ownership" in the uapi header). Unmapping and closing the last file
+ * then let the namespace go; its exit checks that the table was freed (a
+ * leak would WARN, which fails the VM run).
  */
 static int outlive(void *arg)
 {
@@ -660,14 +661,13 @@ static int outlive(void *arg)
 	if (setns(home, CLONE_NEWNET))
 		return 13;
 	/* The namespace has no process now; its instance lives on in our files. */
-	close(fd);
-	if (ftd_rank_status(lh, 70, 1, &rs) || rs.state != FTD_RANK_ALIVE)
-		return 14;			/* the mapping still holds the file */
-	if (h->magic != FTD_STATUS_MAGIC || h->ranks_alive != 1)
-		return 15;
-	munmap((void *)h, size);		/* released: the rank died */
+	close(fd);				/* the rank's process closed it: dead */
 	if (ftd_rank_status(lh, 70, 1, &rs) || rs.state != FTD_RANK_DEAD)
-		return 16;
+		return 14;
+	/* The mapping still holds the file: valid, and it saw the death. */
+	if (h->magic != FTD_STATUS_MAGIC || h->ranks_alive != 0)
+		return 15;
+	munmap((void *)h, size);
 	if (ftd_status_info(lh, &info) || info.ranks_alive)
 		return 17;
 	ftd_close(lh);				/* the last file: namespace exit */

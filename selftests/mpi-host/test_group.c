@@ -16,6 +16,7 @@
 #include "group.h"
 
 #define JOB 7
+#define UID 1000	/* the job's owner */
 
 static void make_group(struct ftd_group *g)
 {
@@ -31,14 +32,14 @@ static void make_group(struct ftd_group *g)
 	}
 	m[5].state = FTD_MEMBER_UNMONITORED;
 	m[5].node = FTD_NODE_NONE;
-	ftd_group_init(g, 8, 1, m);
+	ftd_group_init(g, 8, 1, m, UID);
 }
 
 static struct ftd_event ev(uint16_t type, uint32_t node, uint32_t job, uint32_t rank)
 {
 	struct ftd_event e = {
 		.version = FTD_EVENT_VERSION, .size = sizeof(e), .type = type,
-		.node = node, .job = job, .rank = rank, .origin = FTD_NODE_NONE,
+		.node = node, .job = job, .rank = rank, .origin = FTD_NODE_NONE, .uid = UID,
 	};
 	return e;
 }
@@ -53,6 +54,27 @@ static enum ftd_verdict apply(struct ftd_group *g, struct ftd_event e, char *out
 	for (i = 0; i < n; i++)
 		sprintf(out + strlen(out), "%s%d", i ? "," : "", ranks[i]);
 	return v;
+}
+
+/*
+ * Another user's rank that registered the same (job, rank) on another node
+ * (the kernel refuses it on the same node) and died: not a member.
+ */
+TEST(another_uids_rank_is_not_a_member)
+{
+	struct ftd_group g;
+	struct ftd_event e;
+	char got[64];
+
+	make_group(&g);
+	e = ev(FTD_EV_PROC_DEAD, 20, JOB, 3);
+	e.uid = UID + 1;
+	EXPECT_EQ(FTD_VERDICT_NONE, apply(&g, e, got));
+	e.type = FTD_EV_PROC_EXIT;	/* nor does its clean exit stop the watch */
+	EXPECT_EQ(FTD_VERDICT_NONE, apply(&g, e, got));
+	EXPECT_EQ(FTD_VERDICT_FAILED, apply(&g, ev(FTD_EV_PROC_DEAD, 20, JOB, 3), got));
+	EXPECT_STREQ("3", got);
+	ftd_group_free(&g);
 }
 
 TEST(proc_dead_reports_that_rank_once)
@@ -206,7 +228,7 @@ TEST(identities_from_several_jobs)
 	struct ftd_group g;
 	char r[64];
 
-	ASSERT_EQ(0, ftd_group_init(&g, 4, 0, m));
+	ASSERT_EQ(0, ftd_group_init(&g, 4, 0, m, UID));
 	EXPECT_EQ(0, ftd_group_find(&g, 100, 3));
 	EXPECT_EQ(1, ftd_group_find(&g, 55, 0));
 	EXPECT_EQ(2, ftd_group_find(&g, 100, 1));
@@ -226,13 +248,13 @@ TEST(duplicate_identity_is_refused)
 	};
 	struct ftd_group g;
 
-	EXPECT_EQ(-ENOTUNIQ, ftd_group_init(&g, 3, 0, m));
+	EXPECT_EQ(-ENOTUNIQ, ftd_group_init(&g, 3, 0, m, UID));
 	/* an unmonitored member's identity is not compared */
 	m[2].state = FTD_MEMBER_UNMONITORED;
-	ASSERT_EQ(0, ftd_group_init(&g, 3, 0, m));
+	ASSERT_EQ(0, ftd_group_init(&g, 3, 0, m, UID));
 	ftd_group_free(&g);
-	EXPECT_EQ(-EINVAL, ftd_group_init(&g, 3, 3, m));
-	EXPECT_EQ(-EINVAL, ftd_group_init(&g, 0, 0, m));
+	EXPECT_EQ(-EINVAL, ftd_group_init(&g, 3, 3, m, UID));
+	EXPECT_EQ(-EINVAL, ftd_group_init(&g, 0, 0, m, UID));
 }
 
 TEST(reporters_are_the_first_live_members)
@@ -245,7 +267,7 @@ TEST(reporters_are_the_first_live_members)
 	for (i = 0; i < 6; i++)
 		m[i] = (struct ftd_member){ .node = i, .job = 1, .rank = i };
 	/* self = 2: with 2 reporters, ranks 0 and 1 report, not us */
-	ASSERT_EQ(0, ftd_group_init(&g, 6, 2, m));
+	ASSERT_EQ(0, ftd_group_init(&g, 6, 2, m, UID));
 	EXPECT_FALSE(ftd_group_is_reporter(&g, 2));
 	EXPECT_TRUE(ftd_group_is_reporter(&g, 3));
 	EXPECT_TRUE(ftd_group_is_reporter(&g, 0));	/* 0: everybody */
@@ -256,7 +278,7 @@ TEST(reporters_are_the_first_live_members)
 	ftd_group_free(&g);
 	/* unmonitored and exited members are not counted as reporters */
 	m[0].state = FTD_MEMBER_UNMONITORED;
-	ASSERT_EQ(0, ftd_group_init(&g, 6, 2, m));
+	ASSERT_EQ(0, ftd_group_init(&g, 6, 2, m, UID));
 	apply(&g, ev(FTD_EV_PROC_EXIT, 1, 1, 1), r);
 	EXPECT_TRUE(ftd_group_is_reporter(&g, 1));
 	ftd_group_free(&g);
@@ -274,7 +296,7 @@ TEST(large_group_lookup)
 	/* identities in reverse order of the group ranks, 64 ranks a node */
 	for (i = 0; i < N; i++)
 		m[i] = (struct ftd_member){ .node = i / 64, .job = 9, .rank = N - 1 - i };
-	ASSERT_EQ(0, ftd_group_init(&g, N, 0, m));
+	ASSERT_EQ(0, ftd_group_init(&g, N, 0, m, UID));
 	for (i = 0; i < N; i++)
 		ASSERT_EQ(i, ftd_group_find(&g, 9, N - 1 - i));
 	e = ev(FTD_EV_NODE_DEAD, 10, 0, 0);

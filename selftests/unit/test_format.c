@@ -544,6 +544,7 @@ TEST_F(out, event_fields_by_type)
 	ev.type = FTD_EV_PROC_DEAD;
 	ev.job = 7;
 	ev.rank = 12;		/* rail shows for IFACE_* only */
+	ev.uid = 1000;		/* whose rank */
 	ev.origin = FTD_NODE_NONE;
 	ftstat_print_event(self->f, &ev);
 	ftstat_print_event_json(self->f, &ev);
@@ -559,9 +560,9 @@ TEST_F(out, event_fields_by_type)
 		"2026-11-18T11:06:40.123456789Z IFACE_DEAD node 3 incarnation 1 rail 1 origin 1\n"
 		"{\"event\":\"IFACE_DEAD\",\"type\":9,\"seq\":17,\"time_ns\":1795000000123456789,"
 		"\"mono_ns\":5000000000,\"node\":3,\"incarnation\":1,\"rail\":1,\"origin\":1}\n"
-		"2026-11-18T11:06:40.123456789Z PROC_DEAD node 3 incarnation 1 job 7 rank 12\n"
+		"2026-11-18T11:06:40.123456789Z PROC_DEAD node 3 incarnation 1 job 7 rank 12 uid 1000\n"
 		"{\"event\":\"PROC_DEAD\",\"type\":7,\"seq\":17,\"time_ns\":1795000000123456789,"
-		"\"mono_ns\":5000000000,\"node\":3,\"incarnation\":1,\"job\":7,\"rank\":12}\n"
+		"\"mono_ns\":5000000000,\"node\":3,\"incarnation\":1,\"job\":7,\"rank\":12,\"uid\":1000}\n"
 		"2026-11-18T11:06:40.123456789Z OVERFLOW count 5\n"
 		"{\"event\":\"OVERFLOW\",\"type\":12,\"seq\":17,\"time_ns\":1795000000123456789,"
 		"\"mono_ns\":5000000000,\"count\":5}\n"

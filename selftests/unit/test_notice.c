@@ -40,7 +40,7 @@ TEST(rank_notice_keeps_job_and_rank)
 {
 	struct ftd_notice in = {
 		.kind = FTD_NOTICE_PROC_DEAD, .subject = 2, .subject_incarnation = 1,
-		.origin = 2, .job = 77, .rank = 5, .regid = 12,
+		.origin = 2, .job = 77, .rank = 5, .regid = 12, .uid = 65534,
 	};
 	struct ftd_notice out = round_trip(&in);
 
@@ -48,6 +48,7 @@ TEST(rank_notice_keeps_job_and_rank)
 	EXPECT_EQ(77, out.job);
 	EXPECT_EQ(5, out.rank);
 	EXPECT_EQ(12, out.regid);
+	EXPECT_EQ(65534, out.uid);	/* whose rank it is */
 	EXPECT_EQ(0, out.rail_seq);
 }
 
@@ -62,7 +63,7 @@ TEST(reserved_bytes_and_unknown_kinds_are_malformed)
 	buf[1] = 1;
 	EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
 	buf[1] = 0;
-	buf[31] = 1;
+	buf[31] = 1;	/* a uid on a notice that is not about a rank */
 	EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
 	buf[31] = 0;
 	buf[0] = __FTD_NOTICE_MAX;

@@ -10,20 +10,20 @@ TEST(register_then_end_is_news_once)
 {
 	static struct ftd_rank_table t;
 
-	EXPECT_TRUE(ftd_ranks_register(&t, 1, 5, 100));
-	EXPECT_FALSE(ftd_ranks_register(&t, 1, 5, 100));	/* repeated */
-	EXPECT_TRUE(ftd_ranks_end(&t, 1, 5, 100, FTD_EV_PROC_DEAD));
-	EXPECT_FALSE(ftd_ranks_end(&t, 1, 5, 100, FTD_EV_PROC_DEAD));
-	EXPECT_FALSE(ftd_ranks_register(&t, 1, 5, 100));	/* late: stays ended */
+	EXPECT_TRUE(ftd_ranks_register(&t, 1, 5, 100, 1000));
+	EXPECT_FALSE(ftd_ranks_register(&t, 1, 5, 100, 1000));	/* repeated */
+	EXPECT_TRUE(ftd_ranks_end(&t, 1, 5, 100, 1000, FTD_EV_PROC_DEAD));
+	EXPECT_FALSE(ftd_ranks_end(&t, 1, 5, 100, 1000, FTD_EV_PROC_DEAD));
+	EXPECT_FALSE(ftd_ranks_register(&t, 1, 5, 100, 1000));	/* late: stays ended */
 }
 
 TEST(end_overtaking_the_registration)
 {
 	static struct ftd_rank_table t;
 
-	EXPECT_TRUE(ftd_ranks_end(&t, 2, 9, 7, FTD_EV_PROC_DEAD));
-	EXPECT_FALSE(ftd_ranks_register(&t, 2, 9, 7));
-	EXPECT_FALSE(ftd_ranks_end(&t, 2, 9, 7, FTD_EV_PROC_DEAD));
+	EXPECT_TRUE(ftd_ranks_end(&t, 2, 9, 7, 1000, FTD_EV_PROC_DEAD));
+	EXPECT_FALSE(ftd_ranks_register(&t, 2, 9, 7, 1000));
+	EXPECT_FALSE(ftd_ranks_end(&t, 2, 9, 7, 1000, FTD_EV_PROC_DEAD));
 }
 
 TEST(node_death_ends_each_live_rank_once)
@@ -32,15 +32,15 @@ TEST(node_death_ends_each_live_rank_once)
 	struct ftd_rank_entry out[2];
 	u32 total = 0, n;
 
-	ftd_ranks_register(&t, 1, 0, 1);
-	ftd_ranks_register(&t, 1, 1, 2);
-	ftd_ranks_register(&t, 1, 2, 3);
-	ftd_ranks_end(&t, 1, 1, 2, FTD_EV_PROC_DEAD);
+	ftd_ranks_register(&t, 1, 0, 1, 1000);
+	ftd_ranks_register(&t, 1, 1, 2, 1000);
+	ftd_ranks_register(&t, 1, 2, 3, 1000);
+	ftd_ranks_end(&t, 1, 1, 2, 1000, FTD_EV_PROC_DEAD);
 	while ((n = ftd_ranks_end_some(&t, out, 2)))
 		total += n;
 	EXPECT_EQ(2, total);
 	EXPECT_EQ(0, ftd_ranks_end_some(&t, out, 2));
-	EXPECT_FALSE(ftd_ranks_end(&t, 1, 0, 1, FTD_EV_PROC_DEAD));	/* a PROC_DEAD after the node's death */
+	EXPECT_FALSE(ftd_ranks_end(&t, 1, 0, 1, 1000, FTD_EV_PROC_DEAD));	/* a PROC_DEAD after the node's death */
 }
 
 TEST(a_full_table_recycles_tombstones_first)
@@ -49,12 +49,12 @@ TEST(a_full_table_recycles_tombstones_first)
 	u32 i;
 
 	for (i = 0; i < FTD_RANKS_PER_NODE; i++)
-		ASSERT_TRUE(ftd_ranks_register(&t, 1, i, i + 1));
-	ASSERT_TRUE(ftd_ranks_end(&t, 1, 10, 11, FTD_EV_PROC_DEAD));
-	ASSERT_TRUE(ftd_ranks_register(&t, 1, 999, 5000));	/* takes rank 10's tombstone */
+		ASSERT_TRUE(ftd_ranks_register(&t, 1, i, i + 1, 1000));
+	ASSERT_TRUE(ftd_ranks_end(&t, 1, 10, 11, 1000, FTD_EV_PROC_DEAD));
+	ASSERT_TRUE(ftd_ranks_register(&t, 1, 999, 5000, 1000));	/* takes rank 10's tombstone */
 	EXPECT_EQ(FTD_RANKS_PER_NODE, t.n);
-	EXPECT_TRUE(ftd_ranks_end(&t, 1, 999, 5000, FTD_EV_PROC_DEAD));
-	EXPECT_TRUE(ftd_ranks_end(&t, 1, 0, 1, FTD_EV_PROC_DEAD));		/* the live ones are all kept */
+	EXPECT_TRUE(ftd_ranks_end(&t, 1, 999, 5000, 1000, FTD_EV_PROC_DEAD));
+	EXPECT_TRUE(ftd_ranks_end(&t, 1, 0, 1, 1000, FTD_EV_PROC_DEAD));		/* the live ones are all kept */
 }
 
 TEST(an_ended_entry_remembers_how)
@@ -62,12 +62,12 @@ TEST(an_ended_entry_remembers_how)
 	static struct ftd_rank_table t;
 	struct ftd_rank_entry out[4];
 
-	ftd_ranks_register(&t, 1, 0, 1);
-	ftd_ranks_register(&t, 1, 1, 2);
-	ftd_ranks_register(&t, 1, 2, 3);
-	ftd_ranks_end(&t, 1, 0, 1, FTD_EV_PROC_EXIT);
-	ftd_ranks_end(&t, 1, 1, 2, FTD_EV_PROC_DEAD);
-	ftd_ranks_end(&t, 1, 3, 4, FTD_EV_PROC_EXIT);		/* overtook its registration */
+	ftd_ranks_register(&t, 1, 0, 1, 1000);
+	ftd_ranks_register(&t, 1, 1, 2, 1000);
+	ftd_ranks_register(&t, 1, 2, 3, 1000);
+	ftd_ranks_end(&t, 1, 0, 1, 1000, FTD_EV_PROC_EXIT);
+	ftd_ranks_end(&t, 1, 1, 2, 1000, FTD_EV_PROC_DEAD);
+	ftd_ranks_end(&t, 1, 3, 4, 1000, FTD_EV_PROC_EXIT);		/* overtook its registration */
 	ASSERT_EQ(1, ftd_ranks_end_some(&t, out, 4));
 	EXPECT_EQ(FTD_EV_RANKS_DEAD, out[0].ended);
 	EXPECT_EQ(FTD_EV_PROC_EXIT, t.e[0].ended);
@@ -75,8 +75,19 @@ TEST(an_ended_entry_remembers_how)
 	EXPECT_EQ(FTD_EV_RANKS_DEAD, t.e[2].ended);
 	EXPECT_EQ(FTD_EV_PROC_EXIT, t.e[3].ended);
 	/* A repeated end does not rewrite how it ended. */
-	EXPECT_FALSE(ftd_ranks_end(&t, 1, 0, 1, FTD_EV_PROC_DEAD));
+	EXPECT_FALSE(ftd_ranks_end(&t, 1, 0, 1, 1000, FTD_EV_PROC_DEAD));
 	EXPECT_EQ(FTD_EV_PROC_EXIT, t.e[0].ended);
+}
+
+/* The owner travels with the entry, to the RANKS_DEAD records. */
+TEST(owner_goes_with_the_entry)
+{
+	static struct ftd_rank_table t;
+	struct ftd_rank_entry out[1];
+
+	ASSERT_TRUE(ftd_ranks_register(&t, 9, 0, 2, 1234));
+	ASSERT_EQ(1, ftd_ranks_end_some(&t, out, 1));
+	EXPECT_EQ(1234, out[0].uid);
 }
 
 TEST_HARNESS_MAIN

@@ -244,27 +244,27 @@ TEST(ranks_live_and_end_as_the_events_say)
 	reg(&x, 2, 100, 5, 1, 2, false);
 	reg(&x, 2, 100, 5, 1, 2, false);		/* repeated: one entry */
 	reg(&x, 1, 7, 5, 2, 40, true);
-	ASSERT_EQ(0, ftd__stab_rank(&x.r, 5, 1, &rs));
+	ASSERT_EQ(0, ftd__stab_rank(&x.r, 5, 1, FTD_UID_NONE, &rs));
 	EXPECT_EQ(FTD_RANK_ALIVE, rs.state);
 	EXPECT_EQ(2, rs.node);
 	EXPECT_EQ(FTD_NODE_ALIVE, rs.node_state);
 	EXPECT_EQ(0, rs.local);
-	EXPECT_EQ(-ENOENT, ftd__stab_rank(&x.r, 5, 3, &rs));
-	EXPECT_EQ(-ENOENT, ftd__stab_rank(&x.r, 6, 1, &rs));
+	EXPECT_EQ(-ENOENT, ftd__stab_rank(&x.r, 5, 3, FTD_UID_NONE, &rs));
+	EXPECT_EQ(-ENOENT, ftd__stab_rank(&x.r, 6, 1, FTD_UID_NONE, &rs));
 
 	s = event(&x, FTD_EV_PROC_DEAD, 2, 100, 5, 1, 2, false);
-	ASSERT_EQ(0, ftd__stab_rank(&x.r, 5, 1, &rs));
+	ASSERT_EQ(0, ftd__stab_rank(&x.r, 5, 1, FTD_UID_NONE, &rs));
 	EXPECT_EQ(FTD_RANK_DEAD, rs.state);
 	EXPECT_EQ(FTD_EV_PROC_DEAD, rs.cause);
 	EXPECT_EQ(s, rs.event_seq);
 	/* A late registration of an ended one does not revive it. */
 	reg(&x, 2, 100, 5, 1, 2, false);
-	ASSERT_EQ(0, ftd__stab_rank(&x.r, 5, 1, &rs));
+	ASSERT_EQ(0, ftd__stab_rank(&x.r, 5, 1, FTD_UID_NONE, &rs));
 	EXPECT_EQ(FTD_RANK_DEAD, rs.state);
 
 	/* Local: matched by regid alone. */
 	event(&x, FTD_EV_PROC_EXIT, 1, 8, 5, 2, 40, true);
-	ASSERT_EQ(0, ftd__stab_rank(&x.r, 5, 2, &rs));
+	ASSERT_EQ(0, ftd__stab_rank(&x.r, 5, 2, FTD_UID_NONE, &rs));
 	EXPECT_EQ(FTD_RANK_EXITED, rs.state);
 	EXPECT_EQ(1, rs.local);
 	EXPECT_EQ(FTD_NODE_SELF, rs.node_state);
@@ -272,7 +272,7 @@ TEST(ranks_live_and_end_as_the_events_say)
 	/* The node dies with rank 0, declared at a higher incarnation. */
 	event(&x, FTD_EV_NODE_DEAD, 2, 101, 0, 0, 0, false);
 	s = event(&x, FTD_EV_RANKS_DEAD, 2, 101, 5, 0, 1, false);
-	ASSERT_EQ(0, ftd__stab_rank(&x.r, 5, 0, &rs));
+	ASSERT_EQ(0, ftd__stab_rank(&x.r, 5, 0, FTD_UID_NONE, &rs));
 	EXPECT_EQ(FTD_RANK_DEAD, rs.state);
 	EXPECT_EQ(FTD_EV_RANKS_DEAD, rs.cause);
 	EXPECT_EQ(s, rs.event_seq);
@@ -280,15 +280,15 @@ TEST(ranks_live_and_end_as_the_events_say)
 
 	/* An end that overtook its registration. */
 	event(&x, FTD_EV_PROC_EXIT, 3, 5, 9, 9, 77, false);
-	ASSERT_EQ(0, ftd__stab_rank(&x.r, 9, 9, &rs));
+	ASSERT_EQ(0, ftd__stab_rank(&x.r, 9, 9, FTD_UID_NONE, &rs));
 	EXPECT_EQ(FTD_RANK_EXITED, rs.state);
 	reg(&x, 3, 5, 9, 9, 77, false);
-	ASSERT_EQ(0, ftd__stab_rank(&x.r, 9, 9, &rs));
+	ASSERT_EQ(0, ftd__stab_rank(&x.r, 9, 9, FTD_UID_NONE, &rs));
 	EXPECT_EQ(FTD_RANK_EXITED, rs.state);
 
 	/* The same rank again, elsewhere: the live registration is believed. */
 	reg(&x, 4, 50, 5, 1, 1, false);
-	ASSERT_EQ(0, ftd__stab_rank(&x.r, 5, 1, &rs));
+	ASSERT_EQ(0, ftd__stab_rank(&x.r, 5, 1, FTD_UID_NONE, &rs));
 	EXPECT_EQ(FTD_RANK_ALIVE, rs.state);
 	EXPECT_EQ(4, rs.node);
 	EXPECT_EQ(FTD_NODE_UNKNOWN, rs.node_state);	/* node 4 not in the table */
@@ -313,27 +313,27 @@ TEST(a_restart_or_a_forget_makes_live_ranks_stale)
 	reg(&x, 1, 7, 1, 2, 3, true);
 	/* Node 2 restarted without anyone seeing it die. */
 	node_set(&x, 2, FTD_NODE_ALIVE, 200, false);
-	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 0, &rs));
+	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 0, FTD_UID_NONE, &rs));
 	EXPECT_EQ(FTD_RANK_STALE, rs.state);
-	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 1, &rs));
+	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 1, FTD_UID_NONE, &rs));
 	EXPECT_EQ(FTD_RANK_EXITED, rs.state);		/* ended stays ended */
 	/* Its view announces it again (same node, incarnation, regid): alive. */
 	reg(&x, 2, 100, 1, 0, 1, false);
-	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 0, &rs));
+	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 0, FTD_UID_NONE, &rs));
 	EXPECT_EQ(FTD_RANK_ALIVE, rs.state);
 	/* Our instance restarted: every remote rank is stale, ours are not. */
 	node_set(&x, 2, FTD_NODE_UNKNOWN, 0, true);
 	node_set(&x, 1, FTD_NODE_SELF, 8, true);
-	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 0, &rs));
+	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 0, FTD_UID_NONE, &rs));
 	EXPECT_EQ(FTD_RANK_STALE, rs.state);
-	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 2, &rs));
+	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 2, FTD_UID_NONE, &rs));
 	EXPECT_EQ(FTD_RANK_ALIVE, rs.state);
 	/* Node removed from the table. */
 	reg(&x, 2, 0, 1, 5, 9, false);
 	ftd_stab_begin(&x.t);
 	ftd_stab_node_del(&x.t, 2);
 	ftd_stab_end(&x.t);
-	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 5, &rs));
+	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 5, FTD_UID_NONE, &rs));
 	EXPECT_EQ(FTD_RANK_STALE, rs.state);
 	EXPECT_EQ(FTD_NODE_UNKNOWN, rs.node_state);
 	EXPECT_EQ(1, x.t.hdr->ranks_alive);
@@ -354,34 +354,34 @@ TEST(a_full_rank_table_recycles_ended_entries_oldest_first_then_drops)
 	event(&x, FTD_EV_PROC_DEAD, 2, 1, 1, 2, 3, false);	/* ended first */
 	event(&x, FTD_EV_PROC_EXIT, 2, 1, 1, 0, 1, false);
 	reg(&x, 2, 1, 1, 10, 11, false);			/* takes rank 2's slot */
-	EXPECT_EQ(-ENOENT, ftd__stab_rank(&x.r, 1, 2, &rs));
-	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 0, &rs));
+	EXPECT_EQ(-ENOENT, ftd__stab_rank(&x.r, 1, 2, FTD_UID_NONE, &rs));
+	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 0, FTD_UID_NONE, &rs));
 	EXPECT_EQ(FTD_RANK_EXITED, rs.state);
-	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 10, &rs));
+	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 10, FTD_UID_NONE, &rs));
 	EXPECT_EQ(FTD_RANK_ALIVE, rs.state);
 	reg(&x, 2, 1, 1, 11, 12, false);			/* takes rank 0's */
-	EXPECT_EQ(-ENOENT, ftd__stab_rank(&x.r, 1, 0, &rs));
+	EXPECT_EQ(-ENOENT, ftd__stab_rank(&x.r, 1, 0, FTD_UID_NONE, &rs));
 	ASSERT_EQ(0, ftd__stab_info(&x.r, &info));
 	EXPECT_EQ(2, info.ranks_recycled);
 	EXPECT_EQ(0, info.ranks_dropped);
 	EXPECT_EQ(0, info.flags & FTD_STATUS_F_RANKS_FULL);
 	/* Every slot alive: the next one is dropped, and says so. */
 	reg(&x, 2, 1, 1, 12, 13, false);
-	EXPECT_EQ(-EOVERFLOW, ftd__stab_rank(&x.r, 1, 12, &rs));
+	EXPECT_EQ(-EOVERFLOW, ftd__stab_rank(&x.r, 1, 12, FTD_UID_NONE, &rs));
 	ASSERT_EQ(0, ftd__stab_info(&x.r, &info));
 	EXPECT_EQ(1, info.ranks_dropped);
 	EXPECT_TRUE(info.flags & FTD_STATUS_F_RANKS_FULL);
 	EXPECT_EQ(4, info.ranks_alive);
 	/* The live ones are all still there. */
 	for (i = 1; i < 4; i++)
-		EXPECT_EQ(0, ftd__stab_rank(&x.r, 1, i == 2 ? 10 : i, &rs));
+		EXPECT_EQ(0, ftd__stab_rank(&x.r, 1, i == 2 ? 10 : i, FTD_UID_NONE, &rs));
 	/* A stale entry can be recycled; one announced again is skipped. */
 	node_set(&x, 2, FTD_NODE_ALIVE, 2, false);		/* all four stale */
 	reg(&x, 2, 1, 1, 1, 2, false);				/* rank 1 alive again */
 	reg(&x, 2, 2, 1, 20, 21, false);
-	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 1, &rs));
+	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 1, FTD_UID_NONE, &rs));
 	EXPECT_EQ(FTD_RANK_ALIVE, rs.state);
-	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 20, &rs));
+	ASSERT_EQ(0, ftd__stab_rank(&x.r, 1, 20, FTD_UID_NONE, &rs));
 	EXPECT_EQ(FTD_RANK_ALIVE, rs.state);
 	tab_free(&x);
 }
@@ -438,11 +438,11 @@ TEST(a_corrupt_chain_cannot_trap_or_mislead_the_reader)
 	reg(&x, 2, 1, 1, 0, 1, false);
 	/* The entry points at itself: a loop (as a torn read might see). */
 	x.t.ranks[0].next = 1;
-	EXPECT_EQ(0, ftd__stab_rank(&x.r, 1, 0, &rs));
+	EXPECT_EQ(0, ftd__stab_rank(&x.r, 1, 0, FTD_UID_NONE, &rs));
 	/* A head beyond the entries in use is not followed. */
 	b = ftd_status_rank_hash(1, 0) & (x.t.hdr->bucket_count - 1);
 	x.t.buckets[b] = 1000;
-	EXPECT_EQ(-ENOENT, ftd__stab_rank(&x.r, 1, 0, &rs));
+	EXPECT_EQ(-ENOENT, ftd__stab_rank(&x.r, 1, 0, FTD_UID_NONE, &rs));
 	/* A node count beyond the capacity is clamped. */
 	x.t.hdr->node_count = 1u << 31;
 	EXPECT_EQ(-ENOENT, ftd__stab_node(&x.r, 3, &n));
@@ -569,7 +569,7 @@ TEST(cost_of_a_read)
 	ns_changes = ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / n;
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	for (i = 0; i < n; i++)
-		sink += ftd__stab_rank(&x.r, 1, i % 4096, &rs);
+		sink += ftd__stab_rank(&x.r, 1, i % 4096, FTD_UID_NONE, &rs);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	ns_rank = ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / n;
 	TH_LOG("status changes %.1f ns, rank status %.1f ns (this build: make unit has ASan)",

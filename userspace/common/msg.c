@@ -101,6 +101,7 @@ static const struct nla_policy event_policy[FTDETECT_A_EVENT_MAX + 1] = {
 	[FTDETECT_A_EVENT_JOB]		= U32,
 	[FTDETECT_A_EVENT_RANK]		= U32,
 	[FTDETECT_A_EVENT_COUNT]	= U32,
+	[FTDETECT_A_EVENT_UID]		= U32,
 };
 
 /*
@@ -408,5 +409,6 @@ int ftu_msg_parse_event(struct nl_msg *msg, struct ftd_event *ev)
 	ev->job = get_u32_or(tb, FTDETECT_A_EVENT_JOB, 0);
 	ev->rank = get_u32_or(tb, FTDETECT_A_EVENT_RANK, 0);
 	ev->count = get_u32_or(tb, FTDETECT_A_EVENT_COUNT, 0);
+	ev->uid = get_u32_or(tb, FTDETECT_A_EVENT_UID, FTD_UID_NONE);
 	return 0;
 }

@@ -492,6 +492,8 @@ void ftstat_print_event(FILE *f, const struct ftd_event *ev)
 		fprintf(f, " rail %" PRIu32, ev->rail);
 	if (has_rank(ev))
 		fprintf(f, " job %" PRIu32 " rank %" PRIu32, ev->job, ev->rank);
+	if (has_rank(ev) && ev->uid != FTD_UID_NONE)
+		fprintf(f, " uid %" PRIu32, ev->uid);
 	if (has_count(ev))
 		fprintf(f, " count %" PRIu32, ev->count);
 	if (ev->origin != FTD_NODE_NONE)
@@ -525,6 +527,8 @@ void ftstat_print_event_json(FILE *f, const struct ftd_event *ev)
 	if (has_rank(ev)) {
 		ftu_json_kv_u64(&j, "job", ev->job);
 		ftu_json_kv_u64(&j, "rank", ev->rank);
+		if (ev->uid != FTD_UID_NONE)
+			ftu_json_kv_u64(&j, "uid", ev->uid);
 	}
 	if (has_count(ev))
 		ftu_json_kv_u64(&j, "count", ev->count);

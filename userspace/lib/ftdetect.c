@@ -242,7 +242,16 @@ int ftd_rank_status(struct ftd_handle *h, uint32_t job, uint32_t rank,
 	const struct ftd__stab *s;
 	int ret = status_of(h, &s);
 
-	return ret ? ret : ftd__stab_rank(s, job, rank, out);
+	return ret ? ret : ftd__stab_rank(s, job, rank, FTD_UID_NONE, out);
+}
+
+int ftd_rank_status_of(struct ftd_handle *h, uint32_t job, uint32_t rank, uint32_t uid,
+		       struct ftd_rank_status *out)
+{
+	const struct ftd__stab *s;
+	int ret = status_of(h, &s);
+
+	return ret ? ret : ftd__stab_rank(s, job, rank, uid, out);
 }
 
 int ftd_status_snapshot(struct ftd_handle *h, struct ftd_status_snapshot **out)

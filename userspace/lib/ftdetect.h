@@ -96,6 +96,9 @@ struct ftd_rank_status {
 	uint16_t cause;		/* the FTD_EV_* that ended it: PROC_DEAD, PROC_EXIT,
 				 * RANKS_DEAD; 0 if it has not ended */
 	uint16_t reserved2;
+	uint32_t uid;		/* its owner (uapi header, "Rank ownership"); this
+				 * field took what was padding: same size, same
+				 * offsets as before */
 	uint64_t event_seq;	/* the seq of that event, 0: none */
 	uint64_t gen;		/* the table's change count when it last changed */
 };
@@ -146,6 +149,13 @@ int ftd_node_status(struct ftd_handle *h, uint32_t node, struct ftd_node_status 
  */
 int ftd_rank_status(struct ftd_handle *h, uint32_t job, uint32_t rank,
 		    struct ftd_rank_status *out);
+/*
+ * The same among the registrations owned by uid only: what a job's rank
+ * uses (its uid: geteuid()), so that another user's rank that took the
+ * same job and rank numbers on another node is never mistaken for its own.
+ */
+int ftd_rank_status_of(struct ftd_handle *h, uint32_t job, uint32_t rank, uint32_t uid,
+		       struct ftd_rank_status *out);
 
 /* Everything at one instant. Free with ftd_status_snapshot_free(). */
 struct ftd_status_snapshot {

@@ -153,6 +153,11 @@ static void copy_node(struct ftd_node_status *out, const struct ftd_status_node 
 	out->gen = c.gen;
 }
 
+/* uid took what was padding: the struct's size and offsets are the ABI's. */
+_Static_assert(sizeof(struct ftd_rank_status) == 48 &&
+	       offsetof(struct ftd_rank_status, uid) == 28 &&
+	       offsetof(struct ftd_rank_status, event_seq) == 32, "libftdetect.so.1 ABI");
+
 static void copy_rank(struct ftd_rank_status *out, const struct ftd_status_rank *e)
 {
 	memset(out, 0, sizeof(*out));
@@ -164,6 +169,7 @@ static void copy_rank(struct ftd_rank_status *out, const struct ftd_status_rank 
 	out->state = e->state;
 	out->local = !!(e->flags & FTD_STATUS_RANK_F_LOCAL);
 	out->cause = e->cause;
+	out->uid = e->uid;
 	out->event_seq = e->event_seq;
 	out->gen = e->gen;
 }
@@ -287,7 +293,7 @@ int ftd__stab_node(const struct ftd__stab *s, uint32_t id, struct ftd_node_statu
 	return 0;
 }
 
-int ftd__stab_rank(const struct ftd__stab *s, uint32_t job, uint32_t rank,
+int ftd__stab_rank(const struct ftd__stab *s, uint32_t job, uint32_t rank, uint32_t uid,
 		   struct ftd_rank_status *out)
 {
 	struct ftd_rank_status cur, best;
@@ -309,6 +315,7 @@ int ftd__stab_rank(const struct ftd__stab *s, uint32_t job, uint32_t rank,
 
 			copy_rank(&cur, e);
 			if (cur.job == job && cur.rank == rank && cur.state != FTD_RANK_FREE &&
+			    (uid == FTD_UID_NONE || cur.uid == uid) &&
 			    (!found || better(&cur, &best))) {
 				best = cur;
 				found = true;

@@ -34,7 +34,7 @@ int ftd__stab_open(struct ftd__stab *s, const void *base, size_t size);
 int64_t ftd__stab_changes(const struct ftd__stab *s);
 int ftd__stab_info(const struct ftd__stab *s, struct ftd_status_info *out);
 int ftd__stab_node(const struct ftd__stab *s, uint32_t id, struct ftd_node_status *out);
-int ftd__stab_rank(const struct ftd__stab *s, uint32_t job, uint32_t rank,
+int ftd__stab_rank(const struct ftd__stab *s, uint32_t job, uint32_t rank, uint32_t uid,
 		   struct ftd_rank_status *out);
 int ftd__stab_snapshot(const struct ftd__stab *s, struct ftd_status_snapshot **out);
 

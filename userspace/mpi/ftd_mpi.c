@@ -247,7 +247,7 @@ static int attach_locked(MPI_Comm comm, ftd_mpi_callback_fn cb, void *arg, unsig
 		goto out;
 	}
 	/* -ENOTUNIQ is decided from the same data everywhere */
-	err = ftd_group_init(&a->group, size, me, members);
+	err = ftd_group_init(&a->group, size, me, members, (uint32_t)geteuid());
 	if (err)
 		goto out;
 

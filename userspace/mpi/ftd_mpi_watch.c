@@ -80,7 +80,7 @@ static void dispatch(const struct ftd_event *ev, bool app_thread)
  */
 static void resync(const struct ftd_event *of, bool app_thread)
 {
-	struct { uint32_t job, rank; } *ids = NULL;
+	struct { uint32_t job, rank, uid; } *ids = NULL;
 	struct ftd_rank_status rs;
 	struct ftd_event ev;
 	struct attachment *a;
@@ -102,12 +102,13 @@ static void resync(const struct ftd_event *of, bool app_thread)
 				cap = cap ? 2 * cap : 16;
 			}
 			ids[n].job = m->job;
+			ids[n].uid = a->group.uid;
 			ids[n++].rank = m->rank;
 		}
 	}
 	/* dispatch() may free attachments: act only once the walk is over */
 	for (i = 0; i < n; i++) {
-		if (ftd_rank_status(ftdm.dev, ids[i].job, ids[i].rank, &rs))
+		if (ftd_rank_status_of(ftdm.dev, ids[i].job, ids[i].rank, ids[i].uid, &rs))
 			continue;	/* not known here: still believed alive */
 		if (rs.state != FTD_RANK_DEAD && rs.state != FTD_RANK_EXITED)
 			continue;
@@ -118,6 +119,7 @@ static void resync(const struct ftd_event *of, bool app_thread)
 			.seq = rs.event_seq, .time_ns = of->time_ns, .mono_ns = of->mono_ns,
 			.node = rs.node, .incarnation = rs.incarnation, .origin = FTD_NODE_NONE,
 			.rail = FTD_RAIL_NONE, .job = ids[i].job, .rank = ids[i].rank,
+			.uid = ids[i].uid,
 		};
 		dispatch(&ev, app_thread);
 		found++;

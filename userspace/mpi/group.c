@@ -27,7 +27,8 @@ static void sort_index(struct ftd_group *g)
 	}
 }
 
-int ftd_group_init(struct ftd_group *g, int size, int self, const struct ftd_member *members)
+int ftd_group_init(struct ftd_group *g, int size, int self, const struct ftd_member *members,
+		   uint32_t uid)
 {
 	int i;
 
@@ -41,6 +42,7 @@ int ftd_group_init(struct ftd_group *g, int size, int self, const struct ftd_mem
 		return -ENOMEM;
 	}
 	memcpy(g->m, members, size * sizeof(*g->m));
+	g->uid = uid;
 	g->size = size;
 	g->self = self;
 	for (i = 0; i < size; i++)
@@ -85,6 +87,9 @@ static int alive_member(const struct ftd_group *g, const struct ftd_event *ev)
 {
 	int r = ftd_group_find(g, ev->job, ev->rank);
 
+	/* Another user's rank with the same numbers is not a member. */
+	if (ev->uid != g->uid)
+		return -1;
 	if (r < 0 || r == g->self || g->m[r].state != FTD_MEMBER_ALIVE)
 		return -1;
 	return r;

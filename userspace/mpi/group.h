@@ -47,6 +47,7 @@ struct ftd_member {
 };
 
 struct ftd_group {
+	uint32_t uid;		/* the job's owner: rank events of other uids are not ours */
 	int size;
 	int self;		/* this process's rank in the group */
 	struct ftd_member *m;	/* by group rank */
@@ -66,7 +67,8 @@ enum ftd_verdict {
  * Copy size members (this process at self) into g. 0; -EINVAL; -ENOMEM;
  * -ENOTUNIQ when two registered members have the same identity.
  */
-int ftd_group_init(struct ftd_group *g, int size, int self, const struct ftd_member *members);
+int ftd_group_init(struct ftd_group *g, int size, int self, const struct ftd_member *members,
+		   uint32_t uid);
 void ftd_group_free(struct ftd_group *g);
 
 /* The group rank registered as (job, rank), or -1. */

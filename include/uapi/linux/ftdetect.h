@@ -154,7 +154,8 @@ struct ftd_wire_notice {
 	};
 	__be32 regid;			/* PROC_*: the node's registration number;
 					 * IFACE_*: the rail index */
-	__be32 reserved2;		/* zero */
+	__be32 uid;			/* PROC_*: the rank's owner (see "Rank
+					 * ownership" in section 3); else zero */
 };
 #define FTD_WIRE_NOTICE_LEN	32
 
@@ -250,8 +251,10 @@ struct ftd_event {
 	__u32 job;		/* PROC_*, RANKS_DEAD: job id */
 	__u32 rank;		/* PROC_*, RANKS_DEAD: rank */
 	__u32 count;		/* OVERFLOW: records lost */
-	__u32 reserved;
+	__u32 uid;		/* PROC_*, RANKS_DEAD: the rank's owner (section 3,
+				 * "Rank ownership"), else FTD_UID_NONE */
 };
+#define FTD_UID_NONE		0xffffffffU
 
 /*
  * ------------------------------------------------------------------------
@@ -260,16 +263,53 @@ struct ftd_event {
  *
  * The opener's network namespace selects the instance. Opening, reading,
  * polling and registering need no privilege. Unknown ioctls return -ENOTTY;
- * a known ioctl number with the wrong size returns -EINVAL.
+ * a known ioctl number with the wrong size returns -EINVAL; unknown flags or
+ * non-zero reserved fields return -EINVAL. At most max_openers files
+ * (module parameter) are open on one instance: -EMFILE past it.
+ *
+ * Rank ownership
+ * --------------
+ * A registration (FTD_IOC_REGISTER) belongs to a uid and to a process:
+ *
+ *  - the uid is the registering task's effective uid, in the user
+ *    namespace that owns the instance's network namespace (on a cluster
+ *    node, the initial one: the cluster's uids). A task with CAP_SETUID
+ *    there may register on behalf of another uid (FTD_REG_F_OWNER, for a
+ *    launcher that registers a rank it starts). Every event about the rank
+ *    (PROC_DEAD, PROC_EXIT, RANKS_DEAD), on every node, carries that uid,
+ *    and so does its status table entry: a consumer matches (job, rank,
+ *    uid), never (job, rank) alone, so a rank of another user with the same
+ *    job and rank numbers is never mistaken for one of its own.
+ *  - a job id belongs, on a node, to the uid of its live registrations:
+ *    while a rank of job J is registered here by uid U, another uid's
+ *    FTD_IOC_REGISTER for job J fails with -EPERM.
+ *  - only the owner (or a task with CAP_SETUID) may end it: FTD_IOC_DEREGISTER
+ *    by another uid fails with -EPERM and ends nothing.
+ *  - the process is the registering task's thread group. The rank ends
+ *    when that process closes any descriptor of the registration's file
+ *    without deregistering first, which includes its death (the kernel
+ *    closes a dead process's files): PROC_DEAD. A child made by fork(2)
+ *    inherits the descriptor and the status table mapping, but neither
+ *    keeps the rank alive nor ends it by closing its copy or exiting;
+ *    exec(2) of a close-on-exec descriptor is a close.
+ *    If the descriptor reached another process (SCM_RIGHTS), the rank also
+ *    ends when the file's last reference goes.
+ *
+ * A launcher therefore lets each rank register itself (libftdetect in the
+ * rank), or registers with FTD_REG_F_OWNER from the rank's own process
+ * before exec (the descriptor without O_CLOEXEC).
  */
 #define FTD_IOC_MAGIC		0xFD
 
 struct ftd_rank_reg {
 	__u32 job;
 	__u32 rank;
-	__u32 flags;		/* zero */
-	__u32 reserved;		/* zero */
+	__u32 flags;		/* FTD_REG_F_* */
+	__u32 owner;		/* FTD_REG_F_OWNER: the uid the rank runs as; else zero */
 };
+
+#define FTD_REG_F_OWNER		(1U << 0)	/* register on behalf of uid `owner` */
+#define __FTD_REG_F_ALL		0x1U
 
 struct ftd_info {
 	__u32 version;		/* FTD_EVENT_VERSION */
@@ -308,9 +348,9 @@ struct ftd_info {
  * file open on the instance is closed. A mapping holds the file it was made
  * from, like an open descriptor: it stays valid and current as long as it
  * exists, across ftctl down/up and after the network namespace lost its
- * last process (the file keeps the instance alive), and a rank registered
- * on that file ends (PROC_DEAD) when the file is closed and unmapped (a
- * process that dies does both).
+ * last process (the file keeps the instance alive). A mapping does not keep
+ * a registration alive: the rank ends when its process closes the
+ * descriptor (see "Rank ownership" above).
  *
  * Layout: a struct ftd_status_hdr at offset 0, then three arrays at the
  * offsets the header gives, each entry the size the header gives (entries
@@ -462,7 +502,7 @@ struct ftd_status_rank {
 	__u8  state;		/* enum ftd_rank_state */
 	__u8  flags;		/* FTD_STATUS_RANK_F_* */
 	__u16 cause;		/* enum ftd_event_type that ended it, else 0 */
-	__u32 reserved;
+	__u32 uid;		/* its owner (section 3, "Rank ownership") */
 	__u64 event_seq;	/* seq of the event that ended it, 0: none (yet) */
 	__u64 gen;		/* the table's changes count when it last changed */
 };
@@ -574,6 +614,7 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *       FTDETECT_A_EVENT_JOB         u32      (PROC_*, RANKS_DEAD)
  *       FTDETECT_A_EVENT_RANK        u32      (PROC_*, RANKS_DEAD)
  *       FTDETECT_A_EVENT_COUNT       u32      (OVERFLOW)
+ *       FTDETECT_A_EVENT_UID         u32      (PROC_*, RANKS_DEAD) the rank's owner
  */
 #define FTDETECT_GENL_NAME		"ftdetect"
 #define FTDETECT_GENL_VERSION		1
@@ -728,6 +769,7 @@ enum ftdetect_event_attr {
 	FTDETECT_A_EVENT_JOB,
 	FTDETECT_A_EVENT_RANK,
 	FTDETECT_A_EVENT_COUNT,
+	FTDETECT_A_EVENT_UID,
 	__FTDETECT_A_EVENT_MAX
 };
 #define FTDETECT_A_EVENT_MAX (__FTDETECT_A_EVENT_MAX - 1)

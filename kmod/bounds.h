@@ -7,8 +7,8 @@
  * period, or no configuration at all (userns_config=0). Every limit is a
  * module parameter, documented in docs/security.md.
  */
-#ifndef FTD_LIMITS_H
-#define FTD_LIMITS_H
+#ifndef FTD_BOUNDS_H
+#define FTD_BOUNDS_H
 
 #include <linux/netlink.h>
 #include "net.h"

@@ -2,7 +2,7 @@
 #include <linux/moduleparam.h>
 #include <linux/user_namespace.h>
 #include <linux/ftdetect.h>
-#include "limits.h"
+#include "bounds.h"
 
 /*
  * 131072 nodes covers the largest machines the design aims at (100k nodes)
