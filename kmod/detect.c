@@ -6,6 +6,7 @@
 #include "members.h"
 #include "dissem.h"
 #include "stab.h"
+#include "view.h"
 
 static void emit_node_event(struct ftd_net *fn, enum ftd_event_type type, u32 node,
 			    u32 incarnation, u32 origin)
@@ -24,13 +25,15 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	struct ftd_rail *rail = &peer->rails[f->rail];
 	enum ftd_event_type ev = 0;
 	bool announce = false, tell_dead = false, revived = false, rail_back = false;
-	bool restarted = false;
+	bool restarted = false, stale = false, replayed = false;
 	enum ftd_node_state old;
 	u32 incarnation;
 
 	spin_lock(&peer->lock);
-	if (f->incarnation < peer->incarnation)
-		goto out;	/* a stale frame from before a restart */
+	if (f->incarnation < peer->incarnation) {
+		stale = true;	/* a frame from before a restart */
+		goto out;
+	}
 	if (f->incarnation == peer->incarnation && peer->state == FTD_NODE_DEAD) {
 		/* Fail-stop: this incarnation stays dead, and must learn it. */
 		tell_dead = true;
@@ -49,12 +52,16 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 		announce = true;
 		restarted = true;
 	}
-	if (f->seq <= rail->rx_seq)
-		goto out;	/* duplicate or reordered: carries no news */
-	if (rail->rx_seq)
+	if (f->seq <= rail->rx_seq) {
+		replayed = true;	/* replayed, duplicated or reordered: no news */
+		goto out;
+	}
+	if (ftd_seq_same_epoch(rail->rx_seq, f->seq))
 		rail->lost += f->seq - rail->rx_seq - 1;
 	rail->rx_seq = f->seq;
 	rail->rx++;
+	/* Only a fresh heartbeat says that we hear anyone (the isolation rule). */
+	WRITE_ONCE(fn->last_rx_ns, ktime_get_ns());
 	rail->last_heard_ns = max(rail->last_heard_ns, at.ns);
 	rail->stamp = at.source;
 	if (at.source == FTD_STAMP_XDP)
@@ -81,7 +88,15 @@ out:
 	/* A restart of a node we hold alive changes no state: no event says so. */
 	if (restarted && !ev)
 		ftd_status_node(fn, peer, false);
+	if (stale)
+		WRITE_ONCE(peer->rx_stale, peer->rx_stale + 1);
+	if (replayed)
+		WRITE_ONCE(peer->rx_replay, peer->rx_replay + 1);
 	spin_unlock(&peer->lock);
+	if (stale)
+		atomic64_inc(&fn->stats.rx_stale);
+	if (replayed)
+		atomic64_inc(&fn->stats.rx_replay);
 	if (tell_dead)
 		ftd_dissem_tell_dead(fn, peer, incarnation);
 	if (revived)
@@ -92,7 +107,7 @@ out:
 		ftd_dissem_iface(fn, peer, incarnation, f->rail, false, f->seq);
 	if (announce) {
 		ftd_dissem_announce_alive(fn, peer->id, incarnation);
-		ftd_dissem_sync_with(fn, peer);
+		ftd_view_request(fn, peer, true);	/* exchange views */
 	}
 }
 

@@ -6,8 +6,9 @@
 #include "hb_tx.h"
 #include "stab.h"
 #include "proto/rail.h"
+#include "view.h"
 
-static void send_notice_to(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_notice *n)
+void ftd_dissem_send_to(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_notice *n)
 {
 	u8 payload[FTD_WIRE_NOTICE_LEN];
 	u8 rail;
@@ -29,7 +30,7 @@ static void broadcast(struct ftd_net *fn, const struct ftd_notice *n, u32 except
 	cnt = ftd_members_fingers(fn, fingers, FTD_MAX_FINGERS);
 	for (i = 0; i < cnt; i++)
 		if (fingers[i]->id != except && fingers[i]->id != n->subject)
-			send_notice_to(fn, fingers[i], n);
+			ftd_dissem_send_to(fn, fingers[i], n);
 	rcu_read_unlock();
 }
 
@@ -346,93 +347,7 @@ void ftd_dissem_tell_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarna
 		peer->fence_sent_ns = now;
 	spin_unlock_bh(&peer->lock);
 	if (send)
-		send_notice_to(fn, peer, &n);
-}
-
-/* The ranks registered on peer, as PROC_REG notices to one node. */
-static void send_ranks(struct ftd_net *fn, struct ftd_peer *to, struct ftd_peer *peer, u32 inc)
-{
-	struct ftd_notice n = {
-		.kind = FTD_NOTICE_PROC_REG,
-		.subject = peer->id,
-		.subject_incarnation = inc,
-		.origin = fn->cfg.node,
-	};
-	u32 i = 0;
-	bool more;
-
-	/* One at a time: the table may change while we send. */
-	do {
-		more = false;
-		spin_lock_bh(&peer->lock);
-		for (; peer->ranks && i < peer->ranks->n; i++) {
-			if (!peer->ranks->e[i].ended) {
-				n.job = peer->ranks->e[i].job;
-				n.rank = peer->ranks->e[i].rank;
-				n.regid = peer->ranks->e[i].regid;
-				n.uid = peer->ranks->e[i].uid;
-				more = true;
-				i++;
-				break;
-			}
-		}
-		spin_unlock_bh(&peer->lock);
-		if (more)
-			send_notice_to(fn, to, &n);
-	} while (more);
-}
-
-/* Our view, to one node: a notice per node we know, ourselves included. */
-static void send_view(struct ftd_net *fn, struct ftd_peer *to)
-{
-	struct ftd_notice n = { .origin = fn->cfg.node };
-	struct ftd_peer *peer;
-	unsigned long id;
-
-	rcu_read_lock();
-	xa_for_each(&fn->peers, id, peer) {
-		if (peer == to)
-			continue;
-		spin_lock_bh(&peer->lock);
-		n.subject = peer->id;
-		n.subject_incarnation = peer->incarnation;
-		switch (peer->state) {
-		case FTD_NODE_SELF:
-			n.subject_incarnation = READ_ONCE(fn->incarnation);
-			fallthrough;
-		case FTD_NODE_ALIVE:
-		case FTD_NODE_SUSPECT:
-			n.kind = FTD_NOTICE_ALIVE;
-			break;
-		case FTD_NODE_DEAD:
-			n.kind = FTD_NOTICE_DEAD;
-			break;
-		case FTD_NODE_LEFT:
-			n.kind = FTD_NOTICE_LEFT;
-			break;
-		default:
-			n.kind = 0;	/* never heard of: nothing to tell */
-		}
-		spin_unlock_bh(&peer->lock);
-		if (n.kind)
-			send_notice_to(fn, to, &n);
-		if (n.kind == FTD_NOTICE_ALIVE)
-			send_ranks(fn, to, peer, n.subject_incarnation);
-	}
-	rcu_read_unlock();
-}
-
-void ftd_dissem_sync_with(struct ftd_net *fn, struct ftd_peer *peer)
-{
-	struct ftd_notice n = {
-		.kind = FTD_NOTICE_SYNC,
-		.subject = fn->cfg.node,
-		.subject_incarnation = READ_ONCE(fn->incarnation),
-		.origin = fn->cfg.node,
-	};
-
-	send_view(fn, peer);
-	send_notice_to(fn, peer, &n);
+		ftd_dissem_send_to(fn, peer, &n);
 }
 
 static bool about_self(struct ftd_net *fn, const struct ftd_notice *n)
@@ -458,10 +373,13 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 	}
 	atomic64_inc(&fn->stats.notices_rx);
 	if (n.kind == FTD_NOTICE_SYNC) {
+		/* Fresh (proto/fresh.h) and from the asker itself: rate-limited there. */
 		if (n.subject == sender->id)
-			send_view(fn, sender);
+			ftd_view_request(fn, sender, false);
 		return;
 	}
+	if (ftd_notice_is_probe(n.kind))
+		return;		/* consumed by ftd_fresh_accept() */
 	if (about_self(fn, &n))
 		return;
 	subject = ftd_peer_find(fn, n.subject);

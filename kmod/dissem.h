@@ -30,8 +30,8 @@ void ftd_dissem_tell_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarna
 void ftd_dissem_iface(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation, u8 rail,
 		      bool dead, u64 rail_seq);
 
-/* We just heard peer join (or restart): exchange views with it. */
-void ftd_dissem_sync_with(struct ftd_net *fn, struct ftd_peer *peer);
+/* Send n to peer directly, on every rail. Any context, under RCU. */
+void ftd_dissem_send_to(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_notice *n);
 
 /* A notice frame f arrived from sender. Softirq. */
 void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd_frame *f);

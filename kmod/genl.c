@@ -430,7 +430,16 @@ static int fill_node_locked(struct sk_buff *skb, const struct ftd_peer *p, u64 n
 	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_IAT_JITTER_NS, iat->jitter_ns,
 			      FTDETECT_A_NODE_PAD) ||
 	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_IAT_MAX_NS, iat->max_ns, FTDETECT_A_NODE_PAD) ||
-	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_TX, READ_ONCE(p->tx), FTDETECT_A_NODE_PAD))
+	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_TX, READ_ONCE(p->tx), FTDETECT_A_NODE_PAD) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_RX_BADMAC, READ_ONCE(p->rx_badmac),
+			      FTDETECT_A_NODE_PAD) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_RX_STALE, READ_ONCE(p->rx_stale),
+			      FTDETECT_A_NODE_PAD) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_RX_REPLAY, READ_ONCE(p->rx_replay),
+			      FTDETECT_A_NODE_PAD) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_RX_UNPROVEN, READ_ONCE(p->rx_unproven),
+			      FTDETECT_A_NODE_PAD) ||
+	    nla_put_u32(skb, FTDETECT_A_NODE_PROVEN, p->fresh.incarnation))
 		goto err;
 	nla_nest_end(skb, node);
 	return 0;
@@ -554,6 +563,12 @@ static int ftd_get_stats(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_NOTICES_DUP, atomic64_read(&s->notices_dup),
 			      FTDETECT_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_FENCED, atomic64_read(&s->fenced),
+			      FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RX_STALE, atomic64_read(&s->rx_stale),
+			      FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RX_REPLAY, atomic64_read(&s->rx_replay),
+			      FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RX_UNPROVEN, atomic64_read(&s->rx_unproven),
 			      FTDETECT_A_STATS_PAD))
 		goto err;
 	nla_nest_end(msg, nest);

@@ -10,6 +10,7 @@
 #include "detect.h"
 #include "dissem.h"
 #include "stamp.h"
+#include "fresh.h"
 #include "proto/wire.h"
 
 static bool source_of(const struct sk_buff *skb, union ftd_addr *src)
@@ -60,15 +61,21 @@ int ftd_hb_rx(struct sock *sk, struct sk_buff *skb)
 	if (!peer || peer->self || f.rail >= peer->nrails ||
 	    !ftd_addr_equal(&src, &peer->rails[f.rail].addr))
 		goto foreign;
-	if (!ftd_wire_mac_ok(buf, len, fn->cfg.key))
+	if (!ftd_wire_mac_ok(buf, len, fn->cfg.key)) {
+		WRITE_ONCE(peer->rx_badmac, peer->rx_badmac + 1);
 		goto badmac;
+	}
+	/* Authentic; but new? Stale, replayed and unproven frames stop here. */
+	if (!ftd_fresh_accept(fn, peer, &f, now))
+		goto drop;
 
 	atomic64_inc(&fn->stats.rx);
-	WRITE_ONCE(fn->last_rx_ns, now);
-	if (f.type == FTD_FRAME_HEARTBEAT)
+	if (f.type == FTD_FRAME_HEARTBEAT) {
 		ftd_detect_heard(fn, peer, &f, ftd_arrival_of(skb, &f, now));
-	else
+	} else {
+		WRITE_ONCE(fn->last_rx_ns, now);
 		ftd_dissem_rx(fn, peer, &f);
+	}
 	consume_skb(skb);
 	return 0;
 

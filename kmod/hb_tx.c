@@ -19,6 +19,7 @@ int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type
 		.cluster = fn->cfg.cluster,
 		.sender = fn->cfg.node,
 		.incarnation = READ_ONCE(fn->incarnation),
+		.receiver = peer->id,
 	};
 	size_t len = FTD_WIRE_HDR_LEN + payload_len;
 	struct ftd_peer *self;
@@ -31,10 +32,15 @@ int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type
 	skb_reserve(skb, FTD_TX_HEADROOM);
 	buf = skb_put(skb, len);
 
-	/* Heartbeats number one stream per rail; only this timer writes tx_seq. */
+	/*
+	 * Heartbeats number one stream per rail; an answered PROBE may move
+	 * it to a new epoch meanwhile (ftd_peer_restart_streams()).
+	 */
 	if (type == FTD_FRAME_HEARTBEAT) {
-		f.seq = READ_ONCE(rail->tx_seq) + 1;
-		WRITE_ONCE(rail->tx_seq, f.seq);
+		f.seq = atomic64_inc_return(&rail->tx_seq);
+	} else {
+		/* Notices: one stream per sender, checked against a window. */
+		f.seq = atomic64_inc_return(&fn->notice_seq);
 	}
 	f.tx_ns = ktime_get_clocktai_ns();
 	ftd_wire_encode(buf, len, &f, payload, payload_len, fn->cfg.key);

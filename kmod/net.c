@@ -8,6 +8,8 @@
 #include "members.h"
 #include "dissem.h"
 #include "stab.h"
+#include "view.h"
+#include "fresh.h"
 #include "bounds.h"
 
 unsigned int ftd_net_id __read_mostly;
@@ -118,6 +120,7 @@ int ftd_net_up(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	WRITE_ONCE(fn->up, true);
 	ftd_status_config(fn);
 	ftd_hb_timer_start(fn);
+	ftd_fresh_probe_kick(fn);
 	pr_debug("node %u up, incarnation %u\n", fn->cfg.node, fn->incarnation);
 out:
 	mutex_unlock(&fn->lock);
@@ -133,6 +136,8 @@ static void net_down_locked(struct ftd_net *fn)
 	WRITE_ONCE(fn->up, false);
 	ftd_hb_timer_stop(fn);
 	ftd_socket_close(fn);
+	ftd_view_stop(fn);	/* nothing can request one any more */
+	ftd_fresh_stop(fn);
 	ftd_status_config(fn);
 }
 
@@ -209,6 +214,8 @@ static __net_init int ftd_net_pernet_init(struct net *net)
 	spin_lock_init(&fn->ring_lock);
 	INIT_LIST_HEAD(&fn->readers);
 	ftd_hb_timer_init(fn);
+	ftd_view_init(fn);
+	ftd_fresh_init(fn);
 	fn->cfg.node = FTD_NODE_NONE;
 	fn->cfg.port = FTD_DEFAULT_PORT;
 	fn->cfg.period_ns = FTD_DEFAULT_PERIOD_NS;

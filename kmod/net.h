@@ -10,6 +10,7 @@
 #include <linux/mutex.h>
 #include <linux/xarray.h>
 #include <linux/hrtimer.h>
+#include <linux/workqueue.h>
 #include <linux/spinlock.h>
 #include <linux/list.h>
 #include <linux/ftdetect.h>
@@ -40,6 +41,7 @@ struct ftd_stats {
 	atomic64_t tick_late_max_ns;	/* written by the timer only */
 	atomic64_t notices_tx, notices_rx, notices_dup;
 	atomic64_t fenced;
+	atomic64_t rx_stale, rx_replay, rx_unproven;
 };
 
 struct ftd_net {
@@ -49,6 +51,7 @@ struct ftd_net {
 	bool up;			/* written under lock; read by rx/timer */
 	u32 incarnation;		/* ours; set at each up */
 	atomic_t regid;			/* numbers registrations of local ranks */
+	atomic_t seq_epoch;		/* peer.c: heartbeat stream epochs */
 
 	struct xarray peers;		/* node id -> struct ftd_peer; RCU readers */
 	u32 n_peers;			/* entries in peers; under lock */
@@ -62,6 +65,9 @@ struct ftd_net {
 	struct socket __rcu *sock4;
 	struct socket __rcu *sock6;
 	struct hrtimer timer;		/* heartbeat emission and detection tick */
+	atomic64_t notice_seq;		/* the seq of our last notice frame */
+	struct delayed_work view_work;	/* view.c */
+	struct delayed_work probe_work;	/* fresh.c */
 
 	spinlock_t readers_lock;	/* readers, event sequence and order,
 					 * status table writes; _bh */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/slab.h>
 #include <linux/ipv6.h>
+#include "fresh.h"
 #include "peer.h"
 #include "stab.h"
 #include "members.h"
@@ -120,6 +121,7 @@ int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nra
 	peer = peer_alloc(id, addrs, nrails);
 	if (!peer)
 		return -ENOMEM;
+	ftd_peer_start_streams(fn, peer);
 	peer->self = fn->cfg.node == id;
 	if (peer->self)
 		peer->state = FTD_NODE_SELF;
@@ -143,6 +145,9 @@ int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nra
 	spin_lock_bh(&peer->lock);
 	ftd_status_node(fn, peer, true);
 	spin_unlock_bh(&peer->lock);
+	/* It may never send to us (we do not observe it): ask it to prove itself. */
+	if (!peer->self)
+		ftd_fresh_probe_kick(fn);
 	return 0;
 nomem:
 	peer_free(peer);
@@ -202,6 +207,28 @@ void ftd_peer_mark_self(struct ftd_net *fn)
 	}
 }
 
+void ftd_peer_start_streams(struct ftd_net *fn, struct ftd_peer *peer)
+{
+	u64 first = ftd_seq_epoch_start(atomic_inc_return(&fn->seq_epoch));
+	int i;
+
+	for (i = 0; i < peer->nrails; i++)
+		atomic64_set(&peer->rails[i].tx_seq, first);
+}
+
+u64 ftd_peer_restart_streams(struct ftd_net *fn, struct ftd_peer *peer)
+{
+	u64 floor = ftd_seq_epoch_start(atomic_inc_return(&fn->seq_epoch)), cur;
+	int i;
+
+	/* Never backwards, even racing the timer's increments: a max. */
+	for (i = 0; i < peer->nrails; i++)
+		do {
+			cur = atomic64_read(&peer->rails[i].tx_seq);
+		} while (cur < floor && atomic64_cmpxchg(&peer->rails[i].tx_seq, cur, floor) != cur);
+	return floor;
+}
+
 void ftd_peer_new_incarnation(struct ftd_peer *peer, u32 incarnation)
 {
 	int i;
@@ -228,7 +255,13 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 	xa_for_each(&fn->peers, id, peer) {
 		spin_lock_bh(&peer->lock);
 		peer->state = peer->self ? FTD_NODE_SELF : FTD_NODE_UNKNOWN;
-		peer->incarnation = peer->self ? fn->incarnation : 0;
+		/*
+		 * What it proved, its incarnation and its streams' positions
+		 * survive our restart: frames captured before it stay stale.
+		 */
+		if (peer->self)
+			peer->incarnation = fn->incarnation;
+		peer->view_pending = 0;
 		peer->last_heard_ns = 0;
 		peer->baseline_ns = 0;
 		peer->fence_sent_ns = 0;
@@ -239,8 +272,6 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 		for (i = 0; i < peer->nrails; i++) {
 			struct ftd_rail *r = &peer->rails[i];
 
-			r->rx_seq = 0;
-			r->report_key = 0;
 			r->last_heard_ns = 0;
 			r->stamp = FTD_STAMP_NONE;
 			memset(&r->iat, 0, sizeof(r->iat));

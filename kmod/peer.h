@@ -18,6 +18,8 @@
 #include "proto/iat.h"
 #include "proto/delay.h"
 #include "proto/ranks.h"
+#include "proto/fresh.h"
+#include "proto/seq.h"
 
 union ftd_addr {
 	struct sockaddr sa;
@@ -29,7 +31,7 @@ union ftd_addr {
 struct ftd_rail {
 	union ftd_addr addr;
 	struct dst_cache dst_cache;	/* route to addr, used by emission only */
-	u64 tx_seq;			/* last sequence number sent on this rail */
+	atomic64_t tx_seq;		/* last sequence number sent on this rail */
 	u64 rx_seq;			/* highest sequence number received */
 	u64 rx;				/* frames accepted */
 	u64 lost;			/* sequence gaps */
@@ -58,6 +60,11 @@ struct ftd_peer {
 	u32 voter[FTD_MAX_OBSERVERS];
 	u64 vote_ns[FTD_MAX_OBSERVERS];
 	u64 tx;
+	struct ftd_fresh fresh;		/* proven incarnation, notice windows */
+	/* Frames refused, by reason (FTDETECT_A_NODE_RX_*); WRITE_ONCE. */
+	u64 rx_badmac, rx_stale, rx_replay, rx_unproven;
+	u8 view_pending;		/* view.c: what to send it */
+	u64 view_sent_ns;		/* view.c: when we last sent it our view */
 	struct ftd_rail rails[FTD_MAX_RAILS];
 	struct rcu_head rcu;
 };
@@ -71,8 +78,23 @@ int ftd_peer_del(struct ftd_net *fn, u32 id);
 void ftd_peer_del_all(struct ftd_net *fn);
 /* Re-derive which peer is the local node after the node id changed. */
 void ftd_peer_mark_self(struct ftd_net *fn);
-/* Forget stream state (sequence numbers, states) when the instance restarts. */
+/*
+ * The instance restarts: states and timings start over; incarnations, proofs
+ * and stream positions stay (a frame captured before must stay stale).
+ */
 void ftd_peer_reset_all(struct ftd_net *fn);
+
+/*
+ * A new peer struct for a node (added, or replaced by a changed node table):
+ * its heartbeat streams start in a new epoch (proto/seq.h), above every
+ * seq this incarnation sent the node before, which it would refuse.
+ */
+void ftd_peer_start_streams(struct ftd_net *fn, struct ftd_peer *peer);
+/*
+ * peer lost track of our streams (it PROBEd us): move every rail's stream
+ * to a new epoch; returns its floor, for our PROBE_ACK. Any context.
+ */
+u64 ftd_peer_restart_streams(struct ftd_net *fn, struct ftd_peer *peer);
 
 /* A higher incarnation is a restart: its streams and reports begin again. */
 void ftd_peer_new_incarnation(struct ftd_peer *peer, u32 incarnation);

@@ -21,8 +21,9 @@ enum ftd_wire_status ftd_wire_decode(const u8 *buf, size_t len, struct ftd_frame
 	f->rail = buf[6];
 	f->flags = buf[7];
 	f->length = ftd_get_be16(buf + 8);
-	if (f->length != len || len > FTD_MAX_FRAME || ftd_get_be16(buf + 10))
-		return FTD_WIRE_BAD_LENGTH;
+	if (f->length != len || len > FTD_MAX_FRAME || ftd_get_be16(buf + 10) ||
+	    ftd_get_be32(buf + 60))
+		return FTD_WIRE_BAD_LENGTH;	/* the reserved fields too */
 	if (f->flags & ~__FTD_WIRE_F_ALL)
 		return FTD_WIRE_BAD_FLAGS;
 	if (f->type == 0 || f->type >= __FTD_FRAME_MAX)
@@ -35,6 +36,7 @@ enum ftd_wire_status ftd_wire_decode(const u8 *buf, size_t len, struct ftd_frame
 	f->tx_ns = ftd_get_be64(buf + FTD_WIRE_TX_OFF);
 	f->rx_ns = ftd_get_be64(buf + FTD_WIRE_RX_OFF);
 	f->mac = ftd_get_be64(buf + FTD_WIRE_MAC_OFF);
+	f->receiver = ftd_get_be32(buf + 56);
 	f->payload = buf + FTD_WIRE_HDR_LEN;
 	f->payload_len = (u16)(len - FTD_WIRE_HDR_LEN);
 	if (payload_len_of_type[f->type] >= 0 &&
@@ -49,7 +51,7 @@ u64 ftd_wire_mac(const u8 *buf, size_t len, const u8 key[FTD_KEY_LEN])
 
 	ftd_siphash_init(&s, key);
 	ftd_siphash_update(&s, buf, FTD_WIRE_TX_OFF);
-	ftd_siphash_update(&s, buf + FTD_WIRE_HDR_LEN, len - FTD_WIRE_HDR_LEN);
+	ftd_siphash_update(&s, buf + FTD_WIRE_MAC_OFF + 8, len - FTD_WIRE_MAC_OFF - 8);
 	return ftd_siphash_final(&s);
 }
 
@@ -73,6 +75,8 @@ size_t ftd_wire_encode(u8 *buf, size_t cap, const struct ftd_frame *f,
 	ftd_put_be64(buf + 24, f->seq);
 	ftd_put_be64(buf + FTD_WIRE_TX_OFF, f->tx_ns);
 	ftd_put_be64(buf + FTD_WIRE_RX_OFF, 0);
+	ftd_put_be32(buf + 56, f->receiver);
+	ftd_put_be32(buf + 60, 0);
 	if (payload_len)
 		memcpy(buf + FTD_WIRE_HDR_LEN, payload, payload_len);
 	ftd_put_be64(buf + FTD_WIRE_MAC_OFF, ftd_wire_mac(buf, len, key));
@@ -103,9 +107,15 @@ void ftd_notice_encode(u8 *p, const struct ftd_notice *n)
 	ftd_put_be32(p + 12, n->origin);
 	if (ftd_notice_is_iface(n->kind)) {
 		ftd_put_be64(p + 16, n->rail_seq);
+	} else if (ftd_notice_is_probe(n->kind)) {
+		ftd_put_be64(p + 16, n->nonce);
 	} else {
 		ftd_put_be32(p + 16, n->job);
 		ftd_put_be32(p + 20, n->rank);
+	}
+	if (n->kind == FTD_NOTICE_PROBE_ACK) {
+		ftd_put_be64(p + 24, n->hb_floor);
+		return;
 	}
 	ftd_put_be32(p + 24, n->regid);
 	if (ftd_notice_is_proc(n->kind))
@@ -119,21 +129,32 @@ bool ftd_notice_decode(const u8 *p, u16 len, struct ftd_notice *n)
 	n->kind = p[0];
 	if (n->kind == 0 || n->kind >= __FTD_NOTICE_MAX)
 		return false;
-	n->uid = ftd_get_be32(p + 28);
-	if (n->uid && !ftd_notice_is_proc(n->kind))
-		return false;
+	n->hb_floor = 0;
+	if (n->kind == FTD_NOTICE_PROBE_ACK) {
+		n->hb_floor = ftd_get_be64(p + 24);
+		n->uid = 0;
+	} else {
+		n->uid = ftd_get_be32(p + 28);
+		if (n->uid && !ftd_notice_is_proc(n->kind))
+			return false;
+	}
 	n->subject = ftd_get_be32(p + 4);
 	n->subject_incarnation = ftd_get_be32(p + 8);
 	n->origin = ftd_get_be32(p + 12);
+	n->rail_seq = 0;
+	n->nonce = 0;
 	if (ftd_notice_is_iface(n->kind)) {
 		n->rail_seq = ftd_get_be64(p + 16);
 		n->job = 0;
 		n->rank = 0;
+	} else if (ftd_notice_is_probe(n->kind)) {
+		n->nonce = ftd_get_be64(p + 16);
+		n->job = 0;
+		n->rank = 0;
 	} else {
-		n->rail_seq = 0;
 		n->job = ftd_get_be32(p + 16);
 		n->rank = ftd_get_be32(p + 20);
 	}
-	n->regid = ftd_get_be32(p + 24);
+	n->regid = n->kind == FTD_NOTICE_PROBE_ACK ? 0 : ftd_get_be32(p + 24);
 	return true;
 }

@@ -23,6 +23,7 @@ struct ftd_frame {
 	u64 tx_ns;
 	u64 rx_ns;
 	u64 mac;
+	u32 receiver;	/* the node it is for */
 	const u8 *payload;
 	u16 payload_len;
 };
@@ -70,7 +71,14 @@ struct ftd_notice {
 	u32 regid;
 	u32 uid;	/* PROC_* only: the rank's owner */
 	u64 rail_seq;	/* IFACE_* only */
+	u64 nonce;	/* PROBE, PROBE_ACK only */
+	u64 hb_floor;	/* PROBE_ACK only */
 };
+
+static inline bool ftd_notice_is_probe(u8 kind)
+{
+	return kind == FTD_NOTICE_PROBE || kind == FTD_NOTICE_PROBE_ACK;
+}
 
 static inline bool ftd_notice_is_proc(u8 kind)
 {

@@ -18,6 +18,7 @@ n 2 ftctl apply "$FTD_TMP/c.conf" >/dev/null
 FTD_NODES=2
 wait_until 30 all_alive || fail "cluster did not come up"
 watch_events 1
+late0=$(stat_counter 1 ticks_late)
 
 stat() { n 1 ftctl stats -j | jq -r ".$1"; }
 # inject FROM_NODE KIND EXPECT_COUNTER [ftd-inject options]
@@ -40,11 +41,14 @@ inject 2 valid rx_foreign -c 43					# other cluster
 inject 3 valid rx_foreign					# member id, wrong source
 inject 2 valid rx_foreign -s 9					# unknown sender
 inject 2 valid rx_foreign -s 1					# our own id
+inject 2 valid rx_replay -R 3					# for node 3, not us
 
 # A flood of junk is cheap to drop and does not disturb detection.
 n 3 ftd-inject -t 192.0.2.1 -k badmagic -n 20000
 sleep 0.5
 [ "$(node_state 1 2)" = alive ] || fail "node 2 no longer alive after the junk"
-[ -s "$FTD_TMP/dev.1" ] && { cat "$FTD_TMP/dev.1"; fail "bad frames caused an event"; }
+# Processing the flood may starve node 1's own timer under emulation: a
+# suspicion taken back then is by design (quiet_since), anything else fails.
+quiet_since "$FTD_TMP/dev.1" 1 "$late0" "bad frames"
 n 1 ftctl stats
 log "ok"

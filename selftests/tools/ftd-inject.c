@@ -6,8 +6,9 @@
  *
  *   ftd-inject -t ADDR -k KIND [-p PORT] [-c CLUSTER] [-s SENDER] [-r RAIL]
  *              [-i INCARNATION] [-q SEQ] [-K KEYHEX] [-n COUNT] [-T TX_NS] [-Z]
- *              [-X] [-P BYTES]
+ *              [-X] [-P BYTES] [-R RECEIVER]
  *
+ * -R names the node id the frame is for (the header's receiver; default 1);
  * -T sets the tx_ns field (zero by default; the MAC does not cover it);
  * -Z sends over IPv4 without a UDP checksum (SO_NO_CHECK: the field is 0);
  * -X sends over IPv6 with a Destination Options header (IPV6_DSTOPTS);
@@ -86,7 +87,8 @@ static size_t craft(const char *kind, u8 *buf, size_t cap, struct ftd_frame *f, 
 
 int main(int argc, char **argv)
 {
-	struct ftd_frame f = { .type = FTD_FRAME_HEARTBEAT, .incarnation = 1, .seq = 1 };
+	struct ftd_frame f = { .type = FTD_FRAME_HEARTBEAT, .incarnation = 1, .seq = 1,
+			       .receiver = 1 };
 	const char *to = NULL, *kind = NULL;
 	static u8 buf[8192];
 	u8 key[FTD_KEY_LEN] = {};
@@ -96,7 +98,7 @@ int main(int argc, char **argv)
 	size_t len;
 	int opt, fd, no_check = 0, dstopts = 0;
 
-	while ((opt = getopt(argc, argv, "t:k:p:c:s:r:i:q:K:n:T:ZXP:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:k:p:c:s:r:i:q:K:n:T:ZXP:R:")) != -1) {
 		switch (opt) {
 		case 't': to = optarg; break;
 		case 'k': kind = optarg; break;
@@ -104,6 +106,7 @@ int main(int argc, char **argv)
 		case 'c': f.cluster = strtoul(optarg, NULL, 0); break;
 		case 's': f.sender = strtoul(optarg, NULL, 0); break;
 		case 'r': f.rail = strtoul(optarg, NULL, 0); break;
+		case 'R': f.receiver = strtoul(optarg, NULL, 0); break;
 		case 'i': f.incarnation = strtoul(optarg, NULL, 0); break;
 		case 'q': f.seq = strtoull(optarg, NULL, 0); break;
 		case 'n': count = strtoul(optarg, NULL, 0); break;

@@ -59,6 +59,7 @@ static struct ftd_frame sample_frame(void)
 	return (struct ftd_frame){
 		.type = FTD_FRAME_HEARTBEAT, .rail = 1, .cluster = 42, .sender = 7,
 		.incarnation = 1234567, .seq = 0x0102030405060708ULL, .tx_ns = 99,
+		.receiver = 3,
 	};
 }
 
@@ -77,6 +78,7 @@ TEST(wire_round_trip)
 	EXPECT_EQ(in.incarnation, out.incarnation);
 	EXPECT_EQ(in.seq, out.seq);
 	EXPECT_EQ(in.tx_ns, out.tx_ns);
+	EXPECT_EQ(in.receiver, out.receiver);
 	EXPECT_EQ(0, out.rx_ns);
 	EXPECT_EQ(len, out.length);
 	EXPECT_TRUE(ftd_wire_mac_ok(buf, len, ref_key));
@@ -100,6 +102,8 @@ TEST(wire_layout_matches_the_uapi_header)
 	EXPECT_EQ(1234567, ftd_get_be32(buf + 20));
 	EXPECT_EQ(0x0102030405060708ULL, ftd_get_be64(buf + 24));
 	EXPECT_EQ(99, ftd_get_be64(buf + FTD_WIRE_TX_OFF));
+	EXPECT_EQ(3, ftd_get_be32(buf + 56));
+	EXPECT_EQ(0, ftd_get_be32(buf + 60));
 }
 
 TEST(timestamp_slots_are_outside_the_mac)
@@ -120,7 +124,9 @@ TEST(every_covered_byte_is_authenticated)
 	size_t len = ftd_wire_encode(buf, sizeof(buf), &in, NULL, 0, ref_key);
 	unsigned int i;
 
-	for (i = 0; i < FTD_WIRE_TX_OFF; i++) {
+	for (i = 0; i < len; i++) {
+		if (i >= FTD_WIRE_TX_OFF && i < FTD_WIRE_MAC_OFF + 8)
+			continue;	/* the timestamp slots, and the MAC itself */
 		buf[i] ^= 0x10;
 		EXPECT_FALSE(ftd_wire_mac_ok(buf, len, ref_key)) TH_LOG("byte %u", i);
 		buf[i] ^= 0x10;
@@ -141,8 +147,12 @@ TEST(malformed_frames_are_classified)
 
 	memcpy(bad, buf, len); bad[0] = 0;
 	EXPECT_EQ(FTD_WIRE_BAD_MAGIC, ftd_wire_decode(bad, len, &out));
-	memcpy(bad, buf, len); bad[4] = 2;
+	memcpy(bad, buf, len); bad[4] = FTD_WIRE_VERSION + 1;
 	EXPECT_EQ(FTD_WIRE_BAD_VERSION, ftd_wire_decode(bad, len, &out));
+	memcpy(bad, buf, len); bad[4] = FTD_WIRE_VERSION - 1;	/* before freshness */
+	EXPECT_EQ(FTD_WIRE_BAD_VERSION, ftd_wire_decode(bad, len, &out));
+	memcpy(bad, buf, len); bad[63] = 1;	/* reserved2 */
+	EXPECT_EQ(FTD_WIRE_BAD_LENGTH, ftd_wire_decode(bad, len, &out));
 	memcpy(bad, buf, len); ftd_put_be16(bad + 8, len + 1);
 	EXPECT_EQ(FTD_WIRE_BAD_LENGTH, ftd_wire_decode(bad, len, &out));
 	memcpy(bad, buf, len); ftd_put_be16(bad + 10, 1);

@@ -52,6 +52,11 @@ static const struct nla_policy node_policy[FTDETECT_A_NODE_MAX + 1] = {
 	[FTDETECT_A_NODE_IAT_JITTER_NS]	= U64,
 	[FTDETECT_A_NODE_TX]		= U64,
 	[FTDETECT_A_NODE_IAT_MAX_NS]	= U64,
+	[FTDETECT_A_NODE_RX_BADMAC]	= U64,
+	[FTDETECT_A_NODE_RX_STALE]	= U64,
+	[FTDETECT_A_NODE_RX_REPLAY]	= U64,
+	[FTDETECT_A_NODE_RX_UNPROVEN]	= U64,
+	[FTDETECT_A_NODE_PROVEN]	= U32,
 };
 
 static const struct nla_policy addr_policy[FTDETECT_A_ADDR_MAX + 1] = {
@@ -87,6 +92,9 @@ static const struct nla_policy stats_policy[FTDETECT_A_STATS_MAX + 1] = {
 	[FTDETECT_A_STATS_NOTICES_RX]	= U64,
 	[FTDETECT_A_STATS_NOTICES_DUP]	= U64,
 	[FTDETECT_A_STATS_FENCED]	= U64,
+	[FTDETECT_A_STATS_RX_STALE]	= U64,
+	[FTDETECT_A_STATS_RX_REPLAY]	= U64,
+	[FTDETECT_A_STATS_RX_UNPROVEN]	= U64,
 };
 
 static const struct nla_policy event_policy[FTDETECT_A_EVENT_MAX + 1] = {
@@ -355,6 +363,14 @@ int ftu_msg_parse_node(struct nl_msg *msg, struct ftu_node *n)
 	n->iat_jitter_ns = get_u64(tb, FTDETECT_A_NODE_IAT_JITTER_NS, &n->present);
 	n->tx = get_u64(tb, FTDETECT_A_NODE_TX, &n->present);
 	n->iat_max_ns = get_u64(tb, FTDETECT_A_NODE_IAT_MAX_NS, &n->present);
+	n->rx_badmac = get_u64(tb, FTDETECT_A_NODE_RX_BADMAC, &n->present);
+	n->rx_stale = get_u64(tb, FTDETECT_A_NODE_RX_STALE, &n->present);
+	n->rx_replay = get_u64(tb, FTDETECT_A_NODE_RX_REPLAY, &n->present);
+	n->rx_unproven = get_u64(tb, FTDETECT_A_NODE_RX_UNPROVEN, &n->present);
+	if (tb[FTDETECT_A_NODE_PROVEN]) {
+		n->proven = nla_get_u32(tb[FTDETECT_A_NODE_PROVEN]);
+		n->present |= FTU_BIT(FTDETECT_A_NODE_PROVEN);
+	}
 	return 0;
 }
 
@@ -379,6 +395,9 @@ int ftu_msg_parse_stats(struct nl_msg *msg, struct ftu_stats *st)
 	st->notices_rx = get_u64(tb, FTDETECT_A_STATS_NOTICES_RX, &st->present);
 	st->notices_dup = get_u64(tb, FTDETECT_A_STATS_NOTICES_DUP, &st->present);
 	st->fenced = get_u64(tb, FTDETECT_A_STATS_FENCED, &st->present);
+	st->rx_stale = get_u64(tb, FTDETECT_A_STATS_RX_STALE, &st->present);
+	st->rx_replay = get_u64(tb, FTDETECT_A_STATS_RX_REPLAY, &st->present);
+	st->rx_unproven = get_u64(tb, FTDETECT_A_STATS_RX_UNPROVEN, &st->present);
 	return 0;
 }
 

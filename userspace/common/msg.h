@@ -74,6 +74,8 @@ struct ftu_node {
 	uint64_t iat_jitter_ns;
 	uint64_t tx;
 	uint64_t iat_max_ns;
+	uint64_t rx_badmac, rx_stale, rx_replay, rx_unproven;	/* refused, by reason */
+	uint32_t proven;		/* the incarnation it proved, 0: none */
 };
 
 /* FTDETECT_A_STATS nest; present bits are FTDETECT_A_STATS_*. */
@@ -93,6 +95,9 @@ struct ftu_stats {
 	uint64_t notices_rx;
 	uint64_t notices_dup;
 	uint64_t fenced;
+	uint64_t rx_stale;
+	uint64_t rx_replay;
+	uint64_t rx_unproven;
 };
 
 /*

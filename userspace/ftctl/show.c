@@ -123,7 +123,10 @@ void ftctl_show_print(FILE *f, const struct ftu_config *cfg,
 	X(FTDETECT_A_STATS_NOTICES_TX, "notices_tx", notices_tx) \
 	X(FTDETECT_A_STATS_NOTICES_RX, "notices_rx", notices_rx) \
 	X(FTDETECT_A_STATS_NOTICES_DUP, "notices_dup", notices_dup) \
-	X(FTDETECT_A_STATS_FENCED, "fenced", fenced)
+	X(FTDETECT_A_STATS_FENCED, "fenced", fenced)		\
+	X(FTDETECT_A_STATS_RX_STALE, "rx_stale", rx_stale)	\
+	X(FTDETECT_A_STATS_RX_REPLAY, "rx_replay", rx_replay)	\
+	X(FTDETECT_A_STATS_RX_UNPROVEN, "rx_unproven", rx_unproven)
 
 void ftctl_stats_print(FILE *f, const struct ftu_stats *st, bool json)
 {

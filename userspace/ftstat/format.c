@@ -395,6 +395,11 @@ static void node_json(struct ftu_json *j, const struct ftu_node *n)
 	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_LOST), "lost", n->lost);
 	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_RX), "rx", n->rx);
 	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_TX), "tx", n->tx);
+	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_PROVEN), "proven_incarnation", n->proven);
+	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_RX_BADMAC), "rx_badmac", n->rx_badmac);
+	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_RX_STALE), "rx_stale", n->rx_stale);
+	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_RX_REPLAY), "rx_replay", n->rx_replay);
+	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_RX_UNPROVEN), "rx_unproven", n->rx_unproven);
 	ftu_json_key(j, "rails");
 	ftu_json_array_begin(j);
 	for (unsigned int i = 0; i < n->nr_rails; i++) {

@@ -4,7 +4,7 @@
  * independent loss per frame, and a partition. A frame's fate is drawn when
  * it is sent: lost, cut, or delivered after its latency (frames already in
  * flight when a partition starts still arrive). No bandwidth or queueing
- * model: ftdetect's frames are 56 and 88 bytes, far below any link's
+ * model: ftdetect's frames are 64 and 96 bytes, far below any link's
  * capacity at these rates. Frames to a dead node are dropped at arrival.
  *
  * Notice frames are real: the node encodes each with the module's codec

@@ -38,7 +38,13 @@
  *       12    4 cluster      cluster id; frames of another cluster are dropped
  *       16    4 sender       sender's node id
  *       20    4 incarnation  sender's incarnation (grows when a fenced node rejoins)
- *       24    8 seq          per-sender, per-rail sequence number, starts at 1
+ *       24    8 seq          heartbeats: one stream per (sender incarnation,
+ *                            receiver, rail), only growing; the high 32 bits
+ *                            are an epoch the sender starts anew when it
+ *                            re-creates its state for the receiver (a jump
+ *                            between epochs is no loss); notices: one
+ *                            per-sender sequence over all its notices, from
+ *                            1 within an incarnation (see "Freshness" below)
  *       32    8 tx_ns        sender's CLOCK_TAI when the frame was built; the TC
  *                            egress program (ebpf/) overwrites it as the frame
  *                            leaves, so the receiver can tell sender-side delay
@@ -50,11 +56,32 @@
  *       48    8 mac          SipHash-2-4 with the cluster key, over bytes
  *                            [0, 32) and [56, length): the two timestamp slots
  *                            are rewritten in flight and so are not covered
- *       56    - payload      type-specific, see below
+ *       56    4 receiver     the node id the frame is for: a frame captured on
+ *                            its way to one node is worthless at another
+ *       60    4 reserved2    zero
+ *       64    - payload      type-specific, see below
  *
  * A frame is accepted only if magic, version, length, flags, cluster and mac
  * are all valid and the sender is a configured member; anything else is
  * counted as malformed or foreign and changes no state.
+ *
+ * Freshness. A valid MAC says who made a frame, not when; a frame must also
+ * be new (kmod/proto/fresh.h has the rules, counted per reason and per
+ * member when they refuse a frame):
+ *  - a frame of an older incarnation than the sender's newest one proven
+ *    is stale;
+ *  - the sender's incarnation must be proven before anything it sends is
+ *    believed: the receiver sends it a PROBE notice with a random nonce,
+ *    and believes its PROBE_ACK echoing the nonce (MAC'd, at its current
+ *    incarnation). A higher incarnation than the one proven needs no new
+ *    proof (incarnations only grow). So a node that restarted (and knows
+ *    nothing) refuses old captured frames until the sender answers;
+ *  - a frame names its receiver: one addressed to another node (captured
+ *    on its way there) is a replay here;
+ *  - within an incarnation, a heartbeat must carry a higher seq than the
+ *    last one heard on its rail, and a notice a seq its rail's replay
+ *    window (256 numbers) has not seen.
+ * Only fresh frames refresh liveness, of the sender or of "hearing anyone".
  */
 #ifndef _UAPI_LINUX_FTDETECT_H
 #define _UAPI_LINUX_FTDETECT_H
@@ -63,7 +90,7 @@
 #include <linux/ioctl.h>
 
 #define FTD_WIRE_MAGIC		0x46544454U	/* "FTDT" */
-#define FTD_WIRE_VERSION	1
+#define FTD_WIRE_VERSION	2	/* 2: notice seq, receiver, PROBE, rank owner */
 #define FTD_DEFAULT_PORT	7061
 #define FTD_KEY_LEN		16		/* SipHash-2-4 key */
 #define FTD_MAX_RAILS		4		/* addresses per node */
@@ -103,7 +130,18 @@ enum ftd_frame_type {
  *                                             votes it dead; a node that counts q votes
  *                                             from distinct observers within one timeout
  *                                             declares it (DEAD notice)
- *   FTD_NOTICE_SYNC      the sender           "send me your view" (never forwarded)
+ *   FTD_NOTICE_SYNC      the sender           "send me your view" (never forwarded);
+ *                                             answered only to a member heard alive,
+ *                                             at most once per timeout, off the
+ *                                             receive path
+ *   FTD_NOTICE_PROBE     the sender           "prove your incarnation": nonce in the
+ *                                             64-bit word (never forwarded)
+ *   FTD_NOTICE_PROBE_ACK the sender           the answer: the PROBE's nonce echoed,
+ *                                             and hb_floor: the sender starts a new
+ *                                             epoch of its heartbeats to the prober,
+ *                                             which refuses any at or below it (a
+ *                                             prober that lost track of the streams
+ *                                             cannot be fed old ones) (never forwarded)
  *
  * A node that first hears a node (it joined, or restarted) sends it its
  * view: one notice per node it knows (ALIVE, DEAD or LEFT, itself included),
@@ -135,6 +173,8 @@ enum ftd_notice_kind {
 	FTD_NOTICE_IFACE_DEAD,
 	FTD_NOTICE_IFACE_RESTORED,
 	FTD_NOTICE_SUSPECT,
+	FTD_NOTICE_PROBE,
+	FTD_NOTICE_PROBE_ACK,
 	__FTD_NOTICE_MAX
 };
 
@@ -151,11 +191,19 @@ struct ftd_wire_notice {
 		};
 		__be64 rail_seq;	/* IFACE_*: the rail's heartbeat seq the
 					 * report was made at (see below) */
+		__be64 nonce;		/* PROBE, PROBE_ACK */
 	};
-	__be32 regid;			/* PROC_*: the node's registration number;
-					 * IFACE_*: the rail index */
-	__be32 uid;			/* PROC_*: the rank's owner (see "Rank
+	union {
+		struct {
+			__be32 regid;	/* PROC_*: the node's registration
+					 * number; IFACE_*: the rail index */
+			__be32 uid;	/* PROC_*: the rank's owner (see "Rank
 					 * ownership" in section 3); else zero */
+		};
+		__be64 hb_floor;	/* PROBE_ACK: every heartbeat the sender
+					 * sends the prober from now on, on any
+					 * rail, has a higher seq (a new epoch) */
+	};
 };
 #define FTD_WIRE_NOTICE_LEN	32
 
@@ -176,9 +224,11 @@ struct ftd_wire_hdr {
 	__be64 tx_ns;
 	__be64 rx_ns;
 	__be64 mac;
+	__be32 receiver;
+	__be32 reserved2;
 };
 
-#define FTD_WIRE_HDR_LEN	56
+#define FTD_WIRE_HDR_LEN	64
 #define FTD_WIRE_TX_OFF		32
 #define FTD_WIRE_RX_OFF		40
 #define FTD_WIRE_MAC_OFF	48
@@ -583,6 +633,13 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *       FTDETECT_A_NODE_IAT_JITTER_NS u64     (dump) mean absolute deviation of inter-arrival
  *       FTDETECT_A_NODE_TX           u64      (dump) frames sent to it
  *       FTDETECT_A_NODE_IAT_MAX_NS   u64      (dump) longest inter-arrival gap seen
+ *       FTDETECT_A_NODE_RX_BADMAC    u64      (dump) frames from its address, naming it,
+ *                                             with a MAC the cluster key does not make
+ *       FTDETECT_A_NODE_RX_STALE     u64      (dump) refused: an older incarnation
+ *       FTDETECT_A_NODE_RX_REPLAY    u64      (dump) refused: a notice seen before, or
+ *                                             a PROBE_ACK answering no PROBE of ours
+ *       FTDETECT_A_NODE_RX_UNPROVEN  u64      (dump) refused: its incarnation not proven yet
+ *       FTDETECT_A_NODE_PROVEN       u32      (dump) the incarnation it proved, 0: none
  *
  *   FTDETECT_CMD_GET_STATS           (do)     instance counters
  *     FTDETECT_A_STATS               nest
@@ -600,6 +657,9 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *       FTDETECT_A_STATS_NOTICES_RX  u64      notice frames received
  *       FTDETECT_A_STATS_NOTICES_DUP u64      received notices that were no news
  *       FTDETECT_A_STATS_FENCED      u64      times this node was fenced
+ *       FTDETECT_A_STATS_RX_STALE    u64      refused: an older incarnation (Freshness, section 1)
+ *       FTDETECT_A_STATS_RX_REPLAY   u64      refused: replayed notice or unsolicited PROBE_ACK
+ *       FTDETECT_A_STATS_RX_UNPROVEN u64      refused: sender's incarnation not proven yet
  *
  *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
  *     FTDETECT_A_EVENT               nest
@@ -697,6 +757,11 @@ enum ftdetect_node_attr {
 	FTDETECT_A_NODE_IAT_JITTER_NS,
 	FTDETECT_A_NODE_TX,
 	FTDETECT_A_NODE_IAT_MAX_NS,
+	FTDETECT_A_NODE_RX_BADMAC,
+	FTDETECT_A_NODE_RX_STALE,
+	FTDETECT_A_NODE_RX_REPLAY,
+	FTDETECT_A_NODE_RX_UNPROVEN,
+	FTDETECT_A_NODE_PROVEN,
 	__FTDETECT_A_NODE_MAX
 };
 #define FTDETECT_A_NODE_MAX (__FTDETECT_A_NODE_MAX - 1)
@@ -751,6 +816,9 @@ enum ftdetect_stats_attr {
 	FTDETECT_A_STATS_NOTICES_RX,
 	FTDETECT_A_STATS_NOTICES_DUP,
 	FTDETECT_A_STATS_FENCED,
+	FTDETECT_A_STATS_RX_STALE,
+	FTDETECT_A_STATS_RX_REPLAY,
+	FTDETECT_A_STATS_RX_UNPROVEN,
 	__FTDETECT_A_STATS_MAX
 };
 #define FTDETECT_A_STATS_MAX (__FTDETECT_A_STATS_MAX - 1)

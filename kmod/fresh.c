@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/random.h>
+#include <linux/workqueue.h>
+#include "fresh.h"
+#include "hb_tx.h"
+#include "view.h"
+#include "proto/fresh.h"
+
+static void send_probe_kind(struct ftd_net *fn, struct ftd_peer *peer, int rail, u8 kind,
+			    u64 nonce, u64 hb_floor)
+{
+	struct ftd_notice n = {
+		.kind = kind,
+		.subject = fn->cfg.node,
+		.subject_incarnation = READ_ONCE(fn->incarnation),
+		.origin = fn->cfg.node,
+		.nonce = nonce,
+		.hb_floor = hb_floor,
+	};
+	u8 payload[FTD_WIRE_NOTICE_LEN];
+	u8 r;
+
+	ftd_notice_encode(payload, &n);
+	for (r = 0; r < peer->nrails; r++)
+		if (rail < 0 || r == rail)
+			ftd_tx_frame(fn, peer, r, FTD_FRAME_NOTICE, payload, sizeof(payload));
+}
+
+static void count(struct ftd_net *fn, struct ftd_peer *peer, enum ftd_fresh_verdict v)
+{
+	switch (v) {
+	case FTD_FRESH_STALE:
+		atomic64_inc(&fn->stats.rx_stale);
+		WRITE_ONCE(peer->rx_stale, peer->rx_stale + 1);
+		break;
+	case FTD_FRESH_REPLAY:
+		atomic64_inc(&fn->stats.rx_replay);
+		WRITE_ONCE(peer->rx_replay, peer->rx_replay + 1);
+		break;
+	case FTD_FRESH_UNPROVEN:
+		atomic64_inc(&fn->stats.rx_unproven);
+		WRITE_ONCE(peer->rx_unproven, peer->rx_unproven + 1);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * A PROBE: answer it on the rail it came in, at most once a period (the
+ * answer proves our incarnation, it changes nothing here; a replayed PROBE
+ * gets at most an answer of its own size, and none once the sender is
+ * proven). If we have not proven the sender's incarnation either, probe it
+ * back, so that one exchange proves both sides.
+ */
+static void answer_probe(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
+			 u64 nonce, u64 now)
+{
+	u64 period = READ_ONCE(fn->cfg.period_ns), ours = 0;
+	enum ftd_fresh_verdict v;
+	bool ack;
+
+	spin_lock(&peer->lock);
+	ack = ftd_fresh_answer_probe(&peer->fresh, f, READ_ONCE(fn->cfg.node), now, period, &v);
+	if (v == FTD_FRESH_OK && !peer->fresh.incarnation &&
+	    ftd_fresh_probe_due(&peer->fresh, now, period, get_random_u64()))
+		ours = peer->fresh.nonce;
+	spin_unlock(&peer->lock);
+	count(fn, peer, v);
+	/* It lost track of our heartbeats: they go on above a new floor. */
+	if (ack)
+		send_probe_kind(fn, peer, f->rail, FTD_NOTICE_PROBE_ACK, nonce,
+				ftd_peer_restart_streams(fn, peer));
+	if (ours)
+		send_probe_kind(fn, peer, -1, FTD_NOTICE_PROBE, ours, 0);
+}
+
+bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
+		      u64 now)
+{
+	u64 period = READ_ONCE(fn->cfg.period_ns), probe = 0;
+	struct ftd_notice notice, *n = NULL;
+	enum ftd_fresh_verdict v;
+
+	if (f->type == FTD_FRAME_NOTICE) {
+		if (!ftd_notice_decode(f->payload, f->payload_len, &notice))
+			return true;	/* ftd_dissem_rx counts it malformed */
+		if (notice.kind == FTD_NOTICE_PROBE) {
+			answer_probe(fn, peer, f, notice.nonce, now);
+			return false;
+		}
+		n = &notice;
+	}
+	spin_lock(&peer->lock);
+	v = ftd_fresh_check(&peer->fresh, f, READ_ONCE(fn->cfg.node), n);
+	if (v == FTD_FRESH_UNPROVEN &&
+	    ftd_fresh_probe_due(&peer->fresh, now, period, get_random_u64()))
+		probe = peer->fresh.nonce;
+	spin_unlock(&peer->lock);
+	count(fn, peer, v);
+	if (probe)
+		send_probe_kind(fn, peer, -1, FTD_NOTICE_PROBE, probe, 0);
+	/*
+	 * What it sent before we could believe it was dropped: exchange views
+	 * now, so that nothing it told us (or we told it) is missing.
+	 */
+	if (v == FTD_FRESH_PROVEN)
+		ftd_view_request(fn, peer, true);
+	return v == FTD_FRESH_OK;
+}
+
+/* One sweep: PROBE whoever is due; come back while anyone is unproven. */
+static void probe_work(struct work_struct *work)
+{
+	struct ftd_net *fn = container_of(to_delayed_work(work), struct ftd_net, probe_work);
+	u64 every = READ_ONCE(fn->cfg.timeout_ns), nonce;
+	struct ftd_peer *peer;
+	unsigned long id = 0;
+	bool unproven = false;
+
+	while (READ_ONCE(fn->up)) {
+		rcu_read_lock();
+		peer = xa_find(&fn->peers, &id, ULONG_MAX, XA_PRESENT);
+		if (!peer) {
+			rcu_read_unlock();
+			break;
+		}
+		nonce = 0;
+		if (!peer->self) {
+			spin_lock_bh(&peer->lock);
+			if (!peer->fresh.incarnation) {
+				unproven = true;
+				if (ftd_fresh_probe_due(&peer->fresh, ktime_get_ns(), every,
+							get_random_u64()))
+					nonce = peer->fresh.nonce;
+			}
+			spin_unlock_bh(&peer->lock);
+		}
+		if (nonce)
+			send_probe_kind(fn, peer, -1, FTD_NOTICE_PROBE, nonce, 0);
+		rcu_read_unlock();
+		cond_resched();
+		if (id == ULONG_MAX)
+			break;
+		id++;
+	}
+	if (unproven && READ_ONCE(fn->up))
+		mod_delayed_work(system_wq, &fn->probe_work, nsecs_to_jiffies(every) + 1);
+}
+
+void ftd_fresh_probe_kick(struct ftd_net *fn)
+{
+	if (READ_ONCE(fn->up))
+		mod_delayed_work(system_wq, &fn->probe_work, 0);
+}
+
+void ftd_fresh_init(struct ftd_net *fn)
+{
+	INIT_DELAYED_WORK(&fn->probe_work, probe_work);
+}
+
+void ftd_fresh_stop(struct ftd_net *fn)
+{
+	WARN_ON(READ_ONCE(fn->up));
+	cancel_delayed_work_sync(&fn->probe_work);
+}

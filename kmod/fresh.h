@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Applies the freshness rules of the protocol core (proto/fresh.h) to each
+ * authenticated frame: refuses stale, replayed and unproven ones (counted
+ * per reason, globally and per member), answers PROBEs and probes members
+ * whose incarnation is not proven yet.
+ */
+#ifndef FTD_FRESH_H
+#define FTD_FRESH_H
+
+#include "net.h"
+#include "peer.h"
+#include "proto/wire.h"
+
+/*
+ * f, from peer, passed its MAC check: may it change any state? Receive
+ * softirq. A PROBE or PROBE_ACK is consumed here (false).
+ */
+bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
+		      u64 now);
+
+/*
+ * Members we have not proven may never send us a frame (we do not observe
+ * them): PROBE them from a work item, each at most once per timeout, while
+ * the instance is up. Kick after the instance came up or the node table grew.
+ */
+void ftd_fresh_probe_kick(struct ftd_net *fn);
+void ftd_fresh_init(struct ftd_net *fn);
+/* The instance is down: returns with no sweep running or queued. */
+void ftd_fresh_stop(struct ftd_net *fn);
+
+#endif

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+#include "fresh.h"
+
+static void prove(struct ftd_fresh *s, u32 incarnation)
+{
+	if (incarnation == s->incarnation)
+		return;
+	/* A new incarnation numbers its notices and heartbeats anew. */
+	s->incarnation = incarnation;
+	s->hb_floor = 0;
+	s->notice_floor = 0;
+	memset(s->notices, 0, sizeof(s->notices));
+}
+
+/* Within an incarnation: has this notice's seq passed on its rail before? */
+static enum ftd_fresh_verdict notice_window(struct ftd_fresh *s, const struct ftd_frame *f)
+{
+	if (f->rail >= FTD_MAX_RAILS || f->seq <= s->notice_floor ||
+	    ftd_replay_check(&s->notices[f->rail], f->seq) != FTD_REPLAY_FRESH)
+		return FTD_FRESH_REPLAY;
+	return FTD_FRESH_OK;
+}
+
+enum ftd_fresh_verdict ftd_fresh_check(struct ftd_fresh *s, const struct ftd_frame *f, u32 self,
+				       const struct ftd_notice *n)
+{
+	if (f->receiver != self)
+		return FTD_FRESH_REPLAY;
+	if (s->incarnation && f->incarnation < s->incarnation)
+		return FTD_FRESH_STALE;
+	if (n && n->kind == FTD_NOTICE_PROBE_ACK) {
+		if (!s->nonce || n->nonce != s->nonce)
+			return FTD_FRESH_REPLAY;
+		s->nonce = 0;
+		prove(s, f->incarnation);
+		s->hb_floor = n->hb_floor;
+		s->notice_floor = f->seq;	/* one sequence: all earlier ones */
+		return FTD_FRESH_PROVEN;
+	}
+	if (!s->incarnation)
+		return FTD_FRESH_UNPROVEN;
+	/* Newer than proven: nobody could have captured it earlier. */
+	prove(s, f->incarnation);
+	if (f->type != FTD_FRAME_NOTICE)
+		return f->seq > s->hb_floor ? FTD_FRESH_OK : FTD_FRESH_REPLAY;
+	return notice_window(s, f);
+}
+
+bool ftd_fresh_probe_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce)
+{
+	if (s->incarnation && !s->nonce)
+		return false;	/* proven, nothing outstanding */
+	if (s->probe_ns && now - s->probe_ns < every)
+		return false;
+	s->nonce = nonce ? nonce : 1;
+	s->probe_ns = now;
+	return true;
+}
+
+bool ftd_fresh_answer_probe(struct ftd_fresh *s, const struct ftd_frame *f, u32 self, u64 now,
+			    u64 every, enum ftd_fresh_verdict *v)
+{
+	*v = FTD_FRESH_OK;
+	if (f->receiver != self) {
+		*v = FTD_FRESH_REPLAY;
+		return false;
+	}
+	if (s->incarnation) {
+		if (f->incarnation < s->incarnation)
+			*v = FTD_FRESH_STALE;
+		else if (f->incarnation == s->incarnation)
+			*v = notice_window(s, f);
+		/* A higher one is a restart: its window starts when proven. */
+		if (*v != FTD_FRESH_OK)
+			return false;
+	}
+	if (s->ack_ns && now - s->ack_ns < every)
+		return false;
+	s->ack_ns = now;
+	return true;
+}

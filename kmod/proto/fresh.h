@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Freshness of a member's frames: the decision, per frame, whether an
+ * authenticated frame is also a new one. A valid MAC proves who made a
+ * frame, never when; these rules make a captured frame worthless later:
+ *
+ *  - a frame names its receiver (under the MAC): one addressed to another
+ *    node was captured on its way there, and is a replay here;
+ *  - incarnations only grow: a frame of an older incarnation than the one
+ *    proven is stale;
+ *  - an incarnation is proven by a challenge: until a member answered a
+ *    PROBE notice carrying a random nonce of ours (PROBE_ACK, MAC'd with
+ *    the nonce, at its current incarnation), nothing it sends is believed.
+ *    After that, a higher incarnation is proven by itself (nobody holds a
+ *    frame of an incarnation newer than the newest one sent);
+ *  - within an incarnation, heartbeats carry one sequence per rail (the
+ *    receiver keeps the highest, proto/seq.h), and notices one sequence
+ *    per sender, checked per rail against a replay window (proto/replay);
+ *  - a receiver that lost track of a member's streams (it had to PROBE)
+ *    learns floors with the answer: the member starts a new epoch of its
+ *    heartbeat streams to us and names its start, and the answer's own seq
+ *    bounds every notice sent before it; anything at or below is older
+ *    than the proof.
+ *
+ * So after an instance or module restart, when we know nothing, a replayed
+ * frame is refused until the member proves which incarnation is current.
+ */
+#ifndef FTD_PROTO_FRESH_H
+#define FTD_PROTO_FRESH_H
+
+#include "compat.h"
+#include "replay.h"
+#include "wire.h"
+#include <linux/ftdetect.h>
+
+struct ftd_fresh {
+	u32 incarnation;	/* the newest incarnation proven, 0: none yet */
+	u64 nonce;		/* our outstanding PROBE's nonce, 0: none */
+	u64 probe_ns;		/* when we last sent it a PROBE */
+	u64 ack_ns;		/* when we last answered one of its PROBEs */
+	u64 hb_floor;		/* its heartbeats at or below: older than the proof */
+	u64 notice_floor;	/* its notices at or below: older than the proof */
+	struct ftd_replay notices[FTD_MAX_RAILS];	/* at `incarnation` */
+};
+
+enum ftd_fresh_verdict {
+	FTD_FRESH_OK = 0,	/* believe it */
+	FTD_FRESH_PROVEN,	/* a PROBE_ACK answering our PROBE: proven now */
+	FTD_FRESH_STALE,	/* an older incarnation than the one proven */
+	FTD_FRESH_REPLAY,	/* a notice seen before, or too old to tell; an
+				 * answer to no PROBE of ours; a frame for
+				 * another node */
+	FTD_FRESH_UNPROVEN,	/* nothing proven yet: refused, PROBE it */
+};
+
+/*
+ * A MAC-valid frame f from the member, received by node self; n is its
+ * decoded notice (NULL for a heartbeat). Updates s: proven incarnation,
+ * windows, floor. (Above the floor, a heartbeat's seq is checked by the
+ * detector, which keeps the highest one per rail.)
+ */
+enum ftd_fresh_verdict ftd_fresh_check(struct ftd_fresh *s, const struct ftd_frame *f, u32 self,
+				       const struct ftd_notice *n);
+
+/*
+ * Answer a PROBE in f? Not if f is a replay: once the member's incarnation
+ * is proven, its PROBEs pass the notice window like any notice (so replayed
+ * ones cannot use up the answers meant for real ones); before that, any
+ * PROBE for us is answered, at most once per `every`.
+ */
+bool ftd_fresh_answer_probe(struct ftd_fresh *s, const struct ftd_frame *f, u32 self, u64 now,
+			    u64 every, enum ftd_fresh_verdict *v);
+
+/*
+ * Should we PROBE it now (nothing proven, none outstanding for `every`)?
+ * If so, records nonce (non-zero) as outstanding, sent at now.
+ */
+bool ftd_fresh_probe_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce);
+
+
+#endif

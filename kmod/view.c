@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/ktime.h>
+#include <linux/workqueue.h>
+#include "view.h"
+#include "dissem.h"
+#include "proto/wire.h"
+
+enum {
+	VIEW_SEND = BIT(0),	/* send it our view */
+	VIEW_ASK = BIT(1),	/* and ask for its own (SYNC) */
+};
+
+void ftd_view_request(struct ftd_net *fn, struct ftd_peer *peer, bool ask_back)
+{
+	spin_lock_bh(&peer->lock);
+	peer->view_pending |= VIEW_SEND | (ask_back ? VIEW_ASK : 0);
+	spin_unlock_bh(&peer->lock);
+	if (READ_ONCE(fn->up))
+		mod_delayed_work(system_wq, &fn->view_work, 0);
+}
+
+/* The ranks registered on peer, as PROC_REG notices to `to`; RCU held. */
+static void send_ranks(struct ftd_net *fn, struct ftd_peer *to, struct ftd_peer *peer, u32 inc)
+{
+	struct ftd_notice n = {
+		.kind = FTD_NOTICE_PROC_REG,
+		.subject = peer->id,
+		.subject_incarnation = inc,
+		.origin = fn->cfg.node,
+	};
+	u32 i = 0;
+	bool more;
+
+	/* One at a time: the table may change while we send. */
+	do {
+		more = false;
+		spin_lock_bh(&peer->lock);
+		for (; peer->ranks && i < peer->ranks->n; i++) {
+			if (!peer->ranks->e[i].ended) {
+				n.job = peer->ranks->e[i].job;
+				n.rank = peer->ranks->e[i].rank;
+				n.regid = peer->ranks->e[i].regid;
+				n.uid = peer->ranks->e[i].uid;
+				more = true;
+				i++;
+				break;
+			}
+		}
+		spin_unlock_bh(&peer->lock);
+		if (more)
+			ftd_dissem_send_to(fn, to, &n);
+	} while (more);
+}
+
+/* What we know of subject, as a notice; false if nothing (never heard of). */
+static bool notice_of(struct ftd_net *fn, struct ftd_peer *subject, struct ftd_notice *n)
+{
+	bool known = true;
+
+	spin_lock_bh(&subject->lock);
+	n->subject = subject->id;
+	n->subject_incarnation = subject->incarnation;
+	switch (subject->state) {
+	case FTD_NODE_SELF:
+		n->subject_incarnation = READ_ONCE(fn->incarnation);
+		fallthrough;
+	case FTD_NODE_ALIVE:
+	case FTD_NODE_SUSPECT:
+		n->kind = FTD_NOTICE_ALIVE;
+		break;
+	case FTD_NODE_DEAD:
+		n->kind = FTD_NOTICE_DEAD;
+		break;
+	case FTD_NODE_LEFT:
+		n->kind = FTD_NOTICE_LEFT;
+		break;
+	default:
+		known = false;
+	}
+	spin_unlock_bh(&subject->lock);
+	return known;
+}
+
+/*
+ * Our view, to node to_id: a notice per node we know, ourselves included.
+ * One node at a time under RCU, rescheduling between them: both nodes may
+ * be removed meanwhile, which ends the view.
+ */
+static void send_view(struct ftd_net *fn, u32 to_id, bool ask_back)
+{
+	struct ftd_notice n = { .origin = fn->cfg.node };
+	struct ftd_peer *to, *subject;
+	unsigned long id = 0;
+
+	for (;;) {
+		if (!READ_ONCE(fn->up))
+			return;
+		rcu_read_lock();
+		to = xa_load(&fn->peers, to_id);
+		subject = to ? xa_find(&fn->peers, &id, ULONG_MAX, XA_PRESENT) : NULL;
+		if (!subject) {
+			rcu_read_unlock();
+			break;
+		}
+		if (subject != to && notice_of(fn, subject, &n)) {
+			ftd_dissem_send_to(fn, to, &n);
+			if (n.kind == FTD_NOTICE_ALIVE)
+				send_ranks(fn, to, subject, n.subject_incarnation);
+		}
+		rcu_read_unlock();
+		cond_resched();
+		if (id == ULONG_MAX)
+			break;
+		id++;
+	}
+	if (!ask_back)
+		return;
+	rcu_read_lock();
+	to = xa_load(&fn->peers, to_id);
+	if (to) {
+		struct ftd_notice sync = {
+			.kind = FTD_NOTICE_SYNC,
+			.subject = fn->cfg.node,
+			.subject_incarnation = READ_ONCE(fn->incarnation),
+			.origin = fn->cfg.node,
+		};
+
+		ftd_dissem_send_to(fn, to, &sync);
+	}
+	rcu_read_unlock();
+}
+
+/* Serve the requests that are due; come back for those that are not yet. */
+static void view_work(struct work_struct *work)
+{
+	struct ftd_net *fn = container_of(to_delayed_work(work), struct ftd_net, view_work);
+	u64 every = READ_ONCE(fn->cfg.timeout_ns), now, wait = 0;
+	struct ftd_peer *peer;
+	unsigned long id = 0;
+	u8 todo;
+
+	while (READ_ONCE(fn->up)) {
+		now = ktime_get_ns();
+		rcu_read_lock();
+		peer = xa_find(&fn->peers, &id, ULONG_MAX, XA_PRESENT);
+		if (!peer) {
+			rcu_read_unlock();
+			break;
+		}
+		todo = 0;
+		spin_lock_bh(&peer->lock);
+		if (peer->view_pending && peer->view_sent_ns && now - peer->view_sent_ns < every) {
+			wait = min_not_zero(wait, every - (now - peer->view_sent_ns));
+		} else if (peer->view_pending) {
+			todo = peer->view_pending;
+			peer->view_pending = 0;
+			peer->view_sent_ns = now;
+		}
+		spin_unlock_bh(&peer->lock);
+		rcu_read_unlock();
+		if (todo)
+			send_view(fn, id, todo & VIEW_ASK);
+		cond_resched();
+		if (id == ULONG_MAX)
+			break;
+		id++;
+	}
+	if (wait && READ_ONCE(fn->up))
+		mod_delayed_work(system_wq, &fn->view_work, nsecs_to_jiffies(wait) + 1);
+}
+
+void ftd_view_init(struct ftd_net *fn)
+{
+	INIT_DELAYED_WORK(&fn->view_work, view_work);
+}
+
+void ftd_view_stop(struct ftd_net *fn)
+{
+	WARN_ON(READ_ONCE(fn->up));
+	cancel_delayed_work_sync(&fn->view_work);
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Freshness rules of the protocol core (kmod/proto/fresh.c): nothing is
+ * believed before a member proved its incarnation by echoing our nonce;
+ * older incarnations are stale; notices pass their replay window once; a
+ * frame addressed to another node is a replay here.
+ */
+#include "harness.h"
+#include "proto/fresh.h"
+
+#define HB	FTD_FRAME_HEARTBEAT
+#define NOTICE	FTD_FRAME_NOTICE
+#define SELF	1
+
+/* A frame for SELF (or another receiver) as the checks see it. */
+static struct ftd_frame frame_to(u32 receiver, u32 incarnation, u8 type, u8 rail, u64 seq)
+{
+	return (struct ftd_frame){ .type = type, .rail = rail, .incarnation = incarnation,
+				   .seq = seq, .receiver = receiver };
+}
+
+/* The notice of a frame for SELF: a PROBE_ACK echoing nonce if ack. */
+static enum ftd_fresh_verdict check(struct ftd_fresh *s, u32 incarnation, u8 type, u8 rail,
+				    u64 seq, bool ack, u64 nonce)
+{
+	struct ftd_frame f = frame_to(SELF, incarnation, type, rail, seq);
+	struct ftd_notice n = { .kind = ack ? FTD_NOTICE_PROBE_ACK : FTD_NOTICE_ALIVE,
+				.nonce = nonce };
+
+	return ftd_fresh_check(s, &f, SELF, type == NOTICE ? &n : NULL);
+}
+
+/* Proven at incarnation inc through one PROBE/PROBE_ACK exchange. */
+static void prove(struct ftd_fresh *s, u32 inc)
+{
+	ftd_fresh_probe_due(s, 0, 10, 7);
+	check(s, inc, NOTICE, 0, 1, true, 7);
+}
+
+TEST(nothing_is_believed_before_a_proof)
+{
+	struct ftd_fresh s = {};
+
+	EXPECT_EQ(FTD_FRESH_UNPROVEN, check(&s, 100, HB, 0, 1, false, 0));
+	EXPECT_EQ(FTD_FRESH_UNPROVEN, check(&s, 100, NOTICE, 0, 1, false, 0));
+	ASSERT_TRUE(ftd_fresh_probe_due(&s, 1000, 10, 0xabc));
+	EXPECT_FALSE(ftd_fresh_probe_due(&s, 1005, 10, 0xdef));	/* rate-limited */
+	/* An answer to no probe of ours, or with another nonce: refused. */
+	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 100, NOTICE, 0, 2, true, 0x123));
+	EXPECT_EQ(0, s.incarnation);
+	EXPECT_EQ(FTD_FRESH_PROVEN, check(&s, 100, NOTICE, 0, 3, true, 0xabc));
+	EXPECT_EQ(100, s.incarnation);
+	/* The nonce is spent: the same answer again is a replay. */
+	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 100, NOTICE, 0, 4, true, 0xabc));
+	EXPECT_EQ(FTD_FRESH_OK, check(&s, 100, HB, 0, 9, false, 0));
+	EXPECT_FALSE(ftd_fresh_probe_due(&s, 5000, 10, 1));	/* proven: no more probes */
+}
+
+TEST(older_incarnations_are_stale_newer_ones_proven_by_themselves)
+{
+	struct ftd_fresh s = {};
+
+	prove(&s, 100);
+	ASSERT_EQ(100, s.incarnation);
+	EXPECT_EQ(FTD_FRESH_STALE, check(&s, 99, HB, 0, 50, false, 0));
+	EXPECT_EQ(FTD_FRESH_STALE, check(&s, 99, NOTICE, 0, 50, false, 0));
+	/* A restart: nobody can hold a frame of an incarnation not yet used. */
+	EXPECT_EQ(FTD_FRESH_OK, check(&s, 101, NOTICE, 0, 1, false, 0));
+	EXPECT_EQ(101, s.incarnation);
+	EXPECT_EQ(FTD_FRESH_STALE, check(&s, 100, NOTICE, 0, 2, false, 0));
+}
+
+TEST(notices_pass_once_per_rail)
+{
+	struct ftd_fresh s = {};
+
+	prove(&s, 5);
+	EXPECT_EQ(FTD_FRESH_OK, check(&s, 5, NOTICE, 0, 10, false, 0));
+	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 5, NOTICE, 0, 10, false, 0));
+	/* The same notice on another rail is that rail's first copy. */
+	EXPECT_EQ(FTD_FRESH_OK, check(&s, 5, NOTICE, 1, 10, false, 0));
+	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 5, NOTICE, 1, 10, false, 0));
+	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 5, NOTICE, FTD_MAX_RAILS, 11, false, 0));
+	/* Its next incarnation numbers notices from 1 again. */
+	EXPECT_EQ(FTD_FRESH_OK, check(&s, 6, NOTICE, 0, 1, false, 0));
+}
+
+/*
+ * A sender numbers its notices in one sequence whoever they are for, so a
+ * notice captured on its way to node 3 carries a seq node 1 never saw: only
+ * the receiver field tells it is not ours. Heartbeats likewise.
+ */
+TEST(a_frame_for_another_node_is_a_replay_here)
+{
+	struct ftd_fresh s = {};
+	struct ftd_frame f;
+	struct ftd_notice alive = { .kind = FTD_NOTICE_ALIVE };
+	struct ftd_notice ack = { .kind = FTD_NOTICE_PROBE_ACK, .nonce = 0x77 };
+
+	f = frame_to(3, 5, NOTICE, 0, 40);
+	prove(&s, 5);
+	EXPECT_EQ(FTD_FRESH_REPLAY, ftd_fresh_check(&s, &f, SELF, &alive));
+	f = frame_to(3, 5, HB, 0, 40);
+	EXPECT_EQ(FTD_FRESH_REPLAY, ftd_fresh_check(&s, &f, SELF, NULL));
+	/* Nor does it use up the seq: the real one for us still passes. */
+	EXPECT_EQ(FTD_FRESH_OK, check(&s, 5, NOTICE, 0, 40, false, 0));
+	/* Not even an answer to our own outstanding probe, sent elsewhere. */
+	s = (struct ftd_fresh){};
+	ASSERT_TRUE(ftd_fresh_probe_due(&s, 0, 10, 0x77));
+	f = frame_to(3, 5, NOTICE, 0, 2);
+	EXPECT_EQ(FTD_FRESH_REPLAY, ftd_fresh_check(&s, &f, SELF, &ack));
+	EXPECT_EQ(0, s.incarnation);
+}
+
+/*
+ * A receiver that lost its state (a re-added node, a reloaded module)
+ * proves the member again; the answer names a floor, and the member's
+ * heartbeats of this same incarnation from before the proof (which the
+ * receiver cannot tell from new ones by their seq alone) are refused.
+ */
+TEST(frames_older_than_the_proof_are_refused)
+{
+	struct ftd_notice ack = { .kind = FTD_NOTICE_PROBE_ACK, .nonce = 9,
+				  .hb_floor = 5ULL << 32 };
+	struct ftd_fresh s = {};
+	struct ftd_frame f;
+
+	ASSERT_TRUE(ftd_fresh_probe_due(&s, 0, 10, 9));
+	f = frame_to(SELF, 100, NOTICE, 0, 3);
+	ASSERT_EQ(FTD_FRESH_PROVEN, ftd_fresh_check(&s, &f, SELF, &ack));
+	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 100, HB, 0, (2ULL << 32) + 700, false, 0));
+	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 100, HB, 1, 5ULL << 32, false, 0));
+	EXPECT_EQ(FTD_FRESH_OK, check(&s, 100, HB, 1, (5ULL << 32) + 1, false, 0));
+	/* Its notices before the answer (seq 3) likewise, on every rail. */
+	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 100, NOTICE, 0, 2, false, 0));
+	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 100, NOTICE, 1, 3, false, 0));
+	EXPECT_EQ(FTD_FRESH_OK, check(&s, 100, NOTICE, 1, 4, false, 0));
+	/* Its next incarnation starts its streams from scratch. */
+	EXPECT_EQ(FTD_FRESH_OK, check(&s, 101, HB, 0, (1ULL << 32) + 1, false, 0));
+}
+
+TEST(probes_are_answered_rate_limited_and_never_for_a_replay)
+{
+	struct ftd_fresh s = {};
+	enum ftd_fresh_verdict v;
+	struct ftd_frame f;
+
+	/* Unproven sender: any PROBE for us, at most one answer per 10. */
+	f = frame_to(SELF, 5, NOTICE, 0, 1);
+	EXPECT_TRUE(ftd_fresh_answer_probe(&s, &f, SELF, 100, 10, &v));
+	EXPECT_EQ(FTD_FRESH_OK, v);
+	f.seq = 2;
+	EXPECT_FALSE(ftd_fresh_answer_probe(&s, &f, SELF, 105, 10, &v));
+	EXPECT_TRUE(ftd_fresh_answer_probe(&s, &f, SELF, 110, 10, &v));
+	/* For another node: no answer, counted as a replay. */
+	f = frame_to(3, 5, NOTICE, 0, 3);
+	EXPECT_FALSE(ftd_fresh_answer_probe(&s, &f, SELF, 500, 10, &v));
+	EXPECT_EQ(FTD_FRESH_REPLAY, v);
+
+	/*
+	 * Proven: a replayed PROBE fails the window and does not use up the
+	 * answer the real, new one needs within the same period.
+	 */
+	prove(&s, 5);
+	f = frame_to(SELF, 5, NOTICE, 0, 20);
+	EXPECT_TRUE(ftd_fresh_answer_probe(&s, &f, SELF, 1000, 10, &v));
+	EXPECT_FALSE(ftd_fresh_answer_probe(&s, &f, SELF, 2000, 10, &v));	/* replayed */
+	EXPECT_EQ(FTD_FRESH_REPLAY, v);
+	f.seq = 21;
+	EXPECT_TRUE(ftd_fresh_answer_probe(&s, &f, SELF, 2001, 10, &v));
+	f = frame_to(SELF, 4, NOTICE, 0, 30);
+	EXPECT_FALSE(ftd_fresh_answer_probe(&s, &f, SELF, 3000, 10, &v));	/* old incarnation */
+	EXPECT_EQ(FTD_FRESH_STALE, v);
+}
+
+TEST_HARNESS_MAIN
