@@ -4,6 +4,11 @@
 #   make            module + user space
 #   make deps       install the Debian packages everything needs (root)
 #   make test       every test: host unit tests, DKMS, then the VM suite
+#   make test-debug the VM suite on a debug kernel (KASAN, lockdep, kmemleak,
+#                   fault injection) built from Debian's linux-source-6.1 and
+#                   cached in /var/cache/ftdetect-debug-kernel; not part of
+#                   make test (the first build takes about an hour on 2 cores;
+#                   docs/testing.md)
 #   make demo       boot the VM, run a small cluster, kill a node, show detection
 #   make bench      benchmarks (bench/, docs/benchmarks.md); not part of make test
 #   make install    install tools, library, headers (DESTDIR, PREFIX)
@@ -23,7 +28,7 @@ NL_CFLAGS = $(shell pkg-config --cflags libnl-genl-3.0)
 NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0)
 UCFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -I$(CURDIR)/include/uapi -I$(CURDIR)/kmod -I$(CURDIR)/userspace
 
-.PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-vm demo deps clean install dkms-install dkms-remove
+.PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-vm test-debug demo deps clean install dkms-install dkms-remove
 
 all: module ebpf userspace selftests mpi
 
@@ -201,7 +206,8 @@ $(patsubst %,bench-%,$(BENCH_VM)): bench-%: all $(BENCH_BINS)
 # In-VM selftests (C, kselftest harness) and the tools the shell tests use.
 SELFTEST_BINS := $(patsubst selftests/ftdetect/%.c,$(B)/selftests/%,$(wildcard selftests/ftdetect/*.c)) \
 	$(B)/selftests/ftd-devwatch $(B)/selftests/ftd-inject $(B)/selftests/ftd-link \
-	$(B)/selftests/ftd-capture $(B)/selftests/ftd-status
+	$(B)/selftests/ftd-capture $(B)/selftests/ftd-status $(B)/selftests/ftd-failnth \
+	$(B)/selftests/ftd-replay
 STCFLAGS = $(UCFLAGS) -I$(CURDIR)/selftests $(NL_CFLAGS)
 
 $(B)/selftests/%: selftests/ftdetect/%.c selftests/ftdetect/*.h $(COMMON_SRC) include/uapi/linux/ftdetect.h
@@ -234,6 +240,15 @@ $(B)/selftests/ftd-capture: selftests/tools/ftd-capture.c include/uapi/linux/ftd
 	@mkdir -p $(@D)
 	$(CC) $(STCFLAGS) -o $@ $<
 
+$(B)/selftests/ftd-replay: selftests/tools/ftd-replay.c include/uapi/linux/ftdetect.h
+	@mkdir -p $(@D)
+	$(CC) $(STCFLAGS) -o $@ $<
+
+# Fault injection into the module's requests (make test-debug).
+$(B)/selftests/ftd-failnth: selftests/tools/ftd-failnth.c $(COMMON_SRC) userspace/common/*.h include/uapi/linux/ftdetect.h
+	@mkdir -p $(@D)
+	$(CC) $(STCFLAGS) -o $@ $< $(COMMON_SRC) $(NL_LIBS)
+
 selftests: $(SELFTEST_BINS)
 -include selftests/mpi/selftests-mpi.mk
 
@@ -258,6 +273,14 @@ test-dkms: deps
 
 test-vm: all
 	selftests/vm/run
+
+# The VM suite on the debug kernel (selftests/vm/debug-kernel/): builds the
+# kernel when its config fragment or Debian's source package changed, then
+# ftdetect.ko for it (in build/debug-kernel/, not the tree's), then boots it.
+# Log: build/test-debug.log. TESTS=... runs only those of the suite.
+test-debug: deps
+	$(MAKE) all
+	selftests/vm/debug-kernel/test $(TESTS)
 
 # The README's test command: installs what it needs, then runs everything.
 test: deps

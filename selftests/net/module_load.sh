@@ -6,7 +6,7 @@
 # refuses to unload while /dev/ftdetect is open.
 source "$(dirname "$0")/../lib.sh"
 
-KO=$FTD_ROOT/ftdetect.ko
+KO=$FTD_KO
 [ -f "$KO" ] || fail "$KO not built"
 grep -q '^ftdetect ' /proc/modules || fail "module not loaded by the harness"
 [ -c /dev/ftdetect ] || fail "/dev/ftdetect missing"
