@@ -61,7 +61,7 @@ EBPF_LIBS = $(shell pkg-config --libs libbpf)
 .PHONY: ebpf
 ebpf: $(EBPF_OBJS) $(EBPF_SKELS)
 
-$(B)/ebpf/%.bpf.o: ebpf/%.bpf.c ebpf/ftd_ebpf.h ebpf/csum.h include/uapi/linux/ftdetect.h
+$(B)/ebpf/%.bpf.o: ebpf/%.bpf.c ebpf/ftd_ebpf.h include/uapi/linux/ftdetect.h
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
 # DWARF goes, BTF (which the maps need) stays.
@@ -207,7 +207,7 @@ $(patsubst %,bench-%,$(BENCH_VM)): bench-%: all $(BENCH_BINS)
 SELFTEST_BINS := $(patsubst selftests/ftdetect/%.c,$(B)/selftests/%,$(wildcard selftests/ftdetect/*.c)) \
 	$(B)/selftests/ftd-devwatch $(B)/selftests/ftd-inject $(B)/selftests/ftd-link \
 	$(B)/selftests/ftd-capture $(B)/selftests/ftd-status $(B)/selftests/ftd-failnth \
-	$(B)/selftests/ftd-replay
+	$(B)/selftests/ftd-replay $(B)/selftests/ftd-hold
 STCFLAGS = $(UCFLAGS) -I$(CURDIR)/selftests $(NL_CFLAGS)
 
 $(B)/selftests/%: selftests/ftdetect/%.c selftests/ftdetect/*.h $(COMMON_SRC) include/uapi/linux/ftdetect.h
@@ -241,6 +241,10 @@ $(B)/selftests/ftd-capture: selftests/tools/ftd-capture.c include/uapi/linux/ftd
 	$(CC) $(STCFLAGS) -o $@ $<
 
 $(B)/selftests/ftd-replay: selftests/tools/ftd-replay.c include/uapi/linux/ftdetect.h
+	@mkdir -p $(@D)
+	$(CC) $(STCFLAGS) -o $@ $<
+
+$(B)/selftests/ftd-hold: selftests/tools/ftd-hold.c include/uapi/linux/ftdetect.h
 	@mkdir -p $(@D)
 	$(CC) $(STCFLAGS) -o $@ $<
 

@@ -64,7 +64,7 @@ struct ftd_ebpf_member {
 
 /* XDP counters: what happened to frames aimed at the heartbeat port. */
 enum ftd_xdp_counter {
-	FTD_XDP_STAMPED,	/* passed, arrival time written into rx_ns */
+	FTD_XDP_STAMPED,	/* passed, arrival time in its metadata */
 	FTD_XDP_NOT_PARSED,	/* passed untouched: IPv6 extension headers, IPv4 fragment */
 	FTD_XDP_DROP_SHORT,	/* dropped: shorter than a frame header, or truncated */
 	FTD_XDP_DROP_MAGIC,	/* dropped: bad magic */
@@ -72,6 +72,7 @@ enum ftd_xdp_counter {
 	FTD_XDP_DROP_LENGTH,	/* dropped: length field disagrees with UDP, too long, reserved bits */
 	FTD_XDP_DROP_CLUSTER,	/* dropped: another cluster */
 	FTD_XDP_DROP_NONMEMBER,	/* dropped: source address of no member */
+	FTD_XDP_UNSTAMPED,	/* passed without a stamp: no metadata room */
 	__FTD_XDP_NR
 };
 

@@ -6,10 +6,10 @@
  * two VLAN tags), at the driver's XDP hook:
  *
  *   - a well-formed frame from a member gets its arrival time, the
- *     receiver's CLOCK_MONOTONIC (bpf_ktime_get_ns()) read on entry, written
- *     big-endian into its rx_ns slot (FTD_WIRE_RX_OFF), with the UDP checksum
- *     updated incrementally; the module takes it as the arrival time, so
- *     what the stack and the scheduler add later never counts against a peer;
+ *     receiver's CLOCK_MONOTONIC (bpf_ktime_get_ns()) read on entry, in the
+ *     packet's XDP metadata (struct ftd_xdp_meta); the module takes it as
+ *     the arrival time, so what the stack and the scheduler add later never
+ *     counts against a peer. Not in the packet: a sender could write that;
  *   - a frame that can never be a heartbeat (too short, bad magic, version
  *     or length, as kmod/proto/wire.c judges them), of another cluster, or
  *     from an address that is no member's is dropped and counted by reason;
@@ -18,8 +18,7 @@
  *
  * Everything else passes untouched and uncounted. Type, flags and payload
  * rules are left to the module: they change with the protocol, the envelope
- * checked here does not. The MAC does not cover the timestamp slots (see
- * <linux/ftdetect.h>), so the stamp does not invalidate it.
+ * checked here does not. The packet itself is never modified.
  *
  * Only uapi structures are touched (struct xdp_md and packet headers): no
  * vmlinux.h and no CO-RE relocations are needed (docs/ebpf.md).
@@ -35,7 +34,6 @@
 
 #include <linux/ftdetect.h>
 #include "ftd_ebpf.h"
-#include "csum.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -91,13 +89,29 @@ static __always_inline int is_ipv6_ext(__u8 nh)
  * The packet bytes are read with __builtin_memcpy: the frame sits at any
  * alignment behind the headers.
  */
-static __always_inline int frame(struct udphdr *udp, void *end, const struct ftd_ebpf_config *cfg,
-				 const struct ftd_ebpf_member *src, int ipv4, __u64 now)
+/* Pass the arrival time to the module in the packet's metadata. */
+static __always_inline int stamp(struct xdp_md *ctx, __u64 now)
+{
+	struct ftd_xdp_meta *meta;
+
+	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(*meta)))
+		return count(FTD_XDP_UNSTAMPED, XDP_PASS);
+	meta = (void *)(long)ctx->data_meta;
+	if ((void *)(meta + 1) > (void *)(long)ctx->data)
+		return count(FTD_XDP_UNSTAMPED, XDP_PASS);
+	meta->rx_ns = now;
+	meta->magic = FTD_XDP_META_MAGIC;
+	meta->reserved = 0;
+	return count(FTD_XDP_STAMPED, XDP_PASS);
+}
+
+static __always_inline int frame(struct xdp_md *ctx, struct udphdr *udp, void *end,
+				 const struct ftd_ebpf_config *cfg,
+				 const struct ftd_ebpf_member *src, __u64 now)
 {
 	__u8 *p = (__u8 *)(udp + 1);
 	__u32 ulen = bpf_ntohs(udp->len), flen, magic, cluster;
 	__u16 length, reserved;
-	__u64 old, stamp;
 
 	if (ulen < sizeof(*udp) + FTD_WIRE_HDR_LEN)
 		return count(FTD_XDP_DROP_SHORT, XDP_DROP);
@@ -122,12 +136,7 @@ static __always_inline int frame(struct udphdr *udp, void *end, const struct ftd
 	if ((cfg->flags & FTD_EBPF_F_MEMBERS) && !bpf_map_lookup_elem(&members, src))
 		return count(FTD_XDP_DROP_NONMEMBER, XDP_DROP);
 
-	/* Whatever the slot held (zero from a sender), the stamp is ours. */
-	__builtin_memcpy(&old, p + FTD_WIRE_RX_OFF, 8);
-	stamp = bpf_cpu_to_be64(now);
-	__builtin_memcpy(p + FTD_WIRE_RX_OFF, &stamp, 8);
-	udp->check = ftd_udp_csum_replace64(udp->check, old, stamp, ipv4);
-	return count(FTD_XDP_STAMPED, XDP_PASS);
+	return stamp(ctx, now);
 }
 
 SEC("xdp")
@@ -184,7 +193,7 @@ int ftd_xdp(struct xdp_md *ctx)
 		src.addr[10] = 0xff;
 		src.addr[11] = 0xff;
 		__builtin_memcpy(&src.addr[12], &iph->saddr, 4);
-		return frame(udp, end, cfg, &src, 1, now);
+		return frame(ctx, udp, end, cfg, &src, now);
 	}
 	if (proto == bpf_htons(ETH_P_IPV6)) {
 		struct ipv6hdr *ip6 = l3;
@@ -226,7 +235,7 @@ int ftd_xdp(struct xdp_md *ctx)
 		if (ext)
 			return count(FTD_XDP_NOT_PARSED, XDP_PASS);
 		__builtin_memcpy(src.addr, &ip6->saddr, 16);
-		return frame(udp, end, cfg, &src, 0, now);
+		return frame(ctx, udp, end, cfg, &src, now);
 	}
 	return XDP_PASS;
 }

@@ -35,6 +35,7 @@ const char *const ftd_xdp_counter_names[__FTD_XDP_NR] = {
 	[FTD_XDP_DROP_LENGTH] = "drop_length",
 	[FTD_XDP_DROP_CLUSTER] = "drop_cluster",
 	[FTD_XDP_DROP_NONMEMBER] = "drop_nonmember",
+	[FTD_XDP_UNSTAMPED] = "unstamped",
 };
 
 const char *const ftd_tc_counter_names[__FTD_TC_NR] = {

@@ -71,7 +71,7 @@ int ftd_hb_rx(struct sock *sk, struct sk_buff *skb)
 
 	atomic64_inc(&fn->stats.rx);
 	if (f.type == FTD_FRAME_HEARTBEAT) {
-		ftd_detect_heard(fn, peer, &f, ftd_arrival_of(skb, &f, now));
+		ftd_detect_heard(fn, peer, &f, ftd_arrival_of(skb, now));
 	} else {
 		WRITE_ONCE(fn->last_rx_ns, now);
 		ftd_dissem_rx(fn, peer, &f);

@@ -10,15 +10,22 @@ static bool plausible(s64 stamp, u64 now)
 }
 
 /*
- * Only our XDP program writes rx_ns, and the slot lies outside the MAC: a
- * non-zero rx_ns on a device without XDP came from the sender or the path,
- * not from this host's driver hook, and is no arrival time. (A frame that
- * arrives through an upper device, a VLAN or a bond over the XDP device,
- * falls back to the skb stamp: the safe side.)
+ * The XDP program's stamp, from the packet's metadata (<linux/ftdetect.h>,
+ * struct ftd_xdp_meta), which no sender can write; the in-packet rx_ns slot
+ * is never believed. Metadata ends at the MAC header; a head reallocated on
+ * the way clears it, and the skb stamp is then the safe side.
  */
-static bool stamped_here(const struct sk_buff *skb)
+static bool xdp_stamp(const struct sk_buff *skb, s64 *ns)
 {
-	return skb->dev && dev_xdp_prog_count(skb->dev);
+	struct ftd_xdp_meta meta;
+
+	if (skb_metadata_len(skb) != sizeof(meta) || !skb_mac_header_was_set(skb))
+		return false;
+	memcpy(&meta, skb_metadata_end(skb) - sizeof(meta), sizeof(meta));
+	if (meta.magic != FTD_XDP_META_MAGIC)
+		return false;
+	*ns = (s64)meta.rx_ns;
+	return true;
 }
 
 /*
@@ -26,14 +33,13 @@ static bool stamped_here(const struct sk_buff *skb)
  * stamp at the driver hook, else the core receive path's skb stamp (taken on
  * CLOCK_REALTIME), else now.
  */
-struct ftd_arrival ftd_arrival_of(const struct sk_buff *skb, const struct ftd_frame *f,
-				  u64 now)
+struct ftd_arrival ftd_arrival_of(const struct sk_buff *skb, u64 now)
 {
 	s64 stamp;
 
-	if (f->rx_ns && stamped_here(skb) && plausible(f->rx_ns, now))
-		return (struct ftd_arrival){ .ns = f->rx_ns, .source = FTD_STAMP_XDP,
-					     .driver_delay_ns = now - f->rx_ns };
+	if (xdp_stamp(skb, &stamp) && plausible(stamp, now))
+		return (struct ftd_arrival){ .ns = stamp, .source = FTD_STAMP_XDP,
+					     .driver_delay_ns = now - stamp };
 	if (skb->tstamp) {
 		stamp = ktime_to_ns(ktime_sub(skb->tstamp, ktime_mono_to_real(0)));
 		if (plausible(stamp, now))

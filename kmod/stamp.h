@@ -10,7 +10,6 @@
 #include "detect.h"
 
 /* Receive softirq; now is the module's own CLOCK_MONOTONIC reading. */
-struct ftd_arrival ftd_arrival_of(const struct sk_buff *skb, const struct ftd_frame *f,
-				  u64 now);
+struct ftd_arrival ftd_arrival_of(const struct sk_buff *skb, u64 now);
 
 #endif

@@ -64,16 +64,14 @@ while read -r line; do
 	log "driver-to-module delay, node 1 from node $(jq -r '"\(.id): samples \(.driver_delay.samples) min \(.driver_delay.min_ns) ns mean \(.driver_delay.mean_ns) ns max \(.driver_delay.max_ns) ns hist \(.driver_delay.hist | tostring)"' <<< "$line")"
 done < "$FTD_TMP/rails"
 
-# ---- the stamps in the frames, after XDP
+# ---- the frames after XDP: untouched (the stamp travels in XDP metadata,
+# which no sender can write; the in-packet rx_ns slot is never believed)
 n 1 ftd-capture -i n1r0 -d in -n 20 -t 10 > "$FTD_TMP/cap" || fail "no frames captured on n1r0"
-jq -se 'all(.rx_ns > 0 and .rx_ns <= .mono_ns)' "$FTD_TMP/cap" > /dev/null ||
-	{ cat "$FTD_TMP/cap"; fail "rx_ns not stamped, or later than its capture"; }
-jq -se 'map(select(.type == 1)) | group_by(.src) | all(sort_by(.seq) |
-	[range(1; length) as $i | .[$i].rx_ns > .[$i - 1].rx_ns] | all)' "$FTD_TMP/cap" > /dev/null ||
-	{ cat "$FTD_TMP/cap"; fail "XDP stamps not increasing with the sequence per sender"; }
+jq -se 'all(.rx_ns == 0 and .csum != "bad")' "$FTD_TMP/cap" > /dev/null ||
+	{ cat "$FTD_TMP/cap"; fail "XDP modified the frames (rx_ns or checksum)"; }
 jq -se 'all(.tx_ns > 0 and .tx_ns <= .tai_ns and .tai_ns - .tx_ns < 1000000000)' \
 	"$FTD_TMP/cap" > /dev/null || { cat "$FTD_TMP/cap"; fail "tx_ns not a recent CLOCK_TAI"; }
-log "20 frames: rx_ns stamped by XDP, increasing per sender; tx_ns a TAI time"
+log "20 frames: untouched by XDP (rx_ns 0, checksum not broken), stamped in metadata; tx_ns a TAI time"
 
 # ---- transmit stamps at TC egress
 [ "$(tc_counter 2 n2r0 stamped)" -gt 0 ] || fail "node 2: TC stamped nothing"

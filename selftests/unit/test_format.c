@@ -469,12 +469,12 @@ TEST_F(out, ftctl_xdp_status)
 		"{\"ifname\":\"n1r0\",\"ifindex\":2,\"attached\":true,\"prog_id\":12,"
 		"\"ftdetect\":true,\"mode\":\"native\",\"counters\":{\"stamped\":100,"
 		"\"not_parsed\":200,\"drop_short\":300,\"drop_magic\":400,\"drop_version\":500,"
-		"\"drop_length\":600,\"drop_cluster\":700,\"drop_nonmember\":800}},"
+		"\"drop_length\":600,\"drop_cluster\":700,\"drop_nonmember\":800,\"unstamped\":900}},"
 		"{\"ifname\":\"eth9\",\"ifindex\":3,\"attached\":true,\"prog_id\":40,"
 		"\"ftdetect\":false,\"mode\":\"generic\"},"
 		"{\"ifname\":\"d0\",\"ifindex\":4,\"attached\":false,\"counters\":{\"stamped\":0,"
 		"\"not_parsed\":0,\"drop_short\":0,\"drop_magic\":0,\"drop_version\":0,"
-		"\"drop_length\":0,\"drop_cluster\":0,\"drop_nonmember\":0}}]}\n",
+		"\"drop_length\":0,\"drop_cluster\":0,\"drop_nonmember\":0,\"unstamped\":0}}]}\n",
 		text(self));
 }
 

@@ -49,10 +49,10 @@
  *                            egress program (ebpf/) overwrites it as the frame
  *                            leaves, so the receiver can tell sender-side delay
  *                            from network delay (with synchronised clocks)
- *       40    8 rx_ns        receiver's slot: zero on the wire; the receiver's XDP
- *                            program writes the driver-level arrival time here,
- *                            on the receiver's CLOCK_MONOTONIC (it is only ever
- *                            compared with the receiver's own clock)
+ *       40    8 rx_ns        zero on the wire, ignored on receipt (wire v1: the
+ *                            XDP program's arrival stamp, which anyone on the
+ *                            path could forge; it now travels in XDP metadata,
+ *                            struct ftd_xdp_meta below)
  *       48    8 mac          SipHash-2-4 with the cluster key, over bytes
  *                            [0, 32) and [56, length): the two timestamp slots
  *                            are rewritten in flight and so are not covered
@@ -229,6 +229,22 @@ struct ftd_wire_hdr {
 };
 
 #define FTD_WIRE_HDR_LEN	64
+
+/*
+ * The driver-level arrival time, passed by the XDP program (ebpf/) to the
+ * module in the packet's XDP metadata (bpf_xdp_adjust_meta), which only
+ * XDP programs of this host can write, never a sender: exactly this struct,
+ * right before the MAC header. rx_ns is the receiver's CLOCK_MONOTONIC at
+ * the driver hook. Without it (no XDP program, a driver without metadata
+ * room, or a reallocated head on the way), the module takes the skb's
+ * receive time.
+ */
+#define FTD_XDP_META_MAGIC	0x46544d31U	/* "FTM1" */
+struct ftd_xdp_meta {
+	__u64 rx_ns;
+	__u32 magic;		/* FTD_XDP_META_MAGIC */
+	__u32 reserved;		/* zero */
+};
 #define FTD_WIRE_TX_OFF		32
 #define FTD_WIRE_RX_OFF		40
 #define FTD_WIRE_MAC_OFF	48
