@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lifecycle.sh: the module's life under load, the ways a cluster node sees
+# it (the kernel log is judged by the harness afterwards: any WARNING, BUG,
+# and on the debug kernel KASAN, lockdep or a kmemleak report, fails it).
+#
+#   1. 16 nodes heartbeat at 1 ms; on each, one reader blocked in read(2),
+#      one in poll(2), one holding only a mapping of the status table:
+#      rmmod is refused (the files pin the module) and changes nothing;
+#      once they are gone, rmmod succeeds under the running cluster.
+#   2. a file opened in node 3's namespace, held by a process that left it;
+#      the namespace is deleted: its instance lives on with the file, and
+#      goes (torn down while up) when the file is closed.
+#   3. namespaces deleted while their instance is up, 10 times.
+#   4. 50 unload/load cycles, each with an instance up at 1 ms.
+#
+#   n1 .. n16 ── br0
+source "$(dirname "$0")/../lib.sh"
+
+N=16
+cluster_create "$N"
+cluster_up 1ms 50ms
+instances_up() {
+	local i
+	for ((i = 1; i <= N; i++)); do
+		[ "$(n "$i" ftctl show -j | jq .up)" = true ] || return 1
+	done
+}
+# Up and sending is what matters here, not whether 16 nodes at 1 ms stay
+# all alive on one emulated CPU.
+wait_until 30 instances_up || fail "the 16 instances did not come up"
+
+# --- 1. rmmod under held files
+holders=()
+for ((i = 1; i <= N; i++)); do
+	for how in read poll map; do
+		ip netns exec "$(ns_of "$i")" ftd-hold "$how" 2>> "$FTD_TMP/hold.err" &
+		holders+=($!)
+	done
+done
+all_ready() { [ "$(grep -c ready "$FTD_TMP/hold.err")" -ge $((3 * N)) ]; }
+wait_until 60 all_ready ||
+	fail "the readers did not all start: $(cat "$FTD_TMP/hold.err")"
+rmmod ftdetect 2> "$FTD_TMP/rmmod.err" && fail "rmmod succeeded with /dev/ftdetect held open and mapped"
+[ -c /dev/ftdetect ] && instances_up || fail "a refused rmmod changed something"
+log "rmmod with 16 nodes at 1 ms, $((3 * N)) files held (read, poll, mapped only): refused ($(cat "$FTD_TMP/rmmod.err"))"
+kill "${holders[@]}"
+wait "${holders[@]}" 2> /dev/null || true
+t0=$(now_ns)
+wait_until 10 rmmod ftdetect || fail "rmmod failed once the files were closed"
+log "then rmmod with the 16 instances up and sending: $(( ($(now_ns) - t0) / 1000000 )) ms"
+insmod "$FTD_KO" || fail "insmod failed"
+
+# --- 2. a namespace whose last reference is a file
+cluster_up 1ms 50ms
+wait_until 30 instances_up || fail "the instances did not come up again"
+ip netns exec "$(ns_of 3)" ftd-hold -o /proc/1/ns/net read 2> "$FTD_TMP/hold3.err" &
+held=$!
+wait_until 10 grep -q ready "$FTD_TMP/hold3.err" || fail "ftd-hold -o did not start"
+ip netns del "$(ns_of 3)"
+sleep 0.5
+[ "$(node_state 1 3)" = alive ] || log "node 3 is $(node_state 1 3) at node 1 with its namespace unnamed"
+kill "$held"
+wait "$held" 2> /dev/null || true
+gone() { case $(node_state 1 3) in dead|left) return 0;; esac; return 1; }
+wait_until 30 gone || fail "node 3's instance did not go with its namespace (node 1 holds it $(node_state 1 3))"
+log "node 3's namespace deleted under a held file; closed: its instance went, node 1 holds it $(node_state 1 3)"
+
+# --- 3. namespaces deleted while up
+for ((k = 0; k < 10; k++)); do
+	ns=$FTD_NS_PREFIX-gone$k
+	ip netns add "$ns"
+	ip netns exec "$ns" ftctl apply --node 1 "$FTD_CONF" > /dev/null ||
+		fail "ftctl apply in $ns failed"
+	[ "$(ip netns exec "$ns" ftctl show -j | jq .up)" = true ] || fail "$ns: instance not up"
+	ip netns del "$ns"
+done
+log "10 namespaces deleted with their instance up"
+
+# --- 4. unload/load cycles with an instance up
+for ((k = 0; k < 50; k++)); do
+	rmmod ftdetect || fail "cycle $k: rmmod failed"
+	insmod "$FTD_KO" || fail "cycle $k: insmod failed"
+	n 1 ftctl apply "$FTD_CONF" > /dev/null || fail "cycle $k: ftctl apply failed"
+done
+log "50 unload/load cycles, each with node 1 up at 1 ms"
+log "ok"
