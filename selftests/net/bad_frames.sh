@@ -37,6 +37,10 @@ for kind in short badmagic badversion badlength badflags badtype payload; do
 done
 inject 2 badmac rx_badmac
 inject 2 valid rx_badmac -K ffffffffffffffffffffffffffffffff	# wrong key
+# ...and ftstat says which member's address they came from.
+badmac2=$(n 1 ftstat -j | jq '.nodes[] | select(.id == 2) | .rx_badmac')
+[ "$badmac2" -ge 10 ] || fail "ftstat shows $badmac2 bad MACs from node 2, 10 were sent"
+log "ftstat: node 2 rx_badmac $badmac2"
 inject 2 valid rx_foreign -c 43					# other cluster
 inject 3 valid rx_foreign					# member id, wrong source
 inject 2 valid rx_foreign -s 9					# unknown sender
