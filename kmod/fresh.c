@@ -109,11 +109,15 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	return v == FTD_FRESH_OK;
 }
 
-/* One sweep: PROBE whoever is due; come back while anyone is unproven. */
+/*
+ * One sweep: PROBE whoever is due; come back while anyone is unproven. A
+ * node listed but powered off stays unproven for good, and the sweep is
+ * O(nodes): at most once a second, whatever the timeout.
+ */
 static void probe_work(struct work_struct *work)
 {
 	struct ftd_net *fn = container_of(to_delayed_work(work), struct ftd_net, probe_work);
-	u64 every = READ_ONCE(fn->cfg.timeout_ns), nonce;
+	u64 every = max_t(u64, READ_ONCE(fn->cfg.timeout_ns), NSEC_PER_SEC), nonce;
 	struct ftd_peer *peer;
 	unsigned long id = 0;
 	bool unproven = false;

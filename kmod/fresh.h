@@ -21,8 +21,9 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 
 /*
  * Members we have not proven may never send us a frame (we do not observe
- * them): PROBE them from a work item, each at most once per timeout, while
- * the instance is up. Kick after the instance came up or the node table grew.
+ * them): PROBE them from a work item, each at most once per timeout or per
+ * second (the longer), while the instance is up. Kick after the instance
+ * came up or the node table grew.
  */
 void ftd_fresh_probe_kick(struct ftd_net *fn);
 void ftd_fresh_init(struct ftd_net *fn);
