@@ -207,7 +207,7 @@ $(patsubst %,bench-%,$(BENCH_VM)): bench-%: all $(BENCH_BINS)
 SELFTEST_BINS := $(patsubst selftests/ftdetect/%.c,$(B)/selftests/%,$(wildcard selftests/ftdetect/*.c)) \
 	$(B)/selftests/ftd-devwatch $(B)/selftests/ftd-inject $(B)/selftests/ftd-link \
 	$(B)/selftests/ftd-capture $(B)/selftests/ftd-status $(B)/selftests/ftd-failnth \
-	$(B)/selftests/ftd-replay $(B)/selftests/ftd-hold
+	$(B)/selftests/ftd-replay $(B)/selftests/ftd-hold $(B)/selftests/ftd-nlfuzz
 STCFLAGS = $(UCFLAGS) -I$(CURDIR)/selftests $(NL_CFLAGS)
 
 $(B)/selftests/%: selftests/ftdetect/%.c selftests/ftdetect/*.h $(COMMON_SRC) include/uapi/linux/ftdetect.h
@@ -243,6 +243,11 @@ $(B)/selftests/ftd-capture: selftests/tools/ftd-capture.c include/uapi/linux/ftd
 $(B)/selftests/ftd-replay: selftests/tools/ftd-replay.c include/uapi/linux/ftdetect.h
 	@mkdir -p $(@D)
 	$(CC) $(STCFLAGS) -o $@ $<
+
+# The kernel interfaces' fuzzer (net/nl_fuzz.sh); libnl only resolves the family.
+$(B)/selftests/ftd-nlfuzz: selftests/tools/ftd-nlfuzz.c include/uapi/linux/ftdetect.h
+	@mkdir -p $(@D)
+	$(CC) $(STCFLAGS) -o $@ $< $(NL_LIBS) -lpthread
 
 $(B)/selftests/ftd-hold: selftests/tools/ftd-hold.c include/uapi/linux/ftdetect.h
 	@mkdir -p $(@D)
