@@ -129,6 +129,7 @@ static int ftd_set_config(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ftd_net *fn = info_fn(info);
 	struct nlattr **a = info->attrs;
+	enum ftd_up_change up = FTD_UP_KEEP;
 	struct ftd_config cfg = {};
 	u32 mask = 0;
 	int ret;
@@ -173,15 +174,9 @@ static int ftd_set_config(struct sk_buff *skb, struct genl_info *info)
 		cfg.quorum = nla_get_u8(a[FTDETECT_A_QUORUM]);
 		mask |= FTD_CFG_QUORUM;
 	}
-	/* Going down first lets one message reconfigure a running node. */
-	if (a[FTDETECT_A_UP] && !nla_get_u8(a[FTDETECT_A_UP]))
-		ftd_net_down(fn);
-	ret = ftd_net_set_config(fn, &cfg, mask, info->extack);
-	if (ret)
-		return ret;
-	if (a[FTDETECT_A_UP] && nla_get_u8(a[FTDETECT_A_UP]))
-		return ftd_net_up(fn, info->extack);
-	return 0;
+	if (a[FTDETECT_A_UP])
+		up = nla_get_u8(a[FTDETECT_A_UP]) ? FTD_UP_UP : FTD_UP_DOWN;
+	return ftd_net_configure(fn, &cfg, mask, up, info->extack);
 }
 
 static int ftd_down(struct sk_buff *skb, struct genl_info *info)

@@ -22,40 +22,51 @@ static bool changes(const struct ftd_config *cur, const struct ftd_config *want,
 	       ((mask & FTD_CFG_KEY) && memcmp(cur->key, want->key, FTD_KEY_LEN));
 }
 
-int ftd_net_set_config(struct ftd_net *fn, const struct ftd_config *want, u32 mask,
-		       struct netlink_ext_ack *extack)
+/* Can the instance be in this state? Nothing changes here. */
+static int check_config(struct ftd_net *fn, const struct ftd_config *want, u32 mask,
+			enum ftd_up_change up, struct netlink_ext_ack *extack)
 {
-	u64 period, timeout;
-	int ret = 0;
+	u64 period = mask & FTD_CFG_PERIOD ? want->period_ns : fn->cfg.period_ns;
+	u64 timeout = mask & FTD_CFG_TIMEOUT ? want->timeout_ns : fn->cfg.timeout_ns;
+	u32 node = mask & FTD_CFG_NODE ? want->node : fn->cfg.node;
 
-	mutex_lock(&fn->lock);
-	period = mask & FTD_CFG_PERIOD ? want->period_ns : fn->cfg.period_ns;
-	timeout = mask & FTD_CFG_TIMEOUT ? want->timeout_ns : fn->cfg.timeout_ns;
-	if ((mask & (FTD_CFG_QUORUM | FTD_CFG_OBSERVERS)) &&
-	    (mask & FTD_CFG_QUORUM ? want->quorum : fn->cfg.quorum) >
+	lockdep_assert_held(&fn->lock);
+	if ((mask & FTD_CFG_QUORUM ? want->quorum : fn->cfg.quorum) >
 	    (mask & FTD_CFG_OBSERVERS ? want->observers : fn->cfg.observers)) {
 		NL_SET_ERR_MSG_MOD(extack, "quorum cannot exceed the number of observers");
-		ret = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
 	if (period < ftd_min_period_ns(fn)) {
 		NL_SET_ERR_MSG_MOD(extack,
 			"period below this instance's floor (in a user namespace: module parameter userns_min_period_us)");
-		ret = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
 	if (timeout < 2 * period) {
 		NL_SET_ERR_MSG_MOD(extack, "timeout must be at least two periods");
-		ret = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
 	/* Peers identify us by these, and the receive path reads them unlocked. */
-	if (fn->up && changes(&fn->cfg, want, mask)) {
+	if (fn->up && up != FTD_UP_DOWN && changes(&fn->cfg, want, mask)) {
 		NL_SET_ERR_MSG_MOD(extack,
 			"cluster id, node id, port and key are fixed while up: take the instance down first");
-		ret = -EBUSY;
-		goto out;
+		return -EBUSY;
 	}
+	if (up == FTD_UP_UP && !fn->up) {
+		if (node == FTD_NODE_NONE) {
+			NL_SET_ERR_MSG_MOD(extack, "the local node id is not set");
+			return -EINVAL;
+		}
+		if (!ftd_peer_find(fn, node)) {
+			NL_SET_ERR_MSG_MOD(extack, "the local node is not in the node table");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static void apply_config(struct ftd_net *fn, const struct ftd_config *want, u32 mask)
+{
+	lockdep_assert_held(&fn->lock);
 	if (mask & FTD_CFG_CLUSTER)
 		fn->cfg.cluster = want->cluster;
 	if (mask & FTD_CFG_PORT)
@@ -66,16 +77,15 @@ int ftd_net_set_config(struct ftd_net *fn, const struct ftd_config *want, u32 ma
 		WRITE_ONCE(fn->cfg.observers, want->observers);
 	if (mask & FTD_CFG_QUORUM)
 		WRITE_ONCE(fn->cfg.quorum, want->quorum);
-	WRITE_ONCE(fn->cfg.period_ns, period);
-	WRITE_ONCE(fn->cfg.timeout_ns, timeout);
+	if (mask & FTD_CFG_PERIOD)
+		WRITE_ONCE(fn->cfg.period_ns, want->period_ns);
+	if (mask & FTD_CFG_TIMEOUT)
+		WRITE_ONCE(fn->cfg.timeout_ns, want->timeout_ns);
 	if ((mask & FTD_CFG_NODE) && fn->cfg.node != want->node) {
 		fn->cfg.node = want->node;
 		ftd_peer_mark_self(fn);
 	}
 	ftd_status_config(fn);
-out:
-	mutex_unlock(&fn->lock);
-	return ret;
 }
 
 /* Incarnations must grow across restarts of the instance and of the module. */
@@ -86,35 +96,23 @@ static u32 next_incarnation(u32 prev)
 	return now > prev ? now : prev + 1;
 }
 
-int ftd_net_up(struct ftd_net *fn, struct netlink_ext_ack *extack)
+/* check_config() said the local node is set and in the table. */
+static int net_up_locked(struct ftd_net *fn, struct netlink_ext_ack *extack)
 {
-	struct ftd_peer *self;
-	int ret = 0;
+	int ret;
 
-	mutex_lock(&fn->lock);
-	if (fn->up)
-		goto out;
-	if (fn->cfg.node == FTD_NODE_NONE) {
-		NL_SET_ERR_MSG_MOD(extack, "the local node id is not set");
-		ret = -EINVAL;
-		goto out;
-	}
-	self = ftd_peer_find(fn, fn->cfg.node);
-	if (!self) {
-		NL_SET_ERR_MSG_MOD(extack, "the local node is not in the node table");
-		ret = -EINVAL;
-		goto out;
-	}
+	lockdep_assert_held(&fn->lock);
 	ret = ftd_socket_open(fn, fn->cfg.port, extack);
 	if (ret)
-		goto out;
-	WRITE_ONCE(fn->incarnation, next_incarnation(fn->incarnation));
-	ftd_peer_reset_all(fn);	/* after the new incarnation: self shows it */
+		return ret;
+	/* Can fail: before anything that would have to be undone. */
 	ret = ftd_members_rebuild(fn);	/* everyone live again */
 	if (ret) {
 		ftd_socket_close(fn);
-		goto out;
+		return ret;
 	}
+	WRITE_ONCE(fn->incarnation, next_incarnation(fn->incarnation));
+	ftd_peer_reset_all(fn);	/* after the new incarnation: self shows it */
 	fn->n_observed = 0;
 	WRITE_ONCE(fn->last_rx_ns, 0);
 	WRITE_ONCE(fn->up, true);
@@ -122,9 +120,7 @@ int ftd_net_up(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	ftd_hb_timer_start(fn);
 	ftd_fresh_probe_kick(fn);
 	pr_debug("node %u up, incarnation %u\n", fn->cfg.node, fn->incarnation);
-out:
-	mutex_unlock(&fn->lock);
-	return ret;
+	return 0;
 }
 
 static void net_down_locked(struct ftd_net *fn)
@@ -146,6 +142,31 @@ void ftd_net_down(struct ftd_net *fn)
 	mutex_lock(&fn->lock);
 	net_down_locked(fn);
 	mutex_unlock(&fn->lock);
+}
+
+int ftd_net_configure(struct ftd_net *fn, const struct ftd_config *want, u32 mask,
+		      enum ftd_up_change up, struct netlink_ext_ack *extack)
+{
+	struct ftd_config old;
+	int ret;
+
+	mutex_lock(&fn->lock);
+	ret = check_config(fn, want, mask, up, extack);
+	if (ret)
+		goto out;
+	/* Going down first lets one request reconfigure a running node. */
+	if (up == FTD_UP_DOWN)
+		net_down_locked(fn);
+	old = fn->cfg;
+	apply_config(fn, want, mask);
+	if (up == FTD_UP_UP && !fn->up) {
+		ret = net_up_locked(fn, extack);
+		if (ret)	/* down, as before: the old configuration too */
+			apply_config(fn, &old, FTD_CFG_ALL);
+	}
+out:
+	mutex_unlock(&fn->lock);
+	return ret;
 }
 
 /*

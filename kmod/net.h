@@ -89,10 +89,17 @@ static inline struct ftd_net *ftd_net(struct net *net)
 int ftd_net_init(void);
 void ftd_net_exit(void);
 
-/* Configuration changes; all take fn->lock. */
-int ftd_net_set_config(struct ftd_net *fn, const struct ftd_config *cfg, u32 set_mask,
-		       struct netlink_ext_ack *extack);
-int ftd_net_up(struct ftd_net *fn, struct netlink_ext_ack *extack);
+/* What a configuration change does to the instance's state. */
+enum ftd_up_change { FTD_UP_KEEP, FTD_UP_DOWN, FTD_UP_UP };
+
+/*
+ * One configuration change, all or nothing: the fields of cfg in set_mask,
+ * then up or down. Everything is checked against the state asked for
+ * before anything changes; if going up still fails (the port is taken),
+ * the previous configuration is restored. Takes fn->lock.
+ */
+int ftd_net_configure(struct ftd_net *fn, const struct ftd_config *cfg, u32 set_mask,
+		      enum ftd_up_change up, struct netlink_ext_ack *extack);
 void ftd_net_down(struct ftd_net *fn);
 
 /* Bits of set_mask: which fields of the config to change. */
@@ -105,6 +112,7 @@ enum {
 	FTD_CFG_KEY	= BIT(5),
 	FTD_CFG_OBSERVERS = BIT(6),
 	FTD_CFG_QUORUM	= BIT(7),
+	FTD_CFG_ALL	= BIT(8) - 1,
 };
 
 /*
