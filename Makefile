@@ -260,6 +260,7 @@ $(B)/selftests/ftd-failnth: selftests/tools/ftd-failnth.c $(COMMON_SRC) userspac
 
 selftests: $(SELFTEST_BINS)
 -include selftests/mpi/selftests-mpi.mk
+-include selftests/fuzz/fuzz.mk
 
 # Host-side unit tests of the protocol core, the tools' parsers and the
 # simulator (TAP).

@@ -26,7 +26,8 @@ enum ftd_fresh_verdict ftd_fresh_check(struct ftd_fresh *s, const struct ftd_fra
 {
 	if (f->receiver != self)
 		return FTD_FRESH_REPLAY;
-	if (s->incarnation && f->incarnation < s->incarnation)
+	/* 0 is no incarnation (they are wall-clock seconds): it proves nothing. */
+	if (!f->incarnation || (s->incarnation && f->incarnation < s->incarnation))
 		return FTD_FRESH_STALE;
 	if (n && n->kind == FTD_NOTICE_PROBE_ACK) {
 		if (!s->nonce || n->nonce != s->nonce)

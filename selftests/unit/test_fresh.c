@@ -45,6 +45,9 @@ TEST(nothing_is_believed_before_a_proof)
 	EXPECT_EQ(FTD_FRESH_UNPROVEN, check(&s, 100, NOTICE, 0, 1, false, 0));
 	ASSERT_TRUE(ftd_fresh_probe_due(&s, 1000, 10, 0xabc));
 	EXPECT_FALSE(ftd_fresh_probe_due(&s, 1005, 10, 0xdef));	/* rate-limited */
+	/* Incarnation 0 is no incarnation: even with our nonce, no proof. */
+	EXPECT_EQ(FTD_FRESH_STALE, check(&s, 0, NOTICE, 0, 2, true, 0xabc));
+	EXPECT_EQ(0, s.incarnation);
 	/* An answer to no probe of ours, or with another nonce: refused. */
 	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 100, NOTICE, 0, 2, true, 0x123));
 	EXPECT_EQ(0, s.incarnation);
