@@ -1751,8 +1751,15 @@ static int ioctl_expect(unsigned int cmd, enum ptr p, int fdi, const struct ftd_
 			return EINVAL;
 		if ((reg->flags & FTD_REG_F_OWNER) && reg->owner == 0xffffffffU)
 			return EINVAL;
-		if (registered[fdi])
+		/*
+		 * The kernel judges the owner before the file's state: a uid
+		 * the namespace does not map is EINVAL even on a registered file.
+		 */
+		if (registered[fdi]) {
+			if (reg->flags & FTD_REG_F_OWNER)
+				*alt = EINVAL;
 			return EBUSY;
+		}
 		*maybe_ok = true;
 		if (reg->flags & FTD_REG_F_OWNER)
 			*alt = EINVAL;	/* a uid the namespace does not map */
