@@ -13,7 +13,8 @@
 #      the namespace is deleted: its instance lives on with the file, and
 #      goes (torn down while up) when the file is closed.
 #   3. namespaces deleted while their instance is up, 10 times.
-#   4. 50 unload/load cycles, each with an instance up at 1 ms.
+#   4. unload/load cycles, each with an instance up at 1 ms: 20, or
+#      FTD_LIFECYCLE_CYCLES (more on the debug kernel or in a soak).
 #
 #   n1 .. n16 ── br0
 source "$(dirname "$0")/../lib.sh"
@@ -79,10 +80,11 @@ done
 log "10 namespaces deleted with their instance up"
 
 # --- 4. unload/load cycles with an instance up
-for ((k = 0; k < 50; k++)); do
+cycles=${FTD_LIFECYCLE_CYCLES:-20}
+for ((k = 0; k < cycles; k++)); do
 	rmmod ftdetect || fail "cycle $k: rmmod failed"
 	insmod "$FTD_KO" || fail "cycle $k: insmod failed"
 	n 1 ftctl apply "$FTD_CONF" > /dev/null || fail "cycle $k: ftctl apply failed"
 done
-log "50 unload/load cycles, each with node 1 up at 1 ms"
+log "$cycles unload/load cycles, each with node 1 up at 1 ms"
 log "ok"

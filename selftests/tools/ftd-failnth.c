@@ -20,7 +20,16 @@
  * positive afterwards). KASAN, lockdep, kmemleak and the rest check the
  * error paths meanwhile; the caller checks the kernel log.
  *
+ * With -r ROUNDS, random faults instead: in each round a child in a fresh
+ * network namespace marks only its own thread (make-it-fail; the caller
+ * sets failslab's task filter and probability) and runs every step, any of
+ * which may fail; then, with no fault, the instance must answer, and the
+ * steps done again (after a down) must all succeed and give the node table
+ * of a clean run. The faults hit this process's own requests and nothing
+ * else: no exec, no other process, while they are on.
+ *
  *   ftd-failnth [-m MAX_N] [-s STEP] [-v]
+ *   ftd-failnth -r ROUNDS [-v]
  *
  * Prints one TAP-ish comment line per step; exits 0 if every check passed,
  * 1 otherwise, 2 on a usage or setup error.
@@ -53,6 +62,8 @@
 enum { CHILD_INJECTED = 0, CHILD_BAD = 1, CHILD_SETUP = 2, CHILD_DONE = 10 };
 
 static bool verbose;
+/* The REGISTER step's file: closed before the step is done again. */
+static int reg_fd = -1;
 
 struct node {
 	uint32_t id;
@@ -142,9 +153,12 @@ static int do_step(struct ftu_nl *nl, const struct step *st)
 		struct ftd_rank_reg reg = { .job = 7, .rank = 0 };
 
 		/* Left open: the child's exit closes it (and ends the rank). */
-		fd = open("/dev/ftdetect", O_RDONLY);
+		fd = open("/dev/ftdetect", O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			return -errno;
+		if (reg_fd >= 0)
+			close(reg_fd);
+		reg_fd = fd;
 		if (ioctl(fd, FTD_IOC_REGISTER, &reg))
 			return -errno;
 		return 0;
@@ -329,6 +343,119 @@ static int child(unsigned int s, unsigned int n)
 	return CHILD_INJECTED;
 }
 
+/*
+ * /proc/thread-self/make-it-fail, opened before the faults begin: an open
+ * while they are on could itself fail, and leave them on.
+ */
+static int set_make_it_fail(int fd, bool on)
+{
+	return pwrite(fd, on ? "1" : "0", 1, 0) == 1 ? 0 : -errno;
+}
+
+/*
+ * One random round: every step with this thread's allocations failing at
+ * the caller's failslab probability, then the checks without faults.
+ * Nothing is printed while faults are on (a failed write would lose it).
+ */
+static int random_child(unsigned int round)
+{
+	int errs[NR_STEPS], err, mif, failed = 0;
+	struct ftu_nl nl, check;
+	unsigned int s;
+
+	err = setup_netns();
+	if (err) {
+		printf("#   cannot set up a network namespace: %s\n", strerror(-err));
+		return CHILD_SETUP;
+	}
+	if (ftu_nl_open(&nl, FTDETECT_GENL_NAME))
+		return CHILD_SETUP;
+	mif = open("/proc/thread-self/make-it-fail", O_WRONLY | O_CLOEXEC);
+	err = mif < 0 ? -errno : set_make_it_fail(mif, true);
+	if (err) {
+		printf("#   /proc/thread-self/make-it-fail: %s\n", strerror(-err));
+		return CHILD_SETUP;
+	}
+	for (s = 0; s < NR_STEPS; s++)
+		errs[s] = do_step(&nl, &steps[s]);
+	/* Writing to procfs allocates nothing; the loop is for an interrupted write. */
+	while (set_make_it_fail(mif, false) == -EINTR)
+		;
+	close(mif);
+	if (reg_fd >= 0)
+		close(reg_fd);
+	reg_fd = -1;
+	for (s = 0; s < NR_STEPS; s++) {
+		failed += errs[s] != 0;
+		if (verbose && errs[s])
+			printf("#   round %u, step %u: %s\n", round, s, strerror(-errs[s]));
+	}
+
+	if (ftu_nl_open(&check, FTDETECT_GENL_NAME)) {
+		printf("#   round %u: the family no longer answers\n", round);
+		return CHILD_BAD;
+	}
+	if (do_step(&check, &(struct step){ .name = "check", .kind = GET_ALL })) {
+		printf("#   round %u: get-config/get-node/get-stats fail afterwards\n", round);
+		return CHILD_BAD;
+	}
+	/* Start over from a down instance; the last step (down) is left out. */
+	err = do_step(&check, &steps[NR_STEPS - 1]);
+	for (s = 0; !err && s < NR_STEPS - 1; s++) {
+		err = do_step(&check, &steps[s]);
+		if (err == -ENOENT && steps[s].kind == DEL_NODE)
+			err = 0;	/* the faulted run's delete went through */
+	}
+	if (err) {
+		printf("#   round %u: step %u done again without a fault fails: %s%s%s\n", round,
+		       s - 1, strerror(-err), check.extack[0] ? ": " : "", check.extack);
+		return CHILD_BAD;
+	}
+	if (!nodes_as_expected(&check, NR_STEPS - 2)) {
+		printf("#   round %u: wrong node table afterwards\n", round);
+		return CHILD_BAD;
+	}
+	ftu_nl_close(&check);
+	ftu_nl_close(&nl);
+	/* How many of the round's requests failed, for the summary. */
+	return CHILD_DONE + failed;
+}
+
+static int random_rounds(unsigned int rounds)
+{
+	unsigned int r, bad = 0, failed_steps = 0, clean = 0;
+	int status;
+	pid_t pid;
+
+	for (r = 0; r < rounds; r++) {
+		fflush(stdout);
+		pid = fork();
+		if (pid < 0)
+			return 2;
+		if (pid == 0)
+			_exit(random_child(r));
+		if (waitpid(pid, &status, 0) < 0)
+			return 2;
+		if (WIFSIGNALED(status)) {
+			printf("#   round %u: the child died of signal %d\n", r, WTERMSIG(status));
+			bad++;
+			continue;
+		}
+		status = WEXITSTATUS(status);
+		if (status == CHILD_SETUP)
+			return 2;
+		if (status == CHILD_BAD) {
+			bad++;
+			continue;
+		}
+		failed_steps += status - CHILD_DONE;
+		clean += status == CHILD_DONE;
+	}
+	printf("# random: %u rounds of %zu requests, %u requests failed by a fault, %u rounds without one, %u bad\n",
+	       rounds, NR_STEPS, failed_steps, clean, bad);
+	return bad ? 1 : 0;
+}
+
 static int run_child(unsigned int s, unsigned int n)
 {
 	int status;
@@ -351,14 +478,17 @@ static int run_child(unsigned int s, unsigned int n)
 
 int main(int argc, char **argv)
 {
-	unsigned int max = 500, only = ~0U, s, n, bad = 0;
+	unsigned int max = 500, only = ~0U, rounds = 0, s, n, bad = 0;
 	int opt, rc;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((opt = getopt(argc, argv, "m:s:v")) != -1) {
+	while ((opt = getopt(argc, argv, "m:r:s:v")) != -1) {
 		switch (opt) {
 		case 'm':
 			max = strtoul(optarg, NULL, 0);
+			break;
+		case 'r':
+			rounds = strtoul(optarg, NULL, 0);
 			break;
 		case 's':
 			only = strtoul(optarg, NULL, 0);
@@ -367,10 +497,13 @@ int main(int argc, char **argv)
 			verbose = true;
 			break;
 		default:
-			fprintf(stderr, "usage: ftd-failnth [-m MAX_N] [-s STEP] [-v]\n");
+			fprintf(stderr, "usage: ftd-failnth [-m MAX_N] [-s STEP] [-v]\n"
+					"       ftd-failnth -r ROUNDS [-v]\n");
 			return 2;
 		}
 	}
+	if (rounds)
+		return random_rounds(rounds);
 	for (s = 0; s < NR_STEPS; s++) {
 		unsigned int failed = 0;
 
