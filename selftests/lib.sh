@@ -199,10 +199,13 @@ all_alive() {
 
 # watch_events NODE: record NODE's events from both interfaces, as JSON lines,
 # in $FTD_TMP/dev.NODE (/dev/ftdetect) and $FTD_TMP/nl.NODE (netlink).
+# Appended (>>): a test may empty a file (: > FILE) to look at what comes
+# next, and the writer then goes on at its start, not at its old offset
+# behind a hole of NUL bytes.
 watch_events() {
 	local i=$1
-	bg n "$i" ftd-devwatch > "$FTD_TMP/dev.$i" 2> "$FTD_TMP/dev.$i.err"
-	bg n "$i" ftstat -w -j > "$FTD_TMP/nl.$i" 2> "$FTD_TMP/nl.$i.err"
+	bg n "$i" ftd-devwatch >> "$FTD_TMP/dev.$i" 2> "$FTD_TMP/dev.$i.err"
+	bg n "$i" ftstat -w -j >> "$FTD_TMP/nl.$i" 2> "$FTD_TMP/nl.$i.err"
 	wait_until 20 grep -q ready "$FTD_TMP/dev.$i.err" || fail "ftd-devwatch did not start on node $i"
 	# ftstat prints nothing until an event: give it time to subscribe.
 	sleep 0.3
@@ -213,7 +216,7 @@ watch_events() {
 watch_devices() {
 	local i
 	for i in "$@"; do
-		bg n "$i" ftd-devwatch > "$FTD_TMP/dev.$i" 2> "$FTD_TMP/dev.$i.err"
+		bg n "$i" ftd-devwatch >> "$FTD_TMP/dev.$i" 2> "$FTD_TMP/dev.$i.err"
 	done
 	for i in "$@"; do
 		wait_until 30 grep -q ready "$FTD_TMP/dev.$i.err" || fail "ftd-devwatch did not start on node $i"

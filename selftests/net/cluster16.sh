@@ -35,7 +35,13 @@ expect_once() {
 	for ((i = 1; i <= N; i++)); do
 		[[ " $* " == *" $i "* ]] && continue
 		c=$(count_events "$FTD_TMP/dev.$i" "$ev" "$node")
-		[ "$c" = 1 ] || fail "node $i delivered $ev for node $node $c times"
+		[ "$c" = 1 ] || {
+			log "node $i, its events about $node: $(jq -r --argjson id "$node" 'select(.node == $id) |
+				"\(.event)@\(.incarnation)/\(.origin)"' "$FTD_TMP/dev.$i" | tr '\n' ' ')" >&2
+			log "node $node, its events: $(jq -r '"\(.event) \(.node)@\(.incarnation)/\(.origin)"' \
+				"$FTD_TMP/dev.$node" | tr '\n' ',')" >&2
+			fail "node $i delivered $ev for node $node $c times"
+		}
 		t=$(first_event_time "$FTD_TMP/dev.$i" "$ev" "$node")
 		[ "$t" -gt "$latest" ] && latest=$t
 	done
@@ -104,7 +110,22 @@ log "cut-off node 7: NODE_DEAD at all 15 others, the last $dead_delay us after t
 inc_before=$(n 7 ftctl show -j | jq '.incarnation')
 sw ftd-link s7r0 up > /dev/null
 wait_until 20 grep -q FENCED "$FTD_TMP/dev.7" || fail "node 7 was not fenced"
-wait_until 20 everyone_has NODE_RESTORED 7 7 || fail "node 7 not restored everywhere"
+# who_lacks EVENT NODE: for each node that has not delivered it, what it has.
+who_lacks() {
+	local i
+	for ((i = 1; i <= N; i++)); do
+		[ "$i" = "$2" ] && continue
+		has_event "$FTD_TMP/dev.$i" "$1" "$2" && continue
+		log "node $i: no $1 $2; holds it $(node_state "$i" "$2") ($(n "$i" ftstat -j |
+			jq -c --argjson id "$2" '.nodes[] | select(.id == $id) |
+				{incarnation, proven_incarnation, rx_stale, rx_replay, rx_unproven}'));" \
+			"its events about $2: $(jq -r --argjson id "$2" 'select(.node == $id) |
+				"\(.event)@\(.incarnation)"' "$FTD_TMP/dev.$i" | tr '\n' ' ')"
+	done
+	log "node $2: incarnation $(n "$2" ftctl show -j | jq .incarnation); $(n "$2" ftstat -j |
+		jq -r '[.nodes[] | "\(.id):\(.state)"] | join(" ")')"
+}
+wait_until 20 everyone_has NODE_RESTORED 7 7 || { who_lacks NODE_RESTORED 7; fail "node 7 not restored everywhere"; }
 sleep 0.5
 expect_once NODE_RESTORED 7 7 > /dev/null
 inc_after=$(n 7 ftctl show -j | jq '.incarnation')

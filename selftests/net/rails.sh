@@ -23,11 +23,19 @@ rail_events() {
 }
 # settled SECONDS: no node recorded an event for that long.
 all_events() { local i; for ((i = 1; i <= N; i++)); do cat "$FTD_TMP/dev.$i"; done | wc -l; }
+# On failure, prints what came meanwhile (to tell a storm from a suspicion).
 settled() {
-	local before
+	local before i
 	before=$(all_events)
+	for ((i = 1; i <= N; i++)); do
+		cp "$FTD_TMP/dev.$i" "$FTD_TMP/settle.$i"
+	done
 	sleep "$1"
-	[ "$before" = "$(all_events)" ]
+	[ "$before" = "$(all_events)" ] && return 0
+	for ((i = 1; i <= N; i++)); do
+		diff "$FTD_TMP/settle.$i" "$FTD_TMP/dev.$i" | sed -n "s/^> /node $i: /p"
+	done
+	return 1
 }
 everyone_rail() { # EVENT NODE RAIL
 	local i
