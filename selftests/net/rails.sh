@@ -21,8 +21,17 @@ rail_events() {
 	jq -c --arg ev "$2" --argjson n "$3" --argjson r "$4" \
 		'select(.event == $ev and .node == $n and .rail == $r)' "$1" | wc -l
 }
-# settled SECONDS: no node recorded an event for that long.
-all_events() { local i; for ((i = 1; i <= N; i++)); do cat "$FTD_TMP/dev.$i"; done | wc -l; }
+# settled SECONDS: no node recorded an event for that long. Suspicions are
+# left out: when the whole emulated guest stalls for half a timeout, every
+# node suspects its predecessors at once and takes it back a tick later (a
+# CI run showed exactly that); the hostile-case tests judge those
+# (quiet_since). Rail reports, deaths and restorations count.
+all_events() {
+	local i
+	for ((i = 1; i <= N; i++)); do
+		grep -v '"event":"NODE_SUSPECT"\|"event":"NODE_ALIVE"' "$FTD_TMP/dev.$i"
+	done | wc -l
+}
 # On failure, prints what came meanwhile (to tell a storm from a suspicion).
 settled() {
 	local before i
