@@ -85,7 +85,7 @@ done
 # Node 2 reports the rank when the kernel releases its file, late in the
 # process's exit (under TCG, after tens to hundreds of ms: the kernel's time,
 # not ftdetect's); the others learn it from node 2's notice. That no timeout
-# is involved is asserted by what did not happen (node 2 never suspected),
+# is involved is asserted by what did not happen (node 2 never declared),
 # not by a wall-clock bound that a busy emulated host can break.
 log "kill -9 of rank 5 on node 2: PROC_DEAD at all 16 nodes, the last $(( (latest - killed) / 1000 )) us after the kill"
 log "the rank's file released $(( (released - killed) / 1000 )) us after the kill; the other nodes informed within $(( (latest - released) / 1000 )) us of that (node timeout $TIMEOUT_MS ms)"
