@@ -12,7 +12,8 @@
 #   2. a file opened in node 3's namespace, held by a process that left it;
 #      the namespace is deleted: its instance lives on with the file, and
 #      goes (torn down while up) when the file is closed.
-#   3. namespaces deleted while their instance is up, 10 times.
+#   3. namespaces deleted while their instance is up: 4 of them, or
+#      FTD_LIFECYCLE_NETNS (each teardown takes seconds under TCG).
 #   4. unload/load cycles, each with an instance up at 1 ms: 20, or
 #      FTD_LIFECYCLE_CYCLES (more on the debug kernel or in a soak).
 #
@@ -76,7 +77,8 @@ lap
 log "node 3's namespace deleted under a held file; closed: its instance went, node 1 holds it $(node_state 1 3) ($lap)"
 
 # --- 3. namespaces deleted while up
-for ((k = 0; k < 10; k++)); do
+netns_rounds=${FTD_LIFECYCLE_NETNS:-4}
+for ((k = 0; k < netns_rounds; k++)); do
 	ns=$FTD_NS_PREFIX-gone$k
 	ip netns add "$ns"
 	ip netns exec "$ns" ftctl apply --node 1 "$FTD_CONF" > /dev/null ||
@@ -85,7 +87,7 @@ for ((k = 0; k < 10; k++)); do
 	ip netns del "$ns"
 done
 lap
-log "10 namespaces deleted with their instance up ($lap)"
+log "$netns_rounds namespaces deleted with their instance up ($lap)"
 
 # --- 4. unload/load cycles with an instance up
 cycles=${FTD_LIFECYCLE_CYCLES:-20}
