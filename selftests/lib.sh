@@ -237,6 +237,34 @@ first_event_time() {
 
 has_event() { [ "$(count_events "$@")" -ge 1 ]; }
 
+# rank_death_once NODES RANK NODE KILLED_NS: after a kill -9 of RANK on
+# NODE at KILLED_NS, each of nodes 1..NODES delivered PROC_DEAD of RANK
+# exactly once (in $FTD_TMP/dev.N), and none declared NODE dead. NODE
+# reports the rank when the kernel releases its file, late in the exit
+# (under TCG tens to hundreds of ms: the kernel's time, not ftdetect's); the
+# others learn it from NODE's notice. That no timeout is involved is
+# asserted by what did not happen (NODE never declared), not by a
+# wall-clock bound a busy emulated host can break (benchmarks measure it).
+# Logs both delays.
+rank_death_once() {
+	local nodes=$1 rank=$2 node=$3 killed=$4 i t latest=0 released=0
+	for ((i = 1; i <= nodes; i++)); do
+		[ "$(jq -c --argjson r "$rank" 'select(.event == "PROC_DEAD" and .rank == $r)' \
+			"$FTD_TMP/dev.$i" | wc -l)" = 1 ] || fail "node $i: PROC_DEAD not exactly once"
+		t=$(jq -r --argjson r "$rank" 'select(.event == "PROC_DEAD" and .rank == $r) | .time_ns' \
+			"$FTD_TMP/dev.$i")
+		[ "$t" -gt "$latest" ] && latest=$t
+		[ "$i" = "$node" ] && released=$t
+	done
+	log "kill -9 of rank $rank on node $node: PROC_DEAD at all $nodes nodes, the last $(( (latest - killed) / 1000 )) us after the kill"
+	log "the rank's file released $(( (released - killed) / 1000 )) us after the kill; the other nodes informed within $(( (latest - released) / 1000 )) us of that (node timeout ${FTD_TEST_TIMEOUT})"
+	for ((i = 1; i <= nodes; i++)); do
+		has_event "$FTD_TMP/dev.$i" NODE_DEAD "$node" &&
+			fail "node $i declared node $node dead: the rank's death came through a node timeout"
+	done
+	return 0
+}
+
 # ---------------------------------------------------------------- eBPF
 # The XDP and TC programs (ebpf/, docs/ebpf.md), driven through ftctl.
 

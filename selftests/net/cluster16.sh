@@ -74,24 +74,7 @@ everyone_proc_dead() {
 }
 wait_until 20 everyone_proc_dead || fail "PROC_DEAD for rank 5 not everywhere"
 sleep 0.3
-latest=0
-for ((i = 1; i <= N; i++)); do
-	[ "$(grep -c '"event":"PROC_DEAD".*"rank":5,' "$FTD_TMP/dev.$i")" = 1 ] ||
-		fail "node $i: PROC_DEAD not exactly once"
-	t=$(jq -r 'select(.event == "PROC_DEAD" and .rank == 5) | .time_ns' "$FTD_TMP/dev.$i")
-	[ "$t" -gt "$latest" ] && latest=$t
-	[ "$i" = 2 ] && released=$t
-done
-# Node 2 reports the rank when the kernel releases its file, late in the
-# process's exit (under TCG, after tens to hundreds of ms: the kernel's time,
-# not ftdetect's); the others learn it from node 2's notice. That no timeout
-# is involved is asserted by what did not happen (node 2 never declared),
-# not by a wall-clock bound that a busy emulated host can break.
-log "kill -9 of rank 5 on node 2: PROC_DEAD at all 16 nodes, the last $(( (latest - killed) / 1000 )) us after the kill"
-log "the rank's file released $(( (released - killed) / 1000 )) us after the kill; the other nodes informed within $(( (latest - released) / 1000 )) us of that (node timeout $TIMEOUT_MS ms)"
-for ((i = 1; i <= N; i++)); do
-	has_event "$FTD_TMP/dev.$i" NODE_DEAD 2 && fail "node $i declared node 2 dead: the rank's death came through a node timeout"
-done
+rank_death_once "$N" 5 2 "$killed"
 
 # --- 1. one node cut off
 cut=$(cut_node 7)

@@ -273,19 +273,44 @@ static unsigned int get_fail_nth(int fd)
 	return strtoul(buf, NULL, 10);
 }
 
+/* A child's own instance: a new network namespace, and a socket to it. */
+static int fresh_instance(struct ftu_nl *nl)
+{
+	int err = setup_netns();
+
+	if (err) {
+		printf("#   cannot set up a network namespace: %s\n", strerror(-err));
+		return CHILD_SETUP;
+	}
+	return ftu_nl_open(nl, FTDETECT_GENL_NAME) ? CHILD_SETUP : 0;
+}
+
+/*
+ * After the faults: does the instance still answer, on a new socket (the
+ * faulty one may have lost an ACK)? who names the case in what is printed.
+ */
+static bool still_answers(struct ftu_nl *check, const char *who)
+{
+	if (ftu_nl_open(check, FTDETECT_GENL_NAME)) {
+		printf("#   %s: the family no longer answers\n", who);
+		return false;
+	}
+	if (do_step(check, &(struct step){ .name = "check", .kind = GET_ALL })) {
+		printf("#   %s: get-config/get-node/get-stats fail afterwards\n", who);
+		return false;
+	}
+	return true;
+}
+
 /* One child: steps 0..s-1, then step s with its n-th point failing. */
 static int child(unsigned int s, unsigned int n)
 {
 	struct ftu_nl nl, check;
 	int fnfd, err, again;
 	unsigned int left;
+	char who[48];
 
-	err = setup_netns();
-	if (err) {
-		printf("#   cannot set up a network namespace: %s\n", strerror(-err));
-		return CHILD_SETUP;
-	}
-	if (ftu_nl_open(&nl, FTDETECT_GENL_NAME))
+	if (fresh_instance(&nl))
 		return CHILD_SETUP;
 	for (unsigned int i = 0; i < s; i++) {
 		err = do_step(&nl, &steps[i]);
@@ -318,15 +343,9 @@ static int child(unsigned int s, unsigned int n)
 		printf("#   step %u, fault %u: %s%s%s\n", s, n, err ? strerror(-err) : "success",
 		       nl.extack[0] ? ": " : "", nl.extack);
 
-	/* A new socket: the faulty one may have lost an ACK. */
-	if (ftu_nl_open(&check, FTDETECT_GENL_NAME)) {
-		printf("#   step %u, fault %u: the family no longer answers\n", s, n);
+	snprintf(who, sizeof(who), "step %u, fault %u", s, n);
+	if (!still_answers(&check, who))
 		return CHILD_BAD;
-	}
-	if (do_step(&check, &(struct step){ .name = "check", .kind = GET_ALL })) {
-		printf("#   step %u, fault %u: get-config/get-node/get-stats fail afterwards\n", s, n);
-		return CHILD_BAD;
-	}
 	again = do_step(&check, &steps[s]);
 	/* A delete that went through before its ACK was lost is gone. */
 	if (again && !(again == -ENOENT && steps[s].kind == DEL_NODE)) {
@@ -357,18 +376,14 @@ static int set_make_it_fail(int fd, bool on)
  * the caller's failslab probability, then the checks without faults.
  * Nothing is printed while faults are on (a failed write would lose it).
  */
-static int random_child(unsigned int round)
+static int random_child(unsigned int round, unsigned int unused)
 {
 	int errs[NR_STEPS], err, mif, failed = 0;
 	struct ftu_nl nl, check;
 	unsigned int s;
+	char who[32];
 
-	err = setup_netns();
-	if (err) {
-		printf("#   cannot set up a network namespace: %s\n", strerror(-err));
-		return CHILD_SETUP;
-	}
-	if (ftu_nl_open(&nl, FTDETECT_GENL_NAME))
+	if (fresh_instance(&nl))
 		return CHILD_SETUP;
 	mif = open("/proc/thread-self/make-it-fail", O_WRONLY | O_CLOEXEC);
 	err = mif < 0 ? -errno : set_make_it_fail(mif, true);
@@ -391,14 +406,9 @@ static int random_child(unsigned int round)
 			printf("#   round %u, step %u: %s\n", round, s, strerror(-errs[s]));
 	}
 
-	if (ftu_nl_open(&check, FTDETECT_GENL_NAME)) {
-		printf("#   round %u: the family no longer answers\n", round);
+	snprintf(who, sizeof(who), "round %u", round);
+	if (!still_answers(&check, who))
 		return CHILD_BAD;
-	}
-	if (do_step(&check, &(struct step){ .name = "check", .kind = GET_ALL })) {
-		printf("#   round %u: get-config/get-node/get-stats fail afterwards\n", round);
-		return CHILD_BAD;
-	}
 	/* Start over from a down instance; the last step (down) is left out. */
 	err = do_step(&check, &steps[NR_STEPS - 1]);
 	for (s = 0; !err && s < NR_STEPS - 1; s++) {
@@ -421,27 +431,40 @@ static int random_child(unsigned int round)
 	return CHILD_DONE + failed;
 }
 
-static int random_rounds(unsigned int rounds)
+/*
+ * Run body(a, b) in a child and return its exit status; CHILD_BAD if it
+ * died of a signal (who names the case), CHILD_SETUP if it could not run.
+ */
+static int run_forked(int (*body)(unsigned int, unsigned int), unsigned int a, unsigned int b,
+		      const char *who)
 {
-	unsigned int r, bad = 0, failed_steps = 0, clean = 0;
 	int status;
 	pid_t pid;
 
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return CHILD_SETUP;
+	if (pid == 0)
+		_exit(body(a, b));
+	if (waitpid(pid, &status, 0) < 0)
+		return CHILD_SETUP;
+	if (WIFSIGNALED(status)) {
+		printf("#   %s: the child died of signal %d\n", who, WTERMSIG(status));
+		return CHILD_BAD;
+	}
+	return WEXITSTATUS(status);
+}
+
+static int random_rounds(unsigned int rounds)
+{
+	unsigned int r, bad = 0, failed_steps = 0, clean = 0;
+	char who[32];
+	int status;
+
 	for (r = 0; r < rounds; r++) {
-		fflush(stdout);
-		pid = fork();
-		if (pid < 0)
-			return 2;
-		if (pid == 0)
-			_exit(random_child(r));
-		if (waitpid(pid, &status, 0) < 0)
-			return 2;
-		if (WIFSIGNALED(status)) {
-			printf("#   round %u: the child died of signal %d\n", r, WTERMSIG(status));
-			bad++;
-			continue;
-		}
-		status = WEXITSTATUS(status);
+		snprintf(who, sizeof(who), "round %u", r);
+		status = run_forked(random_child, r, 0, who);
 		if (status == CHILD_SETUP)
 			return 2;
 		if (status == CHILD_BAD) {
@@ -458,22 +481,10 @@ static int random_rounds(unsigned int rounds)
 
 static int run_child(unsigned int s, unsigned int n)
 {
-	int status;
-	pid_t pid;
+	char who[48];
 
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		return CHILD_SETUP;
-	if (pid == 0)
-		_exit(child(s, n));
-	if (waitpid(pid, &status, 0) < 0)
-		return CHILD_SETUP;
-	if (WIFSIGNALED(status)) {
-		printf("#   step %u, fault %u: the child died of signal %d\n", s, n, WTERMSIG(status));
-		return CHILD_BAD;
-	}
-	return WEXITSTATUS(status);
+	snprintf(who, sizeof(who), "step %u, fault %u", s, n);
+	return run_forked(child, s, n, who);
 }
 
 int main(int argc, char **argv)
