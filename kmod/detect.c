@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "detect.h"
 #include "event.h"
+#include "fresh.h"
 #include "proto/detect.h"
 #include "proto/rail.h"
 #include "members.h"
@@ -19,39 +20,88 @@ static void emit_node_event(struct ftd_net *fn, enum ftd_event_type type, u32 no
 	ftd_event_emit(fn, &ev);
 }
 
+/* What hearing a node at some incarnation brings: decided under peer->lock. */
+struct hearing {
+	enum ftd_event_type ev;
+	enum ftd_node_state was;	/* before */
+	bool announce, tell_dead, restarted, stale, changed;
+};
+
+/*
+ * A frame of incarnation inc from peer: true if it may tell us the node is
+ * there (not stale, not of an incarnation held dead or gone). A newer one
+ * is a restart (or a fenced node rejoining): its streams begin again.
+ */
+static bool hear_incarnation(struct ftd_peer *peer, u32 inc, struct hearing *h)
+{
+	lockdep_assert_held(&peer->lock);
+	h->was = peer->state;
+	if (inc < peer->incarnation) {
+		h->stale = true;	/* a frame from before a restart */
+		return false;
+	}
+	if (inc == peer->incarnation && peer->state == FTD_NODE_DEAD) {
+		/* Fail-stop: this incarnation stays dead, and must learn it. */
+		h->tell_dead = true;
+		return false;
+	}
+	if (inc == peer->incarnation && peer->state == FTD_NODE_LEFT)
+		return false;
+	if (inc > peer->incarnation) {
+		if (peer->state == FTD_NODE_DEAD)
+			h->ev = FTD_EV_NODE_RESTORED;
+		if (peer->state != FTD_NODE_ALIVE && peer->state != FTD_NODE_SUSPECT)
+			peer->state = FTD_NODE_UNKNOWN;
+		ftd_peer_new_incarnation(peer, inc);
+		h->announce = true;
+		h->restarted = true;
+	}
+	return true;
+}
+
+/* The node is there, heard at at_ns: its state, under peer->lock. */
+static void hear_node(struct ftd_net *fn, struct ftd_peer *peer, u64 at_ns, struct hearing *h)
+{
+	enum ftd_node_state old = peer->state;
+
+	/* Only fresh news says that we hear anyone (the isolation rule). */
+	WRITE_ONCE(fn->last_rx_ns, ktime_get_ns());
+	peer->last_heard_ns = max(peer->last_heard_ns, at_ns);
+	peer->state = ftd_detect_on_heard(old);
+	if (!h->ev)
+		h->ev = ftd_detect_event(old, peer->state);
+	/* The first to hear a node join tells the group. */
+	if (old == FTD_NODE_UNKNOWN)
+		h->announce = true;
+}
+
+/* After peer->lock: what the hearing changed, told to the ring and the group. */
+static void heard_done(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation,
+		       const struct hearing *h)
+{
+	if (h->tell_dead)
+		ftd_dissem_tell_dead(fn, peer, incarnation);
+	if (h->changed)
+		ftd_members_sync(fn, peer);
+	if (h->ev)
+		emit_node_event(fn, h->ev, peer->id, incarnation, FTD_NODE_NONE);
+	if (h->announce) {
+		ftd_dissem_announce_alive(fn, peer->id, incarnation);
+		ftd_view_request(fn, peer, true);	/* exchange views */
+	}
+}
+
 void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
 		      struct ftd_arrival at)
 {
 	struct ftd_rail *rail = &peer->rails[f->rail];
-	enum ftd_event_type ev = 0;
-	bool announce = false, tell_dead = false, revived = false, rail_back = false;
-	bool restarted = false, stale = false, replayed = false;
-	enum ftd_node_state old;
+	struct hearing h = {};
+	bool rail_back = false, replayed = false;
 	u32 incarnation;
 
 	spin_lock(&peer->lock);
-	if (f->incarnation < peer->incarnation) {
-		stale = true;	/* a frame from before a restart */
+	if (!hear_incarnation(peer, f->incarnation, &h))
 		goto out;
-	}
-	if (f->incarnation == peer->incarnation && peer->state == FTD_NODE_DEAD) {
-		/* Fail-stop: this incarnation stays dead, and must learn it. */
-		tell_dead = true;
-		goto out;
-	}
-	if (f->incarnation == peer->incarnation && peer->state == FTD_NODE_LEFT)
-		goto out;
-	if (f->incarnation > peer->incarnation) {
-		/* A restart (or a fenced node rejoining): streams begin again. */
-		if (peer->state == FTD_NODE_DEAD)
-			ev = FTD_EV_NODE_RESTORED;
-		revived = peer->state == FTD_NODE_DEAD || peer->state == FTD_NODE_LEFT;
-		if (peer->state != FTD_NODE_ALIVE && peer->state != FTD_NODE_SUSPECT)
-			peer->state = FTD_NODE_UNKNOWN;
-		ftd_peer_new_incarnation(peer, f->incarnation);
-		announce = true;
-		restarted = true;
-	}
 	if (f->seq <= rail->rx_seq) {
 		replayed = true;	/* replayed, duplicated or reordered: no news */
 		goto out;
@@ -60,14 +110,11 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 		rail->lost += f->seq - rail->rx_seq - 1;
 	rail->rx_seq = f->seq;
 	rail->rx++;
-	/* Only a fresh heartbeat says that we hear anyone (the isolation rule). */
-	WRITE_ONCE(fn->last_rx_ns, ktime_get_ns());
 	rail->last_heard_ns = max(rail->last_heard_ns, at.ns);
 	rail->stamp = at.source;
 	if (at.source == FTD_STAMP_XDP)
 		ftd_delay_add(&rail->driver_delay, at.driver_delay_ns);
 	ftd_iat_update(&rail->iat, at.ns);
-	peer->last_heard_ns = max(peer->last_heard_ns, at.ns);
 	/* Unless someone heard a later seq before the rail fell silent again. */
 	if ((peer->rails_down & BIT(f->rail)) &&
 	    ftd_rail_report_key(f->seq, false) > rail->report_key) {
@@ -75,40 +122,40 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 		rail->report_key = ftd_rail_report_key(f->seq, false);
 		rail_back = true;
 	}
-
-	old = peer->state;
-	peer->state = ftd_detect_on_heard(old);
-	if (!ev)
-		ev = ftd_detect_event(old, peer->state);
-	/* The first to hear a node join tells the group. */
-	if (old == FTD_NODE_UNKNOWN)
-		announce = true;
+	hear_node(fn, peer, at.ns, &h);
 out:
 	incarnation = peer->incarnation;
+	h.changed = peer->state != h.was;
 	/* A restart of a node we hold alive changes no state: no event says so. */
-	if (restarted && !ev)
+	if (h.restarted && !h.ev)
 		ftd_status_node(fn, peer, false);
-	if (stale)
+	if (h.stale)
 		WRITE_ONCE(peer->rx_stale, peer->rx_stale + 1);
 	if (replayed)
 		WRITE_ONCE(peer->rx_replay, peer->rx_replay + 1);
 	spin_unlock(&peer->lock);
-	if (stale)
+	if (h.stale)
 		atomic64_inc(&fn->stats.rx_stale);
 	if (replayed)
 		atomic64_inc(&fn->stats.rx_replay);
-	if (tell_dead)
-		ftd_dissem_tell_dead(fn, peer, incarnation);
-	if (revived)
-		ftd_members_set_live(fn, peer, true);
-	if (ev)
-		emit_node_event(fn, ev, peer->id, incarnation, FTD_NODE_NONE);
+	heard_done(fn, peer, incarnation, &h);
 	if (rail_back)
 		ftd_dissem_iface(fn, peer, incarnation, f->rail, false, f->seq);
-	if (announce) {
-		ftd_dissem_announce_alive(fn, peer->id, incarnation);
-		ftd_view_request(fn, peer, true);	/* exchange views */
-	}
+}
+
+void ftd_detect_answered(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation, u64 now_ns)
+{
+	struct hearing h = {};
+
+	spin_lock_bh(&peer->lock);
+	if (hear_incarnation(peer, incarnation, &h))
+		hear_node(fn, peer, now_ns, &h);
+	incarnation = peer->incarnation;
+	h.changed = peer->state != h.was;
+	if (h.restarted && !h.ev)
+		ftd_status_node(fn, peer, false);
+	spin_unlock_bh(&peer->lock);
+	heard_done(fn, peer, incarnation, &h);
 }
 
 /*
@@ -222,16 +269,32 @@ static void note_observed(struct ftd_net *fn, struct ftd_peer **preds, u32 n, u6
 	fn->n_observed = n;
 }
 
+/*
+ * Nothing heard from anyone for a while: is it us? Ask a few members other
+ * than those we observe (which may all have died at once): any answer is
+ * fresh news (ftd_detect_answered), and then their silence is theirs.
+ */
+static void check_own_reach(struct ftd_net *fn, u64 every)
+{
+	struct ftd_peer *some[FTD_MAX_OBSERVERS];
+	u32 i, n;
+
+	n = ftd_members_random(fn, some, READ_ONCE(fn->cfg.observers));
+	for (i = 0; i < n; i++)
+		ftd_fresh_ping(fn, some[i], every);
+}
+
 void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 {
 	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
+	u64 ping_every = max(READ_ONCE(fn->cfg.period_ns), timeout / 4);
 	struct ftd_peer *preds[FTD_MAX_OBSERVERS];
 	enum ftd_node_state old;
 	enum ftd_event_type ev;
 	u32 i, n, incarnation;
 	u8 rails_dead, own_rails_down, r;
 	u64 rails_seq[FTD_MAX_RAILS];
-	bool isolated, vote;
+	bool isolated, vote, ask;
 
 	rcu_read_lock();
 	own_rails_down = local_rails_down(fn);
@@ -248,6 +311,8 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 	 */
 	isolated = n >= 2 &&
 		   now_ns - READ_ONCE(fn->last_rx_ns) >= ftd_detect_suspect_after(timeout);
+	if (isolated && !starved)
+		check_own_reach(fn, ping_every);
 	for (i = 0; i < n; i++) {
 		struct ftd_peer *peer = preds[i];
 		u64 since;
@@ -264,12 +329,16 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 			peer->state = FTD_NODE_SUSPECT;
 		ev = ftd_detect_event(old, peer->state);
 		incarnation = peer->incarnation;
+		/* A suspect is asked directly: its answer refutes the silence. */
+		ask = peer->state == FTD_NODE_SUSPECT;
 		rails_dead = 0;
 		if (!starved && !isolated &&
 		    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT))
 			rails_dead = newly_silent_rails(peer, now_ns, timeout, own_rails_down,
 							rails_seq);
 		spin_unlock(&peer->lock);
+		if (ask)
+			ftd_fresh_ping(fn, peer, ping_every);
 		for (r = 0; r < FTD_MAX_RAILS; r++)
 			if (rails_dead & BIT(r))
 				ftd_dissem_iface(fn, peer, incarnation, r, true, rails_seq[r]);

@@ -21,6 +21,12 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 		      struct ftd_arrival at);
 
 /*
+ * peer answered a PROBE of ours (at incarnation, received at now_ns): it
+ * is there now, as if heard. Softirq or process context.
+ */
+void ftd_detect_answered(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation, u64 now_ns);
+
+/*
  * Periodic check of every observed node's silence at now_ns. Softirq.
  * starved: this tick fired more than a period late. Then frames that did
  * arrive may still wait in the receive queues behind us, so silence is no

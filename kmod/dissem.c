@@ -118,7 +118,7 @@ static bool apply_gone(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
 	}
 	spin_unlock_bh(&peer->lock);
 	if (news)
-		ftd_members_set_live(fn, peer, false);
+		ftd_members_sync(fn, peer);
 	return news;
 }
 
@@ -127,10 +127,8 @@ static enum ftd_event_type apply_alive(struct ftd_net *fn, struct ftd_peer *peer
 				       u64 now)
 {
 	enum ftd_event_type ev = 0;
-	bool was_gone;
 
 	spin_lock_bh(&peer->lock);
-	was_gone = peer->state == FTD_NODE_DEAD || peer->state == FTD_NODE_LEFT;
 	/* Alive at a dead incarnation is an old report: fail-stop wins. */
 	if (inc > peer->incarnation ||
 	    (inc == peer->incarnation && peer->state == FTD_NODE_UNKNOWN)) {
@@ -142,8 +140,8 @@ static enum ftd_event_type apply_alive(struct ftd_net *fn, struct ftd_peer *peer
 		peer->baseline_ns = now;
 	}
 	spin_unlock_bh(&peer->lock);
-	if (ev && was_gone)
-		ftd_members_set_live(fn, peer, true);
+	if (ev)
+		ftd_members_sync(fn, peer);
 	return ev;
 }
 
@@ -157,7 +155,7 @@ void ftd_dissem_declare_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 inca
 	};
 
 	/* The caller already moved peer to DEAD under its lock. */
-	ftd_members_set_live(fn, peer, false);
+	ftd_members_sync(fn, peer);
 	emit(fn, FTD_EV_NODE_DEAD, peer->id, incarnation, n.origin);
 	report_ranks_dead(fn, peer, incarnation, n.origin);
 	broadcast(fn, &n, FTD_NODE_NONE);

@@ -2,6 +2,7 @@
 #include <linux/random.h>
 #include <linux/workqueue.h>
 #include "fresh.h"
+#include "detect.h"
 #include "hb_tx.h"
 #include "view.h"
 #include "proto/fresh.h"
@@ -47,11 +48,23 @@ static void count(struct ftd_net *fn, struct ftd_peer *peer, enum ftd_fresh_verd
 }
 
 /*
+ * Should we ask it (PROBE) whether it is there, rather than wait to hear
+ * it? Not proven yet, not heard since our instance came up (so it holds no
+ * place in our ring and sends us nothing), or a newer incarnation than the
+ * one proven is knocking. Under peer->lock.
+ */
+static bool wants_probe(const struct ftd_peer *peer, u32 incarnation)
+{
+	return !peer->fresh.incarnation || peer->state == FTD_NODE_UNKNOWN ||
+	       incarnation > peer->fresh.incarnation;
+}
+
+/*
  * A PROBE: answer it on the rail it came in, at most once a period (the
  * answer proves our incarnation, it changes nothing here; a replayed PROBE
  * gets at most an answer of its own size, and none once the sender is
- * proven). If we have not proven the sender's incarnation either, probe it
- * back, so that one exchange proves both sides.
+ * proven). If we would probe the sender ourselves, probe it back now, so
+ * that one exchange makes each side hear the other.
  */
 static void answer_probe(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
 			 u64 nonce, u64 now)
@@ -62,8 +75,8 @@ static void answer_probe(struct ftd_net *fn, struct ftd_peer *peer, const struct
 
 	spin_lock(&peer->lock);
 	ack = ftd_fresh_answer_probe(&peer->fresh, f, READ_ONCE(fn->cfg.node), now, period, &v);
-	if (v == FTD_FRESH_OK && !peer->fresh.incarnation &&
-	    ftd_fresh_probe_due(&peer->fresh, now, period, get_random_u64()))
+	if (v == FTD_FRESH_OK && wants_probe(peer, f->incarnation) &&
+	    ftd_fresh_ping_due(&peer->fresh, now, period, get_random_u64()))
 		ours = peer->fresh.nonce;
 	spin_unlock(&peer->lock);
 	count(fn, peer, v);
@@ -100,6 +113,9 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	count(fn, peer, v);
 	if (probe)
 		send_probe_kind(fn, peer, -1, FTD_NOTICE_PROBE, probe, 0);
+	/* An answer to our nonce: it is there now, at this incarnation. */
+	if (v == FTD_FRESH_PROVEN || v == FTD_FRESH_ANSWERED)
+		ftd_detect_answered(fn, peer, f->incarnation, now);
 	/*
 	 * What it sent before we could believe it was dropped: exchange views
 	 * now, so that nothing it told us (or we told it) is missing.
@@ -109,10 +125,24 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	return v == FTD_FRESH_OK;
 }
 
+bool ftd_fresh_ping(struct ftd_net *fn, struct ftd_peer *peer, u64 every)
+{
+	u64 nonce = 0;
+
+	spin_lock_bh(&peer->lock);
+	if (ftd_fresh_ping_due(&peer->fresh, ktime_get_ns(), every, get_random_u64()))
+		nonce = peer->fresh.nonce;
+	spin_unlock_bh(&peer->lock);
+	if (nonce)
+		send_probe_kind(fn, peer, -1, FTD_NOTICE_PROBE, nonce, 0);
+	return nonce;
+}
+
 /*
- * One sweep: PROBE whoever is due; come back while anyone is unproven. A
- * node listed but powered off stays unproven for good, and the sweep is
- * O(nodes): at most once a second, whatever the timeout.
+ * One sweep: PROBE whoever is due (unproven, or not heard since we came
+ * up); come back while anyone is. A node listed but powered off stays so
+ * for good, and the sweep is O(nodes): at most once a second, whatever
+ * the timeout.
  */
 static void probe_work(struct work_struct *work)
 {
@@ -132,10 +162,10 @@ static void probe_work(struct work_struct *work)
 		nonce = 0;
 		if (!peer->self) {
 			spin_lock_bh(&peer->lock);
-			if (!peer->fresh.incarnation) {
+			if (wants_probe(peer, 0)) {
 				unproven = true;
-				if (ftd_fresh_probe_due(&peer->fresh, ktime_get_ns(), every,
-							get_random_u64()))
+				if (ftd_fresh_ping_due(&peer->fresh, ktime_get_ns(), every,
+						       get_random_u64()))
 					nonce = peer->fresh.nonce;
 			}
 			spin_unlock_bh(&peer->lock);

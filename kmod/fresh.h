@@ -20,10 +20,18 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 		      u64 now);
 
 /*
- * Members we have not proven may never send us a frame (we do not observe
- * them): PROBE them from a work item, each at most once per timeout or per
- * second (the longer), while the instance is up. Kick after the instance
- * came up or the node table grew.
+ * Ask peer whether it is there (a PROBE, proven or not), unless we did
+ * within `every`: its answer counts as hearing it (ftd_detect_answered).
+ * True if sent. Any context but hard irq.
+ */
+bool ftd_fresh_ping(struct ftd_net *fn, struct ftd_peer *peer, u64 every);
+
+/*
+ * Members we have not proven, or not heard since we came up, hold no place
+ * in our ring and may never send us a frame: PROBE them from a work item,
+ * each at most once per timeout or per second (the longer), while the
+ * instance is up. Kick after the instance came up, the node table grew, or
+ * we forgot what we knew (fenced).
  */
 void ftd_fresh_probe_kick(struct ftd_net *fn);
 void ftd_fresh_init(struct ftd_net *fn);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/slab.h>
 #include <linux/mm.h>
+#include <linux/random.h>
 #include "members.h"
+#include "proto/detect.h"
 
 /* Room for n members: the peer array and the ring's memory, one allocation. */
 static struct ftd_members *members_alloc(u32 n)
@@ -72,27 +74,27 @@ static s64 position_of(const struct ftd_members *m, u32 id)
 	return -1;
 }
 
-void ftd_members_publish(struct ftd_net *fn, struct ftd_members *m, bool all_live)
+static bool peer_in_ring(const struct ftd_peer *peer)
+{
+	return peer->self || ftd_detect_in_ring(READ_ONCE(peer->state));
+}
+
+void ftd_members_publish(struct ftd_net *fn, struct ftd_members *m)
 {
 	struct ftd_members *old;
-	s64 was;
 	u32 i;
 
 	lockdep_assert_held(&fn->lock);
 	ftd_ring_init(&m->ring, m->n, m->mem + m->n * sizeof(*m->peers));
 	/*
-	 * Liveness changes under ring_lock (ftd_members_set_live): copied and
-	 * published in one critical section, no change made meanwhile is lost.
+	 * Under ring_lock, like ftd_members_sync(): a state change made while
+	 * we read the states is synced after, into the ring published here.
 	 */
 	spin_lock_bh(&fn->ring_lock);
 	old = rcu_dereference_protected(fn->members, lockdep_is_held(&fn->lock));
-	for (i = 0; old && !all_live && i < m->n; i++) {
-		was = position_of(old, m->peers[i]->id);
-		/* A replaced peer is a new one: it starts live like any new one. */
-		if (was >= 0 && old->peers[was] == m->peers[i] &&
-		    !ftd_ring_is_live(&old->ring, was))
+	for (i = 0; i < m->n; i++)
+		if (!peer_in_ring(m->peers[i]))
 			ftd_ring_set_live(&m->ring, i, false);
-	}
 	rcu_assign_pointer(fn->members, m);
 	spin_unlock_bh(&fn->ring_lock);
 	if (old)
@@ -105,7 +107,7 @@ int ftd_members_rebuild(struct ftd_net *fn)
 
 	if (!m)
 		return -ENOMEM;
-	ftd_members_publish(fn, m, true);
+	ftd_members_publish(fn, m);
 	return 0;
 }
 
@@ -120,7 +122,7 @@ void ftd_members_free(struct ftd_net *fn)
 		kvfree_rcu(old, rcu);
 }
 
-void ftd_members_set_live(struct ftd_net *fn, struct ftd_peer *peer, bool live)
+void ftd_members_sync(struct ftd_net *fn, struct ftd_peer *peer)
 {
 	struct ftd_members *m;
 	s64 pos;
@@ -129,9 +131,30 @@ void ftd_members_set_live(struct ftd_net *fn, struct ftd_peer *peer, bool live)
 	spin_lock_bh(&fn->ring_lock);
 	m = rcu_dereference(fn->members);
 	if (m && (pos = position_of(m, peer->id)) >= 0)
-		ftd_ring_set_live(&m->ring, pos, live);
+		ftd_ring_set_live(&m->ring, pos, peer_in_ring(peer));
 	spin_unlock_bh(&fn->ring_lock);
 	rcu_read_unlock();
+}
+
+u32 ftd_members_random(struct ftd_net *fn, struct ftd_peer **out, u32 max)
+{
+	struct ftd_members *m;
+	u32 n = 0, pos, tries;
+	s64 self;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "ftd_members_* without rcu_read_lock");
+	spin_lock_bh(&fn->ring_lock);
+	m = rcu_dereference(fn->members);
+	if (!m || (self = position_of(m, READ_ONCE(fn->cfg.node))) < 0)
+		goto out;
+	for (tries = 0; n < max && tries < 2 * max && m->ring.live > 1; tries++) {
+		pos = ftd_ring_random_live(&m->ring, get_random_u32_below(m->ring.live));
+		if (pos != self)
+			out[n++] = m->peers[pos];
+	}
+out:
+	spin_unlock_bh(&fn->ring_lock);
+	return n;
 }
 
 enum which { SUCCESSORS, PREDECESSORS, FINGERS };

@@ -26,22 +26,31 @@ struct ftd_members {
  * still points at it (fn->lock held for both):
  *  - prepare: the ring as it will be, with drop left out and add put in
  *    its place (either may be NULL); NULL when out of memory;
- *  - publish: after the xarray change, replace the ring. Liveness carries
- *    over for every peer already in it; a new or replaced peer, or every
- *    peer with all_live, starts live. Only then may a dropped peer go to
- *    call_rcu. A prepared ring not published is discarded.
+ *  - publish: after the xarray change, replace the ring, each member live
+ *    or not by its state (ftd_detect_in_ring). Only then may a dropped
+ *    peer go to call_rcu. A prepared ring not published is discarded.
  */
 struct ftd_members *ftd_members_prepare(struct ftd_net *fn, const struct ftd_peer *drop,
 					struct ftd_peer *add);
-void ftd_members_publish(struct ftd_net *fn, struct ftd_members *m, bool all_live);
+void ftd_members_publish(struct ftd_net *fn, struct ftd_members *m);
 void ftd_members_discard(struct ftd_members *m);
-/* Every member live again (the instance comes up); fn->lock held. */
+/* A new ring of the same members (the instance comes up); fn->lock held. */
 int ftd_members_rebuild(struct ftd_net *fn);
 /* Free at instance exit; fn->lock held. */
 void ftd_members_free(struct ftd_net *fn);
 
-/* The peer is live (in the ring) or not. Any context. */
-void ftd_members_set_live(struct ftd_net *fn, struct ftd_peer *peer, bool live);
+/*
+ * The peer's state changed: it takes or leaves its place in the ring as the
+ * state says (ftd_detect_in_ring). Any context, without peer->lock; a
+ * change racing a publish is seen by one or the other.
+ */
+void ftd_members_sync(struct ftd_net *fn, struct ftd_peer *peer);
+
+/*
+ * Up to max live members other than the local node, drawn at random
+ * (repeats possible). Caller holds rcu_read_lock. Returns the count.
+ */
+u32 ftd_members_random(struct ftd_net *fn, struct ftd_peer **out, u32 max);
 
 /*
  * The local node's k live successors (it heartbeats to them), predecessors

@@ -179,19 +179,21 @@ static void forget_own_verdicts(struct ftd_net *fn)
 {
 	struct ftd_peer *peer;
 	unsigned long id;
-	bool revive;
+	bool forget;
 
 	xa_for_each(&fn->peers, id, peer) {
 		spin_lock_bh(&peer->lock);
-		revive = peer->state == FTD_NODE_DEAD;
-		if (revive || peer->state == FTD_NODE_SUSPECT) {
+		forget = peer->state == FTD_NODE_DEAD || peer->state == FTD_NODE_SUSPECT;
+		if (forget) {
 			peer->state = FTD_NODE_UNKNOWN;
 			ftd_status_node(fn, peer, false);
 		}
 		spin_unlock_bh(&peer->lock);
-		if (revive)
-			ftd_members_set_live(fn, peer, true);
+		/* Out of the ring until heard again: the sweep asks them. */
+		if (forget)
+			ftd_members_sync(fn, peer);
 	}
+	ftd_fresh_probe_kick(fn);
 }
 
 void ftd_net_fence(struct ftd_net *fn, u32 origin)

@@ -136,7 +136,7 @@ int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nra
 	}
 	/* A reserved or occupied slot: the store allocates nothing. */
 	WARN_ON(xa_is_err(xa_store(&fn->peers, id, peer, GFP_KERNEL)));
-	ftd_members_publish(fn, m, false);
+	ftd_members_publish(fn, m);
 	if (old)
 		call_rcu(&old->rcu, peer_free_rcu);	/* unpublished everywhere */
 	else
@@ -167,7 +167,7 @@ int ftd_peer_del(struct ftd_net *fn, u32 id)
 	if (!m)
 		return -ENOMEM;
 	xa_erase(&fn->peers, id);
-	ftd_members_publish(fn, m, false);
+	ftd_members_publish(fn, m);
 	fn->n_peers--;
 	ftd_status_node_del(fn, id);
 	call_rcu(&peer->rcu, peer_free_rcu);	/* unpublished everywhere */
@@ -204,6 +204,7 @@ void ftd_peer_mark_self(struct ftd_net *fn)
 			peer->state = FTD_NODE_UNKNOWN;
 		ftd_status_node(fn, peer, false);
 		spin_unlock_bh(&peer->lock);
+		ftd_members_sync(fn, peer);
 	}
 }
 
@@ -261,6 +262,8 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 		 */
 		if (peer->self)
 			peer->incarnation = fn->incarnation;
+		/* The sweep asks every member at once, whenever it last did. */
+		peer->fresh.probe_ns = 0;
 		peer->view_pending = 0;
 		peer->last_heard_ns = 0;
 		peer->baseline_ns = 0;
@@ -280,5 +283,6 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 		}
 		ftd_status_node(fn, peer, true);
 		spin_unlock_bh(&peer->lock);
+		ftd_members_sync(fn, peer);	/* out of the ring until heard */
 	}
 }

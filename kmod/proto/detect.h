@@ -11,6 +11,11 @@
  *         back as the same incarnation)
  *
  * A node never heard stays UNKNOWN: it has not joined, so it cannot fail.
+ * Nor does it hold a place in the ring (proto/ring.h): only nodes heard at
+ * their current incarnation (ALIVE, SUSPECT) and the local node do. A node
+ * listed but powered off thus takes no observer slot, gets no heartbeats,
+ * and cannot make its neighbours look cut off; it is asked now and then
+ * (a PROBE, proto/fresh.h) and joins the ring when it answers.
  *
  * An observer that was itself starved (its tick came late) may still have
  * the node's frames waiting in its receive queues: silence it measured then
@@ -25,6 +30,12 @@
 static inline u64 ftd_detect_suspect_after(u64 timeout_ns)
 {
 	return timeout_ns / 2;
+}
+
+/* Does a node in this state hold its place in the ring? */
+static inline bool ftd_detect_in_ring(enum ftd_node_state st)
+{
+	return st == FTD_NODE_ALIVE || st == FTD_NODE_SUSPECT || st == FTD_NODE_SELF;
 }
 
 /* State after silence_ns without a valid frame, seen by a (starved) observer. */

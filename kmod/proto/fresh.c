@@ -33,6 +33,9 @@ enum ftd_fresh_verdict ftd_fresh_check(struct ftd_fresh *s, const struct ftd_fra
 		if (!s->nonce || n->nonce != s->nonce)
 			return FTD_FRESH_REPLAY;
 		s->nonce = 0;
+		/* We never lost track of this incarnation: its windows stand. */
+		if (f->incarnation == s->incarnation)
+			return FTD_FRESH_ANSWERED;
 		prove(s, f->incarnation);
 		s->hb_floor = n->hb_floor;
 		s->notice_floor = f->seq;	/* one sequence: all earlier ones */
@@ -51,6 +54,11 @@ bool ftd_fresh_probe_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce)
 {
 	if (s->incarnation && !s->nonce)
 		return false;	/* proven, nothing outstanding */
+	return ftd_fresh_ping_due(s, now, every, nonce);
+}
+
+bool ftd_fresh_ping_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce)
+{
 	if (s->probe_ns && now - s->probe_ns < every)
 		return false;
 	s->nonce = nonce ? nonce : 1;

@@ -46,6 +46,8 @@ struct ftd_fresh {
 enum ftd_fresh_verdict {
 	FTD_FRESH_OK = 0,	/* believe it */
 	FTD_FRESH_PROVEN,	/* a PROBE_ACK answering our PROBE: proven now */
+	FTD_FRESH_ANSWERED,	/* a PROBE_ACK answering our PROBE, of the
+				 * incarnation already proven: alive now */
 	FTD_FRESH_STALE,	/* an older incarnation than the one proven */
 	FTD_FRESH_REPLAY,	/* a notice seen before, or too old to tell; an
 				 * answer to no PROBE of ours; a frame for
@@ -76,6 +78,13 @@ bool ftd_fresh_answer_probe(struct ftd_fresh *s, const struct ftd_frame *f, u32 
  * If so, records nonce (non-zero) as outstanding, sent at now.
  */
 bool ftd_fresh_probe_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce);
+
+/*
+ * Should we PROBE it now, proven or not (none sent for `every`)? A PROBE
+ * to a proven member asks whether it is alive now: its answer
+ * (FTD_FRESH_ANSWERED) is as fresh as its nonce. Records nonce as above.
+ */
+bool ftd_fresh_ping_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce);
 
 
 #endif

@@ -117,6 +117,11 @@ u32 ftd_ring_fingers(const struct ftd_ring *r, u32 pos, u32 *out, u32 max)
 	return n;
 }
 
+u32 ftd_ring_random_live(const struct ftd_ring *r, u32 j)
+{
+	return live_select(r, j + 1);
+}
+
 bool ftd_ring_observes(const struct ftd_ring *r, u32 observer, u32 target, u32 k)
 {
 	u32 succ[FTD_MAX_OBSERVERS], i, n;

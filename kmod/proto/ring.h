@@ -56,6 +56,9 @@ u32 ftd_ring_predecessors(const struct ftd_ring *r, u32 pos, u32 k, u32 *out);
  */
 u32 ftd_ring_fingers(const struct ftd_ring *r, u32 pos, u32 *out, u32 max);
 
+/* Position of the j-th live member (0 <= j < r->live), in ring order. */
+u32 ftd_ring_random_live(const struct ftd_ring *r, u32 j);
+
 /* Does observer receive target's heartbeats (is it one of its k live successors)? */
 bool ftd_ring_observes(const struct ftd_ring *r, u32 observer, u32 target, u32 k);
 

@@ -105,6 +105,7 @@ static bool tracing;
 static const char *const verdicts[] = {
 	[FTD_FRESH_OK] = "OK",
 	[FTD_FRESH_PROVEN] = "PROVEN",
+	[FTD_FRESH_ANSWERED] = "ANSWERED",
 	[FTD_FRESH_STALE] = "STALE",
 	[FTD_FRESH_REPLAY] = "REPLAY",
 	[FTD_FRESH_UNPROVEN] = "UNPROVEN",
@@ -259,7 +260,7 @@ static void check_invariants(const struct model *m, const struct ftd_frame *f, b
 			     enum ftd_fresh_verdict v, u32 cur_before)
 {
 	CHECK(v <= FTD_FRESH_UNPROVEN);
-	if (v != FTD_FRESH_OK && v != FTD_FRESH_PROVEN)
+	if (v != FTD_FRESH_OK && v != FTD_FRESH_PROVEN && v != FTD_FRESH_ANSWERED)
 		return;
 	CHECK(f->receiver == SELF);				/* (a) */
 	if (v != FTD_FRESH_OK)
@@ -335,7 +336,14 @@ static void deliver_check(struct model *m, struct ftd_fresh *s, const struct gen
 		return;
 	}
 	if (ack) {
-		if (m->outstanding && g->n.nonce == m->outstanding) {
+		if (m->outstanding && g->n.nonce == m->outstanding && m->cur &&
+		    f->incarnation == m->cur) {
+			/* A ping answered: alive now, proof and windows unchanged. */
+			CHECK(v == FTD_FRESH_ANSWERED);
+			m->outstanding = 0;
+			before.nonce = 0;
+			CHECK(!memcmp(&before, s, sizeof(before)));
+		} else if (m->outstanding && g->n.nonce == m->outstanding) {
 			CHECK(v == FTD_FRESH_PROVEN);
 			m->outstanding = 0;
 			m->proven_seen = true;
@@ -542,18 +550,21 @@ static void reset_receiver(struct model *m, struct ftd_fresh *s)
 	forget_window(m);
 }
 
-static void probe_due(struct model *m, struct ftd_fresh *s, struct reader *r)
+/* ping: ftd_fresh_ping_due(), a PROBE whether proven or not. */
+static void probe_due(struct model *m, struct ftd_fresh *s, struct reader *r, bool ping)
 {
 	u64 nonce = next_nonce(m, r);
 	struct ftd_fresh before = *s;
 	bool due, want;
 
 	/* Nothing proven, or one outstanding: again once `every` has passed. */
-	want = (!m->cur || m->outstanding) &&
+	want = (ping || !m->cur || m->outstanding) &&
 	       (!m->probe_ns || m->now - m->probe_ns >= m->every);
-	due = ftd_fresh_probe_due(s, m->now, m->every, nonce);
-	trace("t=%llu probe_due nonce %#llx: %s\n", (unsigned long long)m->now,
-	      (unsigned long long)nonce, due ? "sent" : "not due");
+	due = ping ? ftd_fresh_ping_due(s, m->now, m->every, nonce) :
+		     ftd_fresh_probe_due(s, m->now, m->every, nonce);
+	trace("t=%llu %s nonce %#llx: %s\n", (unsigned long long)m->now,
+	      ping ? "ping_due" : "probe_due", (unsigned long long)nonce,
+	      due ? "sent" : "not due");
 	CHECK(due == want);
 	if (!due) {
 		CHECK(!memcmp(&before, s, sizeof(before)));
@@ -605,7 +616,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			deliver(&m, &s, &g);
 			break;
 		case OP_PROBE_DUE:
-			probe_due(&m, &s, &r);
+			probe_due(&m, &s, &r, b & 8);
 			break;
 		case OP_RESET:
 			if (m.honest && b & 8) {

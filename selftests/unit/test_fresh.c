@@ -176,4 +176,32 @@ TEST(probes_are_answered_rate_limited_and_never_for_a_replay)
 	EXPECT_EQ(FTD_FRESH_STALE, v);
 }
 
+/*
+ * A proven member can be asked again whether it is alive (a suspect, a
+ * member we have not heard yet): the answer is fresh, and changes neither
+ * the proof nor the windows (notices in flight still pass).
+ */
+TEST(a_proven_member_answers_a_ping_without_losing_its_windows)
+{
+	struct ftd_fresh s = {};
+
+	prove(&s, 5);
+	EXPECT_EQ(FTD_FRESH_OK, check(&s, 5, NOTICE, 0, 10, false, 0));
+	EXPECT_FALSE(ftd_fresh_probe_due(&s, 100, 10, 0x55));
+	ASSERT_TRUE(ftd_fresh_ping_due(&s, 100, 10, 0x55));
+	EXPECT_FALSE(ftd_fresh_ping_due(&s, 105, 10, 0x66));	/* rate-limited */
+	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 5, NOTICE, 0, 12, true, 0x66));
+	EXPECT_EQ(FTD_FRESH_ANSWERED, check(&s, 5, NOTICE, 0, 13, true, 0x55));
+	EXPECT_EQ(5, s.incarnation);
+	/* Spent; and a notice sent before the answer still passes once. */
+	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 5, NOTICE, 0, 14, true, 0x55));
+	EXPECT_EQ(FTD_FRESH_OK, check(&s, 5, NOTICE, 0, 11, false, 0));
+	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 5, NOTICE, 0, 10, false, 0));
+	/* An answer from a later incarnation proves that one, with floors. */
+	ASSERT_TRUE(ftd_fresh_ping_due(&s, 200, 10, 0x77));
+	EXPECT_EQ(FTD_FRESH_PROVEN, check(&s, 6, NOTICE, 0, 3, true, 0x77));
+	EXPECT_EQ(6, s.incarnation);
+	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 6, NOTICE, 0, 2, false, 0));
+}
+
 TEST_HARNESS_MAIN

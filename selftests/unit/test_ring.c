@@ -106,6 +106,14 @@ TEST(random_rings_match_the_naive_model)
 			}
 			ASSERT_TRUE(d > others);
 		}
+		/* The j-th live member, for a uniform draw among the live. */
+		for (i = 0, d = 0; i < m.n; i++) {
+			if (!m.live[i])
+				continue;
+			ASSERT_EQ(i, ftd_ring_random_live(&r, d));
+			d++;
+		}
+		ASSERT_EQ(d, r.live);
 	}
 }
 
