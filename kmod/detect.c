@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <linux/slab.h>
 #include "detect.h"
 #include "event.h"
 #include "fresh.h"
@@ -25,6 +26,8 @@ struct hearing {
 	enum ftd_event_type ev;
 	enum ftd_node_state was;	/* before */
 	bool announce, tell_dead, restarted, stale, changed;
+	u32 ended;			/* an incarnation held alive that ended unseen */
+	struct ftd_rank_table *old_ranks;	/* the old incarnation's, detached */
 };
 
 /*
@@ -50,9 +53,17 @@ static bool hear_incarnation(struct ftd_peer *peer, u32 inc, struct hearing *h)
 	if (inc > peer->incarnation) {
 		if (peer->state == FTD_NODE_DEAD)
 			h->ev = FTD_EV_NODE_RESTORED;
-		if (peer->state != FTD_NODE_ALIVE && peer->state != FTD_NODE_SUSPECT)
+		if (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT) {
+			/*
+			 * It restarted within the timeout: nobody declared the
+			 * incarnation we held alive, but it is gone, with its ranks.
+			 */
+			h->ended = peer->incarnation;
+			h->ev = FTD_EV_NODE_RESTORED;
+		} else {
 			peer->state = FTD_NODE_UNKNOWN;
-		ftd_peer_new_incarnation(peer, inc);
+		}
+		h->old_ranks = ftd_peer_new_incarnation(peer, inc);
 		h->announce = true;
 		h->restarted = true;
 	}
@@ -81,6 +92,10 @@ static void heard_done(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnatio
 {
 	if (h->tell_dead)
 		ftd_dissem_tell_dead(fn, peer, incarnation);
+	if (h->ended)
+		ftd_dissem_restarted(fn, peer, h->ended, h->old_ranks);
+	else
+		kfree(h->old_ranks);
 	if (h->changed)
 		ftd_members_sync(fn, peer);
 	if (h->ev)
@@ -270,6 +285,27 @@ static void note_observed(struct ftd_net *fn, struct ftd_peer **preds, u32 n, u6
 }
 
 /*
+ * We hear someone again after hearing nobody. If that lasted long enough
+ * for the group to declare us dead (a timeout of silence in all), our
+ * predecessors may have stopped sending to us for that reason, and we may
+ * hear it before we hear that: their silence is no evidence. They get a
+ * timeout from now, like nodes we just began to observe.
+ */
+static void end_isolation(struct ftd_net *fn, struct ftd_peer **preds, u32 n, u64 now,
+			  u64 timeout)
+{
+	bool long_one = now - fn->isolated_since >= ftd_detect_suspect_after(timeout);
+	u32 i;
+
+	fn->isolated_since = 0;
+	for (i = 0; long_one && i < n; i++) {
+		spin_lock(&preds[i]->lock);
+		preds[i]->baseline_ns = max(preds[i]->baseline_ns, now);
+		spin_unlock(&preds[i]->lock);
+	}
+}
+
+/*
  * Nothing heard from anyone for a while: is it us? Ask a few members other
  * than those we observe (which may all have died at once): any answer is
  * fresh news (ftd_detect_answered), and then their silence is theirs.
@@ -313,6 +349,10 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 		   now_ns - READ_ONCE(fn->last_rx_ns) >= ftd_detect_suspect_after(timeout);
 	if (isolated && !starved)
 		check_own_reach(fn, ping_every);
+	if (isolated && !fn->isolated_since)
+		fn->isolated_since = now_ns;
+	else if (!isolated && fn->isolated_since)
+		end_isolation(fn, preds, n, now_ns, timeout);
 	for (i = 0; i < n; i++) {
 		struct ftd_peer *peer = preds[i];
 		u64 since;

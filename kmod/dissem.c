@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/ktime.h>
+#include <linux/slab.h>
 #include "dissem.h"
 #include "members.h"
 #include "event.h"
@@ -45,28 +46,70 @@ static void emit(struct ftd_net *fn, enum ftd_event_type type, u32 node, u32 inc
 	ftd_event_emit(fn, &ev);
 }
 
+static void emit_ranks_dead(struct ftd_net *fn, u32 node, u32 inc, u32 origin,
+			    const struct ftd_rank_entry *lost, u32 n)
+{
+	struct ftd_event ev;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		ev = ftd_event_new(FTD_EV_RANKS_DEAD);
+		ev.node = node;
+		ev.incarnation = inc;
+		ev.origin = origin;
+		ev.job = lost[i].job;
+		ev.rank = lost[i].rank;
+		ev.uid = lost[i].uid;
+		ftd_event_emit_rank(fn, &ev, lost[i].regid, false);
+	}
+}
+
+/*
+ * Deliver NODE_DEAD of peer at inc? Once per incarnation: a fenced node
+ * forgets its verdicts and learns them again from the group, which must
+ * not say the same death twice to its readers. When not, the status table
+ * still learns the state (the event would have told it).
+ */
+static bool first_telling(struct ftd_net *fn, struct ftd_peer *peer, u32 inc)
+{
+	bool first;
+
+	spin_lock_bh(&peer->lock);
+	first = peer->dead_told != inc;
+	peer->dead_told = inc;
+	if (!first)
+		ftd_status_node(fn, peer, false);
+	spin_unlock_bh(&peer->lock);
+	return first;
+}
+
 /* peer died: each of its ranks still registered is lost with it. */
 static void report_ranks_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 inc, u32 origin)
 {
 	struct ftd_rank_entry lost[8];
-	struct ftd_event ev;
-	u32 i, n;
+	u32 n;
 
 	do {
 		spin_lock_bh(&peer->lock);
 		n = peer->ranks ? ftd_ranks_end_some(peer->ranks, lost, ARRAY_SIZE(lost)) : 0;
 		spin_unlock_bh(&peer->lock);
-		for (i = 0; i < n; i++) {
-			ev = ftd_event_new(FTD_EV_RANKS_DEAD);
-			ev.node = peer->id;
-			ev.incarnation = inc;
-			ev.origin = origin;
-			ev.job = lost[i].job;
-			ev.rank = lost[i].rank;
-			ev.uid = lost[i].uid;
-			ftd_event_emit_rank(fn, &ev, lost[i].regid, false);
-		}
+		emit_ranks_dead(fn, peer->id, inc, origin, lost, n);
 	} while (n);
+}
+
+void ftd_dissem_restarted(struct ftd_net *fn, struct ftd_peer *peer, u32 old_inc,
+			  struct ftd_rank_table *ranks)
+{
+	struct ftd_rank_entry lost[8];
+	u32 n;
+
+	if (first_telling(fn, peer, old_inc))
+		emit(fn, FTD_EV_NODE_DEAD, peer->id, old_inc, fn->cfg.node);
+	do {
+		n = ranks ? ftd_ranks_end_some(ranks, lost, ARRAY_SIZE(lost)) : 0;
+		emit_ranks_dead(fn, peer->id, old_inc, fn->cfg.node, lost, n);
+	} while (n);
+	kfree(ranks);
 }
 
 /* A rank notice about peer: true if news. Only for the incarnation we know. */
@@ -126,20 +169,32 @@ static bool apply_gone(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
 static enum ftd_event_type apply_alive(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
 				       u64 now)
 {
+	struct ftd_rank_table *old_ranks = NULL;
 	enum ftd_event_type ev = 0;
+	u32 ended = 0;
 
 	spin_lock_bh(&peer->lock);
 	/* Alive at a dead incarnation is an old report: fail-stop wins. */
 	if (inc > peer->incarnation ||
 	    (inc == peer->incarnation && peer->state == FTD_NODE_UNKNOWN)) {
 		ev = peer->state == FTD_NODE_DEAD ? FTD_EV_NODE_RESTORED : FTD_EV_NODE_ALIVE;
-		if (inc > peer->incarnation)
-			ftd_peer_new_incarnation(peer, inc);
+		if (inc > peer->incarnation) {
+			/* Restarted while we held it alive: that one ended too. */
+			if (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT) {
+				ended = peer->incarnation;
+				ev = FTD_EV_NODE_RESTORED;
+			}
+			old_ranks = ftd_peer_new_incarnation(peer, inc);
+		}
 		peer->incarnation = inc;
 		peer->state = FTD_NODE_ALIVE;
 		peer->baseline_ns = now;
 	}
 	spin_unlock_bh(&peer->lock);
+	if (ended)
+		ftd_dissem_restarted(fn, peer, ended, old_ranks);
+	else
+		kfree(old_ranks);
 	if (ev)
 		ftd_members_sync(fn, peer);
 	return ev;
@@ -156,7 +211,8 @@ void ftd_dissem_declare_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 inca
 
 	/* The caller already moved peer to DEAD under its lock. */
 	ftd_members_sync(fn, peer);
-	emit(fn, FTD_EV_NODE_DEAD, peer->id, incarnation, n.origin);
+	if (first_telling(fn, peer, incarnation))
+		emit(fn, FTD_EV_NODE_DEAD, peer->id, incarnation, n.origin);
 	report_ranks_dead(fn, peer, incarnation, n.origin);
 	broadcast(fn, &n, FTD_NODE_NONE);
 }
@@ -348,6 +404,16 @@ void ftd_dissem_tell_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarna
 		ftd_dissem_send_to(fn, peer, &n);
 }
 
+static bool held_dead(struct ftd_peer *peer, u32 incarnation)
+{
+	bool dead;
+
+	spin_lock_bh(&peer->lock);
+	dead = peer->state == FTD_NODE_DEAD && peer->incarnation == incarnation;
+	spin_unlock_bh(&peer->lock);
+	return dead;
+}
+
 static bool about_self(struct ftd_net *fn, const struct ftd_notice *n)
 {
 	if (n->subject != fn->cfg.node)
@@ -370,6 +436,15 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 		return;
 	}
 	atomic64_inc(&fn->stats.notices_rx);
+	/*
+	 * From an incarnation we hold dead: it was cut off or stalled, and
+	 * what it concluded meanwhile (its neighbours silent: dead) is not
+	 * to be believed, nor passed on. It learns its own death instead.
+	 */
+	if (held_dead(sender, f->incarnation)) {
+		ftd_dissem_tell_dead(fn, sender, f->incarnation);
+		return;
+	}
 	if (n.kind == FTD_NOTICE_SYNC) {
 		/* Fresh (proto/fresh.h) and from the asker itself: rate-limited there. */
 		if (n.subject == sender->id)
@@ -388,7 +463,9 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 	case FTD_NOTICE_DEAD:
 		news = apply_gone(fn, subject, n.subject_incarnation, FTD_NODE_DEAD);
 		if (news) {
-			emit(fn, FTD_EV_NODE_DEAD, n.subject, n.subject_incarnation, n.origin);
+			if (first_telling(fn, subject, n.subject_incarnation))
+				emit(fn, FTD_EV_NODE_DEAD, n.subject, n.subject_incarnation,
+				     n.origin);
 			report_ranks_dead(fn, subject, n.subject_incarnation, n.origin);
 		}
 		break;

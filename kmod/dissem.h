@@ -30,6 +30,16 @@ void ftd_dissem_tell_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarna
 void ftd_dissem_iface(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation, u8 rail,
 		      bool dead, u64 rail_seq);
 
+/*
+ * peer came back at a newer incarnation while we held the old one
+ * (old_inc) alive: it restarted within the timeout, nobody declared it,
+ * yet that incarnation and its ranks are gone. Report its death and what
+ * was registered in ranks (its detached table, freed here), here only:
+ * every node infers it from the new incarnation itself. NULL ranks: none.
+ */
+void ftd_dissem_restarted(struct ftd_net *fn, struct ftd_peer *peer, u32 old_inc,
+			  struct ftd_rank_table *ranks);
+
 /* Send n to peer directly, on every rail. Any context, under RCU. */
 void ftd_dissem_send_to(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_notice *n);
 

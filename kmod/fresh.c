@@ -3,6 +3,7 @@
 #include <linux/workqueue.h>
 #include "fresh.h"
 #include "detect.h"
+#include "dissem.h"
 #include "hb_tx.h"
 #include "view.h"
 #include "proto/fresh.h"
@@ -71,15 +72,24 @@ static void answer_probe(struct ftd_net *fn, struct ftd_peer *peer, const struct
 {
 	u64 period = READ_ONCE(fn->cfg.period_ns), ours = 0;
 	enum ftd_fresh_verdict v;
-	bool ack;
+	bool ack, dead;
 
 	spin_lock(&peer->lock);
 	ack = ftd_fresh_answer_probe(&peer->fresh, f, READ_ONCE(fn->cfg.node), now, period, &v);
 	if (v == FTD_FRESH_OK && wants_probe(peer, f->incarnation) &&
 	    ftd_fresh_ping_due(&peer->fresh, now, period, get_random_u64()))
 		ours = peer->fresh.nonce;
+	dead = v == FTD_FRESH_OK && peer->state == FTD_NODE_DEAD &&
+	       f->incarnation == peer->incarnation;
 	spin_unlock(&peer->lock);
 	count(fn, peer, v);
+	/*
+	 * Asked by an incarnation we hold dead (it was cut off and is back):
+	 * it must learn that first, before our answer tells it that it hears
+	 * us again (it would then judge its silent predecessors).
+	 */
+	if (dead)
+		ftd_dissem_tell_dead(fn, peer, f->incarnation);
 	/* It lost track of our heartbeats: they go on above a new floor. */
 	if (ack)
 		send_probe_kind(fn, peer, f->rail, FTD_NOTICE_PROBE_ACK, nonce,

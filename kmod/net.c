@@ -114,6 +114,7 @@ static int net_up_locked(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	WRITE_ONCE(fn->incarnation, next_incarnation(fn->incarnation));
 	ftd_peer_reset_all(fn);	/* after the new incarnation: self shows it */
 	fn->n_observed = 0;
+	fn->isolated_since = 0;
 	WRITE_ONCE(fn->last_rx_ns, 0);
 	WRITE_ONCE(fn->up, true);
 	ftd_status_config(fn);

@@ -61,6 +61,7 @@ struct ftd_net {
 	/* The timer's own: whom it observed at its last tick. */
 	u32 observed[FTD_MAX_OBSERVERS];
 	u32 n_observed;
+	u64 isolated_since;		/* the timer's own: hearing nobody since, 0: no */
 	bool tick_was_late;		/* the timer's own: its last tick was late */
 	struct socket __rcu *sock4;
 	struct socket __rcu *sock6;

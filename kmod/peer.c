@@ -230,20 +230,21 @@ u64 ftd_peer_restart_streams(struct ftd_net *fn, struct ftd_peer *peer)
 	return floor;
 }
 
-void ftd_peer_new_incarnation(struct ftd_peer *peer, u32 incarnation)
+struct ftd_rank_table *ftd_peer_new_incarnation(struct ftd_peer *peer, u32 incarnation)
 {
+	struct ftd_rank_table *old = peer->ranks;
 	int i;
 
 	lockdep_assert_held(&peer->lock);
 	peer->incarnation = incarnation;
 	peer->rails_down = 0;
 	peer->nvotes = 0;
-	if (peer->ranks)
-		peer->ranks->n = 0;	/* the old incarnation's ranks are gone */
+	peer->ranks = NULL;	/* the old incarnation's: the caller's now */
 	for (i = 0; i < peer->nrails; i++) {
 		peer->rails[i].rx_seq = 0;
 		peer->rails[i].report_key = 0;
 	}
+	return old;
 }
 
 void ftd_peer_reset_all(struct ftd_net *fn)

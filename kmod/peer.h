@@ -53,6 +53,9 @@ struct ftd_peer {
 	u64 baseline_ns;		/* silence counts from here at the latest: since
 					 * observing it, or since it was reported alive */
 	u64 fence_sent_ns;		/* last DEAD notice sent to it directly */
+	u32 dead_told;			/* the incarnation whose NODE_DEAD was delivered
+					 * here: once each, even if we are fenced, forget
+					 * it, and learn it again */
 	struct ftd_rank_table *ranks;	/* its registered ranks, allocated on first use */
 	u8 rails_down;			/* bit i: rail i reported IFACE_DEAD */
 	/* With quorum > 1: observers that voted it dead, and when (ours: local). */
@@ -96,8 +99,12 @@ void ftd_peer_start_streams(struct ftd_net *fn, struct ftd_peer *peer);
  */
 u64 ftd_peer_restart_streams(struct ftd_net *fn, struct ftd_peer *peer);
 
-/* A higher incarnation is a restart: its streams and reports begin again. */
-void ftd_peer_new_incarnation(struct ftd_peer *peer, u32 incarnation);
+/*
+ * A higher incarnation is a restart: its streams and reports begin again.
+ * Returns the old incarnation's rank table, detached (NULL if none): the
+ * caller reports what is still registered there and frees it.
+ */
+struct ftd_rank_table *ftd_peer_new_incarnation(struct ftd_peer *peer, u32 incarnation);
 
 /* The peer's rank table, allocated if need be; peer->lock held. NULL: no memory. */
 struct ftd_rank_table *ftd_peer_ranks(struct ftd_peer *peer);

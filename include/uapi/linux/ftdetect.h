@@ -268,9 +268,13 @@ struct ftd_xdp_meta {
  *   ftdetect               FTB event                  meaning
  *   FTD_EV_NODE_ALIVE      -                          first heartbeat heard, or a suspect heard again
  *   FTD_EV_NODE_SUSPECT    -                          no heartbeat for the suspicion delay
- *   FTD_EV_NODE_DEAD       FTB_MPI_NODE_DEAD          declared dead (a failure)
+ *   FTD_EV_NODE_DEAD       FTB_MPI_NODE_DEAD          declared dead (a failure), or came back at a
+ *                                                     higher incarnation before anyone declared the
+ *                                                     one held alive (a fast restart: origin is the
+ *                                                     node that noticed); once per (node, incarnation)
  *   FTD_EV_NODE_LEFT       -                          left cleanly (not a failure)
- *   FTD_EV_NODE_RESTORED   FTB_MPI_NODE_RESTORED      a dead node came back with a higher incarnation
+ *   FTD_EV_NODE_RESTORED   FTB_MPI_NODE_RESTORED      a dead (or fast-restarted) node came back with a
+ *                                                     higher incarnation
  *   FTD_EV_RANKS_DEAD      FTB_MPI_RANKS_DEAD         a rank lost with its node (one record per rank)
  *   FTD_EV_PROC_DEAD       FTB_MPI_PROCS_DEAD         a registered rank died without deregistering
  *   FTD_EV_PROC_EXIT       -                          a registered rank deregistered cleanly
