@@ -8,6 +8,7 @@
 #include "stab.h"
 #include "proto/rail.h"
 #include "view.h"
+#include "repair.h"
 
 void ftd_dissem_send_to(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_notice *n)
 {
@@ -449,6 +450,11 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 		/* Fresh (proto/fresh.h) and from the asker itself: rate-limited there. */
 		if (n.subject == sender->id)
 			ftd_view_request(fn, sender, false);
+		return;
+	}
+	if (n.kind == FTD_NOTICE_DIGEST) {
+		if (n.subject == sender->id)
+			ftd_repair_rx(fn, sender, &n);
 		return;
 	}
 	if (ftd_notice_is_probe(n.kind))

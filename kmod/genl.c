@@ -564,6 +564,8 @@ static int ftd_get_stats(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RX_REPLAY, atomic64_read(&s->rx_replay),
 			      FTDETECT_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RX_UNPROVEN, atomic64_read(&s->rx_unproven),
+			      FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_REPAIRS, atomic64_read(&s->repairs),
 			      FTDETECT_A_STATS_PAD))
 		goto err;
 	nla_nest_end(msg, nest);

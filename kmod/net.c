@@ -9,6 +9,7 @@
 #include "dissem.h"
 #include "stab.h"
 #include "view.h"
+#include "repair.h"
 #include "fresh.h"
 #include "bounds.h"
 
@@ -120,6 +121,7 @@ static int net_up_locked(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	ftd_status_config(fn);
 	ftd_hb_timer_start(fn);
 	ftd_fresh_probe_kick(fn);
+	ftd_repair_start(fn);
 	pr_debug("node %u up, incarnation %u\n", fn->cfg.node, fn->incarnation);
 	return 0;
 }
@@ -135,6 +137,7 @@ static void net_down_locked(struct ftd_net *fn)
 	ftd_socket_close(fn);
 	ftd_view_stop(fn);	/* nothing can request one any more */
 	ftd_fresh_stop(fn);
+	ftd_repair_stop(fn);
 	ftd_status_config(fn);
 }
 
@@ -240,6 +243,7 @@ static __net_init int ftd_net_pernet_init(struct net *net)
 	ftd_hb_timer_init(fn);
 	ftd_view_init(fn);
 	ftd_fresh_init(fn);
+	ftd_repair_init(fn);
 	fn->cfg.node = FTD_NODE_NONE;
 	fn->cfg.port = FTD_DEFAULT_PORT;
 	fn->cfg.period_ns = FTD_DEFAULT_PERIOD_NS;

@@ -17,6 +17,7 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <linux/netlink.h>
+#include "proto/digest.h"
 
 struct socket;
 struct ftd_members;
@@ -42,6 +43,7 @@ struct ftd_stats {
 	atomic64_t notices_tx, notices_rx, notices_dup;
 	atomic64_t fenced;
 	atomic64_t rx_stale, rx_replay, rx_unproven;
+	atomic64_t repairs;		/* repair.c */
 };
 
 struct ftd_net {
@@ -69,6 +71,10 @@ struct ftd_net {
 	atomic64_t notice_seq;		/* the seq of our last notice frame */
 	struct delayed_work view_work;	/* view.c */
 	struct delayed_work probe_work;	/* fresh.c */
+	struct delayed_work repair_work;	/* repair.c, and its own: */
+	struct ftd_digest_track digest;	/* our view's digest, settled when */
+	u64 digest_walk_ns;		/* we last computed it */
+	u64 digest_next_ns;		/* we send it next */
 
 	spinlock_t readers_lock;	/* readers, event sequence and order,
 					 * status table writes; _bh */

@@ -68,6 +68,8 @@ struct ftd_peer {
 	u64 rx_badmac, rx_stale, rx_replay, rx_unproven;
 	u8 view_pending;		/* view.c: what to send it */
 	u64 view_sent_ns;		/* view.c: when we last sent it our view */
+	bool digest_pending;		/* repair.c: its digest, to compare with ours */
+	struct ftd_digest digest;
 	struct ftd_rail rails[FTD_MAX_RAILS];
 	struct rcu_head rcu;
 };

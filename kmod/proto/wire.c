@@ -107,7 +107,7 @@ void ftd_notice_encode(u8 *p, const struct ftd_notice *n)
 	ftd_put_be32(p + 12, n->origin);
 	if (ftd_notice_is_iface(n->kind)) {
 		ftd_put_be64(p + 16, n->rail_seq);
-	} else if (ftd_notice_is_probe(n->kind)) {
+	} else if (ftd_notice_has_word(n->kind)) {
 		ftd_put_be64(p + 16, n->nonce);
 	} else {
 		ftd_put_be32(p + 16, n->job);
@@ -147,7 +147,7 @@ bool ftd_notice_decode(const u8 *p, u16 len, struct ftd_notice *n)
 		n->rail_seq = ftd_get_be64(p + 16);
 		n->job = 0;
 		n->rank = 0;
-	} else if (ftd_notice_is_probe(n->kind)) {
+	} else if (ftd_notice_has_word(n->kind)) {
 		n->nonce = ftd_get_be64(p + 16);
 		n->job = 0;
 		n->rank = 0;

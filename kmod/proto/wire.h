@@ -71,13 +71,19 @@ struct ftd_notice {
 	u32 regid;
 	u32 uid;	/* PROC_* only: the rank's owner */
 	u64 rail_seq;	/* IFACE_* only */
-	u64 nonce;	/* PROBE, PROBE_ACK only */
+	u64 nonce;	/* PROBE, PROBE_ACK: the nonce; DIGEST: the digest */
 	u64 hb_floor;	/* PROBE_ACK only */
 };
 
 static inline bool ftd_notice_is_probe(u8 kind)
 {
 	return kind == FTD_NOTICE_PROBE || kind == FTD_NOTICE_PROBE_ACK;
+}
+
+/* The kinds whose bytes 16..23 are one 64-bit word (nonce). */
+static inline bool ftd_notice_has_word(u8 kind)
+{
+	return ftd_notice_is_probe(kind) || kind == FTD_NOTICE_DIGEST;
 }
 
 static inline bool ftd_notice_is_proc(u8 kind)

@@ -190,7 +190,7 @@ static void canonical_notice(struct ftd_notice *n)
 		n->job = n->rank = 0;
 		n->nonce = n->hb_floor = 0;
 		n->uid = 0;
-	} else if (ftd_notice_is_probe(n->kind)) {
+	} else if (ftd_notice_has_word(n->kind)) {
 		n->job = n->rank = 0;
 		n->rail_seq = 0;
 		n->uid = 0;

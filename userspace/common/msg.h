@@ -98,6 +98,7 @@ struct ftu_stats {
 	uint64_t rx_stale;
 	uint64_t rx_replay;
 	uint64_t rx_unproven;
+	uint64_t repairs;
 };
 
 /*

@@ -142,12 +142,23 @@ enum ftd_frame_type {
  *                                             which refuses any at or below it (a
  *                                             prober that lost track of the streams
  *                                             cannot be fed old ones) (never forwarded)
+ *   FTD_NOTICE_DIGEST    the sender           anti-entropy: the sender's view in 64 bits
+ *                                             (the 64-bit word; regid: the nodes it
+ *                                             counts), sent to one random live member
+ *                                             once its view has been settled for a
+ *                                             timeout, every max(1 s, 4 timeouts)
+ *                                             +-25 %; a receiver whose own settled view
+ *                                             differs exchanges views with the sender
+ *                                             (never forwarded)
  *
  * A node that first hears a node (it joined, or restarted) sends it its
  * view: one notice per node it knows (ALIVE, DEAD or LEFT, itself included),
  * directly, with a SYNC asking for the other's view in return. Whatever is
  * news in a view is applied and broadcast like any notice, so a node that
- * starts late, or was cut off, catches up with the group's state.
+ * starts late, or was cut off, catches up with the group's state. The
+ * DIGEST exchange does the same between any two members whose views differ
+ * after a notice was lost, so every notice reaches every live node in the
+ * end: a death or a leave at most once per incarnation.
  *
  * Rail reports come from several observers and may cross in flight, so
  * each carries the subject's heartbeat seq on that rail where it was made:
@@ -175,6 +186,7 @@ enum ftd_notice_kind {
 	FTD_NOTICE_SUSPECT,
 	FTD_NOTICE_PROBE,
 	FTD_NOTICE_PROBE_ACK,
+	FTD_NOTICE_DIGEST,
 	__FTD_NOTICE_MAX
 };
 
@@ -191,12 +203,13 @@ struct ftd_wire_notice {
 		};
 		__be64 rail_seq;	/* IFACE_*: the rail's heartbeat seq the
 					 * report was made at (see below) */
-		__be64 nonce;		/* PROBE, PROBE_ACK */
+		__be64 nonce;		/* PROBE, PROBE_ACK; DIGEST: the digest */
 	};
 	union {
 		struct {
 			__be32 regid;	/* PROC_*: the node's registration
-					 * number; IFACE_*: the rail index */
+					 * number; IFACE_*: the rail index;
+					 * DIGEST: the nodes it counts */
 			__be32 uid;	/* PROC_*: the rank's owner (see "Rank
 					 * ownership" in section 3); else zero */
 		};
@@ -680,6 +693,8 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *       FTDETECT_A_STATS_RX_STALE    u64      refused: an older incarnation (Freshness, section 1)
  *       FTDETECT_A_STATS_RX_REPLAY   u64      refused: replayed notice or unsolicited PROBE_ACK
  *       FTDETECT_A_STATS_RX_UNPROVEN u64      refused: sender's incarnation not proven yet
+ *       FTDETECT_A_STATS_REPAIRS     u64      views exchanged because a member's digest
+ *                                             differed from ours (FTD_NOTICE_DIGEST)
  *
  *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
  *     FTDETECT_A_EVENT               nest
@@ -839,6 +854,7 @@ enum ftdetect_stats_attr {
 	FTDETECT_A_STATS_RX_STALE,
 	FTDETECT_A_STATS_RX_REPLAY,
 	FTDETECT_A_STATS_RX_UNPROVEN,
+	FTDETECT_A_STATS_REPAIRS,
 	__FTDETECT_A_STATS_MAX
 };
 #define FTDETECT_A_STATS_MAX (__FTDETECT_A_STATS_MAX - 1)

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Anti-entropy: a node's view of the membership in 64 bits, so that two
+ * nodes can tell with one frame whether a notice was lost between them.
+ *
+ * The digest covers, for every node known at all (never-heard nodes are
+ * left out, as each node holds them alike), its incarnation and whether it
+ * is up (alive, suspect, ourselves), dead or left. A suspicion is local and
+ * not part of it. It is a sum of one mixed word per node, so the order of
+ * the walk does not matter and a view of 100k nodes costs one pass.
+ *
+ * The rule (ftd_digest_verdict): a node sends its digest to one random live
+ * member when its own has not changed for a timeout (a notice still on its
+ * way is not a loss); the receiver compares it with its own, settled the
+ * same way. If they differ, the two exchange views (view.h), which deliver
+ * what either missed at most once per incarnation (dissem.h).
+ */
+#ifndef FTD_PROTO_DIGEST_H
+#define FTD_PROTO_DIGEST_H
+
+#include "compat.h"
+#include <linux/ftdetect.h>
+
+struct ftd_digest {
+	u64 sum;
+	u32 nodes;	/* nodes counted: shown by ftstat, compared too */
+};
+
+/* Add node id at incarnation inc in state to d; unknown states add nothing. */
+void ftd_digest_add(struct ftd_digest *d, u32 id, u32 inc, enum ftd_node_state state);
+
+static inline bool ftd_digest_equal(const struct ftd_digest *a, const struct ftd_digest *b)
+{
+	return a->sum == b->sum && a->nodes == b->nodes;
+}
+
+/*
+ * Our digest over time: settled once unchanged for a timeout. Feed every
+ * digest computed (ftd_digest_track), ask whether it is settled.
+ */
+struct ftd_digest_track {
+	struct ftd_digest last;
+	u64 changed_ns;		/* when last took its value */
+};
+
+void ftd_digest_track(struct ftd_digest_track *t, const struct ftd_digest *now_d, u64 now_ns);
+
+static inline bool ftd_digest_settled(const struct ftd_digest_track *t, u64 now_ns,
+				      u64 timeout_ns)
+{
+	return t->changed_ns && now_ns >= t->changed_ns && now_ns - t->changed_ns >= timeout_ns;
+}
+
+/*
+ * How often a node sends its digest: every max(1 s, 4 timeouts), spread
+ * by rnd (any u32) over +-25 % so that nodes do not fall into step.
+ */
+u64 ftd_digest_every(u64 timeout_ns, u32 rnd);
+
+#endif

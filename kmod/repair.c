@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/ktime.h>
+#include <linux/random.h>
+#include <linux/workqueue.h>
+#include "repair.h"
+#include "dissem.h"
+#include "members.h"
+#include "view.h"
+
+/* Digests received and compared per walk: more wait for the next one. */
+#define REPAIR_BATCH	8
+
+struct received {
+	u32 from;
+	struct ftd_digest digest;
+};
+
+/*
+ * Our digest, computed walking every node (one at a time under RCU, as the
+ * view is sent), and the digests received meanwhile, taken from their peers.
+ */
+static void walk(struct ftd_net *fn, struct ftd_digest *mine, struct received *rx, u32 *nrx,
+		 bool *more)
+{
+	struct ftd_peer *peer;
+	unsigned long id = 0;
+	u32 inc;
+
+	*nrx = 0;
+	*more = false;
+	for (;;) {
+		rcu_read_lock();
+		peer = xa_find(&fn->peers, &id, ULONG_MAX, XA_PRESENT);
+		if (!peer) {
+			rcu_read_unlock();
+			break;
+		}
+		spin_lock_bh(&peer->lock);
+		inc = peer->state == FTD_NODE_SELF ? READ_ONCE(fn->incarnation) : peer->incarnation;
+		ftd_digest_add(mine, peer->id, inc, peer->state);
+		if (peer->digest_pending && *nrx < REPAIR_BATCH) {
+			rx[*nrx].from = peer->id;
+			rx[*nrx].digest = peer->digest;
+			(*nrx)++;
+			peer->digest_pending = false;
+		} else if (peer->digest_pending) {
+			*more = true;
+		}
+		spin_unlock_bh(&peer->lock);
+		rcu_read_unlock();
+		cond_resched();
+		if (id == ULONG_MAX)
+			break;
+		id++;
+	}
+}
+
+static void send_digest(struct ftd_net *fn, const struct ftd_digest *d)
+{
+	struct ftd_notice n = {
+		.kind = FTD_NOTICE_DIGEST,
+		.subject = fn->cfg.node,
+		.subject_incarnation = READ_ONCE(fn->incarnation),
+		.origin = fn->cfg.node,
+		.nonce = d->sum,
+		.regid = d->nodes,
+	};
+	struct ftd_peer *to;
+
+	rcu_read_lock();
+	if (ftd_members_random(fn, &to, 1) == 1)
+		ftd_dissem_send_to(fn, to, &n);
+	rcu_read_unlock();
+}
+
+static void repair_work(struct work_struct *work)
+{
+	struct ftd_net *fn = container_of(to_delayed_work(work), struct ftd_net, repair_work);
+	u64 timeout = READ_ONCE(fn->cfg.timeout_ns), now;
+	struct received rx[REPAIR_BATCH];
+	struct ftd_digest mine = {};
+	struct ftd_peer *peer;
+	bool settled, more;
+	u32 nrx, i;
+
+	if (!READ_ONCE(fn->up))
+		return;
+	walk(fn, &mine, rx, &nrx, &more);
+	now = ktime_get_ns();
+	WRITE_ONCE(fn->digest_walk_ns, now);
+	ftd_digest_track(&fn->digest, &mine, now);
+	/* Unsettled: a notice may be on its way to us, no loss yet. */
+	settled = ftd_digest_settled(&fn->digest, now, timeout);
+	for (i = 0; settled && i < nrx; i++) {
+		if (ftd_digest_equal(&mine, &rx[i].digest))
+			continue;
+		rcu_read_lock();
+		peer = ftd_peer_find(fn, rx[i].from);
+		if (peer) {
+			/* Ours to it, and a SYNC for its own. */
+			ftd_view_request(fn, peer, true);
+			atomic64_inc(&fn->stats.repairs);
+		}
+		rcu_read_unlock();
+	}
+	if (settled && now >= fn->digest_next_ns) {
+		send_digest(fn, &mine);
+		fn->digest_next_ns = now + ftd_digest_every(timeout, get_random_u32());
+	}
+	if (!READ_ONCE(fn->up))
+		return;
+	if (more)
+		mod_delayed_work(system_wq, &fn->repair_work, nsecs_to_jiffies(timeout / 4) + 1);
+	else if (!settled)	/* look again when it would be settled */
+		mod_delayed_work(system_wq, &fn->repair_work, nsecs_to_jiffies(timeout) + 1);
+	else
+		mod_delayed_work(system_wq, &fn->repair_work,
+				 nsecs_to_jiffies(fn->digest_next_ns - now) + 1);
+}
+
+void ftd_repair_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd_notice *n)
+{
+	u64 timeout = READ_ONCE(fn->cfg.timeout_ns), since, delay = 0;
+
+	spin_lock_bh(&sender->lock);
+	sender->digest.sum = n->nonce;
+	sender->digest.nodes = n->regid;
+	sender->digest_pending = true;
+	spin_unlock_bh(&sender->lock);
+	/*
+	 * A walk is O(nodes): at most one per quarter timeout however many
+	 * digests come in; those that wait are kept on their peers.
+	 */
+	since = ktime_get_ns() - READ_ONCE(fn->digest_walk_ns);
+	if (since < timeout / 4)
+		delay = timeout / 4 - since;
+	if (READ_ONCE(fn->up))
+		mod_delayed_work(system_wq, &fn->repair_work, nsecs_to_jiffies(delay));
+}
+
+void ftd_repair_init(struct ftd_net *fn)
+{
+	INIT_DELAYED_WORK(&fn->repair_work, repair_work);
+}
+
+void ftd_repair_start(struct ftd_net *fn)
+{
+	memset(&fn->digest, 0, sizeof(fn->digest));
+	fn->digest_next_ns = 0;
+	mod_delayed_work(system_wq, &fn->repair_work, 0);
+}
+
+void ftd_repair_stop(struct ftd_net *fn)
+{
+	WARN_ON(READ_ONCE(fn->up));
+	cancel_delayed_work_sync(&fn->repair_work);
+}
