@@ -95,6 +95,9 @@ static void wire_seeds(void)
 	n.kind = FTD_NOTICE_PROBE_ACK;
 	n.hb_floor = 6ULL << 32;
 	frame_seed("notice-probe-ack", FTD_FRAME_NOTICE, &n, 0);
+	n = (struct ftd_notice){ .kind = FTD_NOTICE_DIGEST, .subject = 3, .origin = 3,
+				 .nonce = 0xfedcba9876543210ULL, .regid = 16 };
+	frame_seed("notice-digest", FTD_FRAME_NOTICE, &n, 0);
 }
 
 /* --------------------------------------------------------------- fuzz_fresh */

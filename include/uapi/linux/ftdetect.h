@@ -90,7 +90,8 @@
 #include <linux/ioctl.h>
 
 #define FTD_WIRE_MAGIC		0x46544454U	/* "FTDT" */
-#define FTD_WIRE_VERSION	2	/* 2: notice seq, receiver, PROBE, rank owner */
+#define FTD_WIRE_VERSION	3	/* 2: notice seq, receiver, PROBE, rank owner;
+					 * 3: DIGEST */
 #define FTD_DEFAULT_PORT	7061
 #define FTD_KEY_LEN		16		/* SipHash-2-4 key */
 #define FTD_MAX_RAILS		4		/* addresses per node */
