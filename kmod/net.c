@@ -176,26 +176,47 @@ out:
 /*
  * What a fenced node concluded while it was cut off is not to be trusted:
  * it may hold live nodes dead, and would tell them so after the heal.
- * It forgets its deaths and suspicions; the view exchange with the first
- * node it hears again gives it the group's.
+ * It forgets its deaths: out of the ring until heard again (the sweep asks
+ * them), and the view exchange with the first node it hears again gives it
+ * the group's. Its suspicions are taken back, not forgotten: the group
+ * holds those nodes alive, and they keep their places in our ring. Taken
+ * out, our predecessors would be nodes that do not send to us, and we
+ * would declare them a timeout later (the cluster16 test saw it: a node
+ * fenced after a cut declared the two nodes before its predecessors).
  */
 static void forget_own_verdicts(struct ftd_net *fn)
 {
+	u64 now = ktime_get_ns();
 	struct ftd_peer *peer;
+	bool forget, unsuspect;
 	unsigned long id;
-	bool forget;
+	u32 inc;
 
 	xa_for_each(&fn->peers, id, peer) {
 		spin_lock_bh(&peer->lock);
-		forget = peer->state == FTD_NODE_DEAD || peer->state == FTD_NODE_SUSPECT;
+		forget = peer->state == FTD_NODE_DEAD;
+		unsuspect = peer->state == FTD_NODE_SUSPECT;
 		if (forget) {
 			peer->state = FTD_NODE_UNKNOWN;
 			ftd_status_node(fn, peer, false);
 		}
+		if (unsuspect) {
+			/* A timeout from now to hear it, as a node we begin to observe. */
+			peer->state = FTD_NODE_ALIVE;
+			peer->baseline_ns = max(peer->baseline_ns, now);
+		}
+		inc = peer->incarnation;
 		spin_unlock_bh(&peer->lock);
-		/* Out of the ring until heard again: the sweep asks them. */
 		if (forget)
 			ftd_members_sync(fn, peer);
+		if (unsuspect) {
+			struct ftd_event ev = ftd_event_new(FTD_EV_NODE_ALIVE);
+
+			ev.node = id;
+			ev.incarnation = inc;
+			ev.origin = fn->cfg.node;
+			ftd_event_emit(fn, &ev);
+		}
 	}
 	ftd_fresh_probe_kick(fn);
 }

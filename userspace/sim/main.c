@@ -42,6 +42,8 @@ static void usage(FILE *f)
 "                          successors (default 2; 1..8)\n"
 "      --quorum Q          votes of distinct observers that declare a node\n"
 "                          (default 1: an observer's timeout declares; 1..k)\n"
+"      --no-repair         what-if, not the module: no anti-entropy digests\n"
+"                          (a notice lost on every path stays lost)\n"
 "      --isolated-after DUR  what-if, not the module: the silence after which\n"
 "                          a node that observes >= 2 nodes and hears nobody\n"
 "                          declares nobody (the module: timeout / 2; before\n"
@@ -74,7 +76,8 @@ static void usage(FILE *f)
 "                          late or repeated deliveries (default timeout + 2\n"
 "                          periods)\n"
 "      --limit DUR         give up this long after the failure (default\n"
-"                          (4 + failures) x (timeout + 2 periods))\n"
+"                          (4 + failures) x (timeout + 2 periods), plus 8\n"
+"                          digest rounds of 1.25 x max(1 s, 4 timeouts))\n"
 "      --seed LIST         seed of every random choice (default 1); a run is\n"
 "                          a pure function of its options\n"
 "Output:\n"
@@ -161,7 +164,7 @@ static int split(char *s, char **out, const char *opt)
 
 int main(int argc, char **argv)
 {
-	enum { O_JDIST = 256, O_QUORUM, O_ISOLATED, O_ADJ, O_CUT, O_LAYOUT, O_MODE, O_FIRST, O_WARMUP, O_TAIL,
+	enum { O_JDIST = 256, O_QUORUM, O_ISOLATED, O_NO_REPAIR, O_ADJ, O_CUT, O_LAYOUT, O_MODE, O_FIRST, O_WARMUP, O_TAIL,
 	       O_LIMIT, O_SEED, O_JSON };
 	static const struct option opts[] = {
 		{ "nodes", required_argument, NULL, 'n' },
@@ -173,6 +176,7 @@ int main(int argc, char **argv)
 		{ "jitter-dist", required_argument, NULL, O_JDIST },
 		{ "quorum", required_argument, NULL, O_QUORUM },
 		{ "isolated-after", required_argument, NULL, O_ISOLATED },
+		{ "no-repair", no_argument, NULL, O_NO_REPAIR },
 		{ "loss", required_argument, NULL, 'L' },
 		{ "scenario", required_argument, NULL, 's' },
 		{ "adjacent", required_argument, NULL, O_ADJ },
@@ -256,6 +260,9 @@ int main(int argc, char **argv)
 			base.isolated_after_ns = parse_dur("--isolated-after", optarg);
 			if (!base.isolated_after_ns)
 				die_usage("--isolated-after", optarg, "must be more than 0");
+			break;
+		case O_NO_REPAIR:
+			base.no_repair = true;
 			break;
 		case O_ADJ:
 			base.adjacent = parse_u64("--adjacent", optarg, 1, 1000000);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include "sim/sim.h"
 #include "proto/detect.h"
+#include "proto/digest.h"
 #include "proto/wire.h"
 
 static void fail(struct sim *s, const char *what)
@@ -25,6 +26,13 @@ static struct sim_obs *find_obs(struct sim *s, u32 v, u32 pos)
 		if (o[i].pos == pos)
 			return &o[i];
 	return NULL;
+}
+
+/* v's view changes: it holds item dead (its digest changes with it). */
+static void learn(struct sim *s, u32 v, u32 item)
+{
+	sim_view_learn(&s->view, v, item);
+	s->nodes[v].learned_ns = s->now;
 }
 
 static bool holds_dead(struct sim *s, u32 v, u32 pos)
@@ -80,6 +88,135 @@ static void broadcast(struct sim *s, u32 v, const struct ftd_notice *n, u32 exce
 		sim_net_frame_put(&s->net, idx);
 }
 
+/* dissem.c ftd_dissem_send_to: n from v to one node. */
+static void send_to(struct sim *s, u32 v, u32 to, const struct ftd_notice *n, u32 hops)
+{
+	u8 payload[FTD_WIRE_NOTICE_LEN];
+	struct ftd_frame f = {
+		.type = FTD_FRAME_NOTICE,
+		.cluster = s->cluster,
+		.sender = sim_node_id(v),
+		.incarnation = s->nodes[v].incarnation,
+		.tx_ns = s->now,
+	};
+	struct sim_msg m = {
+		.src = v,
+		.dst = to,
+		.hops = hops,
+		.type = FTD_FRAME_NOTICE,
+	};
+	struct sim_frame *fr;
+	s64 idx;
+
+	idx = sim_net_frame_new(&s->net);
+	if (idx < 0) {
+		fail(s, "out of memory (frames)");
+		return;
+	}
+	fr = sim_net_frame(&s->net, idx);
+	ftd_notice_encode(payload, n);
+	fr->len = ftd_wire_encode(fr->buf, sizeof(fr->buf), &f, payload, sizeof(payload), s->key);
+	m.ref = (u64)idx;
+	if (sim_net_send(&s->net, s->now, &m))
+		fail(s, "out of memory (event queue)");
+	if (!fr->refs)
+		sim_net_frame_put(&s->net, idx);
+}
+
+/*
+ * proto/digest.h over v's view. Every member the simulator does not track
+ * is alive at incarnation 1 in every view, so two views differ exactly in
+ * the deaths each holds: the digest of those is the module's digest up to
+ * a constant.
+ */
+static struct ftd_digest digest_of(struct sim *s, u32 v)
+{
+	struct ftd_digest d = {};
+	u32 i;
+
+	for (i = 0; i < s->view.n_items; i++)
+		if (s->view.items[i].kind == SIM_ITEM_NODE_DEAD && sim_view_knows(&s->view, v, i))
+			ftd_digest_add(&d, sim_node_id(s->view.items[i].node),
+				       s->nodes[s->view.items[i].node].incarnation, FTD_NODE_DEAD);
+	return d;
+}
+
+/* view.c send_view: a DEAD notice per node v holds dead, to `to` (ranks: not modelled). */
+static void send_view(struct sim *s, u32 v, u32 to)
+{
+	u32 i, x;
+
+	for (i = 0; i < s->view.n_items; i++) {
+		if (s->view.items[i].kind != SIM_ITEM_NODE_DEAD || !sim_view_knows(&s->view, v, i))
+			continue;
+		x = s->view.items[i].node;
+		send_to(s, v, to, &(struct ftd_notice){
+				.kind = FTD_NOTICE_DEAD,
+				.subject = sim_node_id(x),
+				.subject_incarnation = s->nodes[x].incarnation,
+				.origin = sim_node_id(v),
+			}, 1);
+	}
+}
+
+static bool settled(struct sim *s, u32 v)
+{
+	return s->now - s->nodes[v].learned_ns >= s->cfg->timeout_ns;
+}
+
+/* repair.c repair_work, sending side: the digest to one random live member. */
+static void repair_tick(struct sim *s, u32 v)
+{
+	struct sim_node *node = &s->nodes[v];
+	struct ftd_digest d;
+	u32 to, tries;
+	int32_t item;
+
+	if (s->cfg->no_repair || s->now < node->digest_next_ns || !settled(s, v))
+		return;
+	node->digest_next_ns = s->now + ftd_digest_every(s->cfg->timeout_ns,
+							 (u32)sim_rng_u64(&s->repair_rng));
+	/* ftd_members_random: live in v's view, not v */
+	for (tries = 0; tries < 16; tries++) {
+		to = (u32)sim_rng_below(&s->repair_rng, s->cfg->nodes);
+		item = sim_view_find_node(&s->view, to);
+		if (to != v && (item < 0 || !sim_view_knows(&s->view, v, item)))
+			break;
+	}
+	if (tries == 16)
+		return;
+	d = digest_of(s, v);
+	s->rep.digests++;
+	send_to(s, v, to, &(struct ftd_notice){
+			.kind = FTD_NOTICE_DIGEST,
+			.subject = sim_node_id(v),
+			.subject_incarnation = node->incarnation,
+			.origin = sim_node_id(v),
+			.nonce = d.sum,
+			.regid = d.nodes,
+		}, 0);
+}
+
+/* repair.c, receiving side: settled and different: views both ways (ours, SYNC). */
+static void digest_rx(struct sim *s, u32 v, u32 from, const struct ftd_notice *n)
+{
+	struct ftd_digest mine, theirs = { .sum = n->nonce, .nodes = n->regid };
+
+	if (!settled(s, v))
+		return;
+	mine = digest_of(s, v);
+	if (ftd_digest_equal(&mine, &theirs))
+		return;
+	s->rep.repairs++;
+	send_view(s, v, from);
+	send_to(s, v, from, &(struct ftd_notice){
+			.kind = FTD_NOTICE_SYNC,
+			.subject = sim_node_id(v),
+			.subject_incarnation = s->nodes[v].incarnation,
+			.origin = sim_node_id(v),
+		}, 0);
+}
+
 /*
  * dissem.c ftd_dissem_declare_dead: v declares x dead, as its observer
  * (hops 0) or on a quorum of votes (hops: of the vote that completed it).
@@ -96,7 +233,7 @@ static void declare_dead(struct sim *s, u32 v, u32 x, u32 item, u32 hops)
 	s->rep.declarations++;
 	if (s->receiver[v])
 		s->rep.items[item].origins++;
-	sim_view_learn(&s->view, v, item);
+	learn(s, v, item);
 	sim_report_deliver(s, v, item, hops);
 	broadcast(s, v, &n, FTD_NODE_NONE, 0);
 }
@@ -244,6 +381,7 @@ void sim_node_tick(struct sim *s, u32 v)
 		return;
 	send_heartbeats(s, v);
 	detect_tick(s, v);
+	repair_tick(s, v);
 }
 
 /* detect.c ftd_detect_heard, for the fields the rules use. */
@@ -305,6 +443,16 @@ static void notice_rx(struct sim *s, u32 v, const struct sim_msg *m)
 		s->rep.codec_errors++;
 		return;
 	}
+	/* Both from the sender itself, never forwarded. */
+	if (n.kind == FTD_NOTICE_DIGEST || n.kind == FTD_NOTICE_SYNC) {
+		if (subject != m->src || holds_dead(s, v, m->src))
+			return;
+		if (n.kind == FTD_NOTICE_DIGEST)
+			digest_rx(s, v, m->src, &n);
+		else
+			send_view(s, v, m->src);
+		return;
+	}
 	switch (n.kind) {
 	case FTD_NOTICE_SUSPECT: {
 		u32 fresh;
@@ -333,7 +481,7 @@ static void notice_rx(struct sim *s, u32 v, const struct sim_msg *m)
 	}
 	/* apply_gone / apply_proc: news only if it changes our state. */
 	if (!sim_view_knows(&s->view, v, item)) {
-		sim_view_learn(&s->view, v, item);
+		learn(s, v, item);
 		sim_report_deliver(s, v, item, m->hops);
 		news = true;
 	}
@@ -380,7 +528,7 @@ void sim_node_proc_dead(struct sim *s, u32 v, u32 job, u32 rank, u32 regid)
 		return;
 	}
 	s->rep.items[item].origins++;
-	sim_view_learn(&s->view, v, item);
+	learn(s, v, item);
 	sim_report_deliver(s, v, item, 0);
 	broadcast(s, v, &n, FTD_NODE_NONE, 0);
 }

@@ -13,6 +13,8 @@
  *   sim_node_rx        hb_rx.c ftd_hb_rx: decode, MAC, last_rx; then
  *                      detect.c ftd_detect_heard or dissem.c ftd_dissem_rx
  *   declare / forward  dissem.c ftd_dissem_declare_dead, broadcast
+ *   repair             repair.c: the DIGEST to a random live member, and
+ *                      the views exchanged when the digests differ
  *
  * Per node the simulator keeps the module's per-node state that matters to
  * these rules: last_rx, the heartbeat sequence, and the k observed
@@ -45,6 +47,8 @@ struct sim_node {
 	u8 up;			/* running; 0 once crashed */
 	u8 n_obs;
 	u8 fenced;		/* received its own DEAD notice */
+	u64 learned_ns;		/* repair: when its view last changed */
+	u64 digest_next_ns;	/* repair: when it sends its digest next */
 };
 
 /* The heartbeat timer of node v fired at s->now. */

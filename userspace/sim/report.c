@@ -167,6 +167,9 @@ void sim_report_finish(struct sim *s, struct sim_result *res)
 	res->fenced = s->rep.fenced;
 	res->to_dead = s->rep.to_dead;
 	res->votes = s->rep.votes;
+	res->digests = s->rep.digests;
+	res->repairs = s->rep.repairs;
+	res->repair = !s->cfg->no_repair;
 	res->complete = !s->pending;
 	res->ok = !res->never_delivered && !res->delivered_again && !res->false_deaths && !res->cut_declared &&
 		  !res->codec_errors && res->complete && !s->err;
@@ -272,6 +275,9 @@ void sim_report_json(FILE *f, const struct sim_result *res)
 	KU("fenced", res->fenced);
 	KU("to_dead", res->to_dead);
 	KU("votes", res->votes);
+	KB("repair", res->repair);
+	KU("digests", res->digests);
+	KU("repairs", res->repairs);
 	KU("isolated_after_ns", res->isolated_after_ns);
 	KB("complete", res->complete);
 	KB("ok", res->ok);

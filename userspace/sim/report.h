@@ -44,6 +44,7 @@ struct sim_report {
 	u64 to_dead;			/* frames that arrived at a crashed node */
 	u64 declarations;		/* NODE_DEAD declarations (origins) */
 	u64 votes;			/* quorum: an observer's timeout, a vote */
+	u64 digests, repairs;		/* DIGESTs sent; views exchanged on a difference */
 };
 
 /* The numbers of one run (a JSON object, a table row). */
@@ -80,6 +81,8 @@ struct sim_result {
 	/* information */
 	u64 island_declared;		/* island mode: deliveries by cut-off nodes */
 	u64 declarations, suspects, recoveries, tell_dead, fenced, to_dead, votes;
+	u64 digests, repairs;			/* anti-entropy (repair.c) */
+	bool repair;				/* on (the module), or what-if off */
 	u64 isolated_after_ns;			/* what-if knob, 0: as the module (timeout / 2) */
 	bool complete;			/* every receiver knew before the time limit */
 	bool ok;

@@ -5,9 +5,11 @@
 #include "sim/scenario.h"
 #include "sim/rng.h"
 #include "sim/mem.h"
+#include "proto/digest.h"
 
 #define RNG_STREAM_PHASE	1
 #define RNG_STREAM_KEY		4
+#define RNG_STREAM_REPAIR	5
 #define SIM_CLUSTER		42
 /* Room for deaths nobody planned (false deaths, an island's declarations). */
 #define SIM_SPARE_ITEMS		64
@@ -91,9 +93,12 @@ static int setup(struct sim *s, const struct sim_config *cfg)
 		sim_release(phase, (size_t)n * sizeof(*phase));
 		return -1;
 	}
+	sim_rng_seed(&s->repair_rng, cfg->seed, RNG_STREAM_REPAIR);
 	for (i = 0; i < n; i++) {
 		s->nodes[i].up = 1;
 		s->nodes[i].incarnation = 1;
+		s->nodes[i].digest_next_ns = ftd_digest_every(cfg->timeout_ns,
+							      (u32)sim_rng_u64(&s->repair_rng));
 	}
 	/* Each node's timer started at its own moment: a uniform phase. */
 	sim_rng_seed(&rng, cfg->seed, RNG_STREAM_PHASE);
@@ -145,9 +150,13 @@ int sim_run(const struct sim_config *cfg, struct sim_result *res)
 	/* Long enough for every observer to have heard its predecessors. */
 	warmup = cfg->warmup_ns ? cfg->warmup_ns : cfg->timeout_ns + cfg->period_ns;
 	tail = cfg->tail_ns ? cfg->tail_ns : cfg->timeout_ns + 2 * cfg->period_ns;
-	/* A run of r silent nodes heals about one node per timeout: allow for it. */
+	/*
+	 * A run of r silent nodes heals about one node per timeout: allow for
+	 * it; and for 8 rounds of digests, which repair what the broadcast lost.
+	 */
 	limit = cfg->limit_ns ? cfg->limit_ns :
-		(u64)(4 + s.failures) * (cfg->timeout_ns + 2 * cfg->period_ns);
+		(u64)(4 + s.failures) * (cfg->timeout_ns + 2 * cfg->period_ns) +
+		(cfg->no_repair ? 0 : 8 * ftd_digest_every(cfg->timeout_ns, 0xffff));
 	s.t_fail = warmup;
 	t_end = s.t_fail + limit;
 

@@ -24,6 +24,7 @@
 #include "sim/node.h"
 #include "sim/report.h"
 #include "sim/quorum.h"
+#include "sim/rng.h"
 
 enum sim_scenario {
 	SIM_SC_SINGLE,		/* one node dies */
@@ -47,6 +48,7 @@ struct sim_config {
 	u32 quorum;		/* q: votes that declare a node, 1..k (1: no votes) */
 	u64 isolated_after_ns;	/* what-if: the isolation rule's silence; 0: the
 				 * suspicion delay (timeout / 2), as the module */
+	bool no_repair;		/* what-if: no digests (the module before repair.c) */
 	struct sim_net_config net;
 	u32 adjacent;		/* SIM_SC_ADJACENT: how many */
 	u32 cut;		/* SIM_SC_PARTITION: how many */
@@ -76,6 +78,7 @@ struct sim {
 	struct sim_view view;
 	struct sim_report rep;
 	struct sim_quorum quorum;
+	struct sim_rng repair_rng;	/* whom a digest goes to, and when */
 	struct sim_node *nodes;
 	struct sim_obs *obs;	/* k per node */
 	u8 *receiver;		/* per node: must deliver the failures */

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# rejoin_quiet.sh: a node fenced after a cut rejoins without harm. While it
+# was cut off it suspected its predecessors; the group holds them alive, and
+# so must it once it is back, or its predecessors would be nodes that send
+# to others and it would declare them a timeout later.
+#   8 nodes, k = 2. Node 5 cut off until it is declared dead everywhere and
+#   has suspected 4 and 3; reconnected, it is fenced and rejoins. For 3 s
+#   after that: node 5 declares nobody, nobody but node 5 is fenced, every
+#   other node delivered NODE_DEAD 5 and NODE_RESTORED 5 once, no other
+#   NODE_DEAD anywhere.
+#
+#   n1 .. n8 ── br0
+source "$(dirname "$0")/../lib.sh"
+
+N=8
+cluster_create "$N"
+cluster_up "$FTD_TEST_PERIOD" "$FTD_TEST_TIMEOUT"
+wait_until 30 all_alive || { n 1 ftstat; fail "cluster did not come up"; }
+watch_devices $(seq 1 "$N")
+sleep 0.5
+
+cut_node 5 > /dev/null
+dead_5() {
+	local i
+	for ((i = 1; i <= N; i++)); do
+		[ "$i" = 5 ] || has_event "$FTD_TMP/dev.$i" NODE_DEAD 5 || return 1
+	done
+}
+wait_until 20 dead_5 || { n 1 ftstat; fail "node 5 not declared dead everywhere"; }
+suspects_both() { has_event "$FTD_TMP/dev.5" NODE_SUSPECT 4 && has_event "$FTD_TMP/dev.5" NODE_SUSPECT 3; }
+wait_until 10 suspects_both || { n 5 ftstat; fail "node 5, cut off, did not suspect 4 and 3"; }
+sleep 0.3
+log "node 5 cut off: declared dead by the 7 others; it suspects 4 and 3"
+
+sw ftd-link s5r0 up > /dev/null
+wait_until 20 grep -q FENCED "$FTD_TMP/dev.5" || { n 5 ftstat; fail "node 5 was not fenced"; }
+restored() {
+	local i
+	for ((i = 1; i <= N; i++)); do
+		[ "$i" = 5 ] || has_event "$FTD_TMP/dev.$i" NODE_RESTORED 5 || return 1
+	done
+}
+wait_until 20 restored || { n 1 ftstat; fail "node 5 not restored everywhere"; }
+wait_until 20 all_alive || { n 5 ftstat; fail "not all alive after the rejoin"; }
+sleep 3
+
+bad=0
+for ((i = 1; i <= N; i++)); do
+	if [ "$i" = 5 ]; then
+		c=$(jq -c 'select(.event == "NODE_DEAD")' "$FTD_TMP/dev.5" | wc -l)
+		[ "$c" = 0 ] || { log "node 5 delivered $c NODE_DEAD: $(jq -c 'select(.event == "NODE_DEAD") |
+			[.node, .origin]' "$FTD_TMP/dev.5" | tr '\n' ' ')" >&2; bad=1; }
+		continue
+	fi
+	grep -q FENCED "$FTD_TMP/dev.$i" && { log "node $i was fenced" >&2; bad=1; }
+	for ev in NODE_DEAD NODE_RESTORED; do
+		c=$(count_events "$FTD_TMP/dev.$i" "$ev" 5)
+		[ "$c" = 1 ] || { log "node $i: $ev 5 delivered $c times" >&2; bad=1; }
+	done
+	c=$(jq -c 'select(.event == "NODE_DEAD" and .node != 5)' "$FTD_TMP/dev.$i" | wc -l)
+	[ "$c" = 0 ] || { log "node $i delivered $c other NODE_DEAD" >&2; bad=1; }
+done
+[ "$bad" = 0 ] || fail "the rejoin of node 5 did harm"
+log "node 5 fenced and rejoined: it declared nobody, nobody else was fenced, NODE_DEAD 5 and NODE_RESTORED 5 once at each other node"
+log "ok"
