@@ -2,6 +2,8 @@
 #include <linux/netdevice.h>
 #include <linux/inetdevice.h>
 #include <net/addrconf.h>
+#include <net/arp.h>
+#include <net/ndisc.h>
 #include "link.h"
 #include "net.h"
 #include "peer.h"
@@ -18,13 +20,33 @@ static bool rail_on_dev(struct net *net, const union ftd_addr *a, struct net_dev
 	return false;
 }
 
+/*
+ * A rail of ours has its carrier back. The kernel evicts a device's
+ * neighbour entries when the carrier goes, but not those made while it was
+ * gone: every heartbeat and probe we sent meanwhile left an unresolved
+ * entry whose next solicitation is up to a second away (retrans_time),
+ * with our frames queued behind it. Our observers, told we are back, would
+ * time us out meanwhile, again after each fence (a node cut off and
+ * reconnected was declared dead 4-7 times in a row). Evicted now, the next
+ * frame solicits at once. RTNL held.
+ */
+static void forget_unresolved_neighbours(struct net_device *dev, u8 families)
+{
+	if (families & BIT(0))
+		neigh_carrier_down(&arp_tbl, dev);
+#if IS_ENABLED(CONFIG_IPV6)
+	if (families & BIT(1))
+		neigh_carrier_down(&nd_tbl, dev);
+#endif
+}
+
 /* dev changed: report our rails on it whose state flipped. RTNL held. */
 static void link_changed(struct net_device *dev, bool usable)
 {
 	struct ftd_net *fn = ftd_net(dev_net(dev));
 	struct ftd_peer *self;
 	struct ftd_event ev;
-	u8 flip = 0;
+	u8 flip = 0, families = 0;
 	int i;
 
 	if (!READ_ONCE(fn->up))
@@ -36,13 +58,18 @@ static void link_changed(struct net_device *dev, bool usable)
 		for (i = 0; i < self->nrails; i++) {
 			if (!rail_on_dev(fn->net, &self->rails[i].addr, dev))
 				continue;
-			if (!!(self->rails_down & BIT(i)) != !usable)
+			if (!!(self->rails_down & BIT(i)) != !usable) {
 				flip |= BIT(i);
+				families |= self->rails[i].addr.sa.sa_family == AF_INET ?
+					    BIT(0) : BIT(1);
+			}
 		}
 		self->rails_down ^= flip;
 		spin_unlock_bh(&self->lock);
 	}
 	rcu_read_unlock();
+	if (usable && flip)
+		forget_unresolved_neighbours(dev, families);
 
 	for (i = 0; i < FTD_MAX_RAILS; i++) {
 		if (!(flip & BIT(i)))
