@@ -21,14 +21,16 @@ wait_until 30 all_alive || { n 1 ftstat; fail "cluster did not come up"; }
 watch_devices $(seq 1 "$N")
 sleep 0.5
 
-cut_node 5 > /dev/null
-dead_5() {
+# others_have EVENT: every node but 5 delivered EVENT about node 5.
+others_have() {
 	local i
 	for ((i = 1; i <= N; i++)); do
-		[ "$i" = 5 ] || has_event "$FTD_TMP/dev.$i" NODE_DEAD 5 || return 1
+		[ "$i" = 5 ] || has_event "$FTD_TMP/dev.$i" "$1" 5 || return 1
 	done
 }
-wait_until 20 dead_5 || { n 1 ftstat; fail "node 5 not declared dead everywhere"; }
+
+cut_node 5 > /dev/null
+wait_until 20 others_have NODE_DEAD || { n 1 ftstat; fail "node 5 not declared dead everywhere"; }
 suspects_both() { has_event "$FTD_TMP/dev.5" NODE_SUSPECT 4 && has_event "$FTD_TMP/dev.5" NODE_SUSPECT 3; }
 wait_until 10 suspects_both || { n 5 ftstat; fail "node 5, cut off, did not suspect 4 and 3"; }
 sleep 0.3
@@ -37,13 +39,7 @@ log "node 5 cut off: declared dead by the 7 others; it suspects 4 and 3"
 back=$(now_ns)
 sw ftd-link s5r0 up > /dev/null
 wait_until 20 grep -q FENCED "$FTD_TMP/dev.5" || { n 5 ftstat; fail "node 5 was not fenced"; }
-restored() {
-	local i
-	for ((i = 1; i <= N; i++)); do
-		[ "$i" = 5 ] || has_event "$FTD_TMP/dev.$i" NODE_RESTORED 5 || return 1
-	done
-}
-wait_until 20 restored || { n 1 ftstat; fail "node 5 not restored everywhere"; }
+wait_until 20 others_have NODE_RESTORED || { n 1 ftstat; fail "node 5 not restored everywhere"; }
 wait_until 20 all_alive || { n 5 ftstat; fail "not all alive after the rejoin"; }
 sleep 3
 

@@ -43,13 +43,13 @@ static bool holds_dead(struct sim *s, u32 v, u32 pos)
 }
 
 /*
- * dissem.c broadcast() + send_notice_to(): n to v's fingers, except the
- * node it came from and its subject. One encoding serves every copy (the
- * module's copies differ at most in tx_ns, which the MAC does not cover).
+ * dissem.c send_notice_to(): n from v to each of dst[0..cnt) but `except`
+ * and n's subject. One encoding serves every copy (the module's copies
+ * differ at most in tx_ns, which the MAC does not cover).
  */
-static void broadcast(struct sim *s, u32 v, const struct ftd_notice *n, u32 except, u32 hops)
+static void send_notice(struct sim *s, u32 v, const struct ftd_notice *n, const u32 *dst,
+			u32 cnt, u32 except, u32 hops)
 {
-	u32 fingers[FTD_MAX_FINGERS], cnt, i;
 	u8 payload[FTD_WIRE_NOTICE_LEN];
 	struct ftd_frame f = {
 		.type = FTD_FRAME_NOTICE,
@@ -60,8 +60,8 @@ static void broadcast(struct sim *s, u32 v, const struct ftd_notice *n, u32 exce
 	};
 	struct sim_frame *fr;
 	s64 idx;
+	u32 i;
 
-	cnt = sim_view_fingers(&s->view, v, fingers, FTD_MAX_FINGERS);
 	idx = sim_net_frame_new(&s->net);
 	if (idx < 0) {
 		fail(s, "out of memory (frames)");
@@ -73,13 +73,13 @@ static void broadcast(struct sim *s, u32 v, const struct ftd_notice *n, u32 exce
 	for (i = 0; i < cnt; i++) {
 		struct sim_msg m = {
 			.src = v,
-			.dst = fingers[i],
+			.dst = dst[i],
 			.ref = (u64)idx,
-			.hops = hops + 1,
+			.hops = hops,
 			.type = FTD_FRAME_NOTICE,
 		};
 
-		if (fingers[i] == except || sim_node_id(fingers[i]) == n->subject)
+		if (dst[i] == except || sim_node_id(dst[i]) == n->subject)
 			continue;
 		if (sim_net_send(&s->net, s->now, &m))
 			fail(s, "out of memory (event queue)");
@@ -88,39 +88,19 @@ static void broadcast(struct sim *s, u32 v, const struct ftd_notice *n, u32 exce
 		sim_net_frame_put(&s->net, idx);
 }
 
+/* dissem.c broadcast(): n to v's fingers, except the node it came from. */
+static void broadcast(struct sim *s, u32 v, const struct ftd_notice *n, u32 except, u32 hops)
+{
+	u32 fingers[FTD_MAX_FINGERS], cnt;
+
+	cnt = sim_view_fingers(&s->view, v, fingers, FTD_MAX_FINGERS);
+	send_notice(s, v, n, fingers, cnt, except, hops + 1);
+}
+
 /* dissem.c ftd_dissem_send_to: n from v to one node. */
 static void send_to(struct sim *s, u32 v, u32 to, const struct ftd_notice *n, u32 hops)
 {
-	u8 payload[FTD_WIRE_NOTICE_LEN];
-	struct ftd_frame f = {
-		.type = FTD_FRAME_NOTICE,
-		.cluster = s->cluster,
-		.sender = sim_node_id(v),
-		.incarnation = s->nodes[v].incarnation,
-		.tx_ns = s->now,
-	};
-	struct sim_msg m = {
-		.src = v,
-		.dst = to,
-		.hops = hops,
-		.type = FTD_FRAME_NOTICE,
-	};
-	struct sim_frame *fr;
-	s64 idx;
-
-	idx = sim_net_frame_new(&s->net);
-	if (idx < 0) {
-		fail(s, "out of memory (frames)");
-		return;
-	}
-	fr = sim_net_frame(&s->net, idx);
-	ftd_notice_encode(payload, n);
-	fr->len = ftd_wire_encode(fr->buf, sizeof(fr->buf), &f, payload, sizeof(payload), s->key);
-	m.ref = (u64)idx;
-	if (sim_net_send(&s->net, s->now, &m))
-		fail(s, "out of memory (event queue)");
-	if (!fr->refs)
-		sim_net_frame_put(&s->net, idx);
+	send_notice(s, v, n, &to, 1, FTD_NODE_NONE, hops);
 }
 
 /*
