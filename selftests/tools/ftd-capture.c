@@ -10,6 +10,9 @@
  *   {"dir":"in","src":"192.0.2.2","sender":2,"type":1,"seq":7,
  *    "tx_ns":...,"rx_ns":...,"csum":"ok","mono_ns":...,"tai_ns":...}
  *
+ * and, for a notice (type 2), what it says: "kind" (enum ftd_notice_kind),
+ * "subject", "subject_incarnation", "origin".
+ *
  * csum: "ok" or "bad" (verified over the pseudo-header), "none" (IPv4 zero),
  * "partial" (the kernel marks it CHECKSUM_PARTIAL: the field holds only the
  * pseudo-header sum, the payload is summed by the device later, so the
@@ -194,13 +197,21 @@ int main(int argc, char **argv)
 		inet_ntop(ipv4 ? AF_INET : AF_INET6, src, a, sizeof(a));
 		printf("{\"dir\":\"%s\",\"src\":\"%s\",\"sender\":%u,\"type\":%u,\"seq\":%llu,"
 		       "\"tx_ns\":%llu,\"rx_ns\":%llu,\"csum\":\"%s\",\"mono_ns\":%llu,"
-		       "\"tai_ns\":%llu}\n",
+		       "\"tai_ns\":%llu",
 		       from.sll_pkttype == PACKET_OUTGOING ? "out" : "in", a, be32(fr + 16),
 		       fr[5], (unsigned long long)be64(fr + 24),
 		       (unsigned long long)be64(fr + FTD_WIRE_TX_OFF),
 		       (unsigned long long)be64(fr + FTD_WIRE_RX_OFF),
 		       csum_state(udp, ulen, src, dst, alen, ipv4, partial),
 		       (unsigned long long)mono, (unsigned long long)tai);
+		/* A notice: what it says, and about whom (struct ftd_wire_notice). */
+		if (fr[5] == FTD_FRAME_NOTICE && ulen >= 8 + FTD_WIRE_HDR_LEN + FTD_WIRE_NOTICE_LEN) {
+			const uint8_t *no = fr + FTD_WIRE_HDR_LEN;
+
+			printf(",\"kind\":%u,\"subject\":%u,\"subject_incarnation\":%u,\"origin\":%u",
+			       no[0], be32(no + 4), be32(no + 8), be32(no + 12));
+		}
+		printf("}\n");
 		seen++;
 	}
 	return 0;

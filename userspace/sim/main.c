@@ -44,6 +44,9 @@ static void usage(FILE *f)
 "                          (default 1: an observer's timeout declares; 1..k)\n"
 "      --no-repair         what-if, not the module: no anti-entropy digests\n"
 "                          (a notice lost on every path stays lost)\n"
+"      --no-tell-preds     what-if, not the module: a declarer does not send\n"
+"                          the death to the dead node's predecessors directly\n"
+"                          (they learn it last, by the broadcast)\n"
 "      --isolated-after DUR  what-if, not the module: the silence after which\n"
 "                          a node that observes >= 2 nodes and hears nobody\n"
 "                          declares nobody (the module: timeout / 2; before\n"
@@ -164,7 +167,7 @@ static int split(char *s, char **out, const char *opt)
 
 int main(int argc, char **argv)
 {
-	enum { O_JDIST = 256, O_QUORUM, O_ISOLATED, O_NO_REPAIR, O_ADJ, O_CUT, O_LAYOUT, O_MODE, O_FIRST, O_WARMUP, O_TAIL,
+	enum { O_JDIST = 256, O_QUORUM, O_ISOLATED, O_NO_REPAIR, O_NO_TELL, O_ADJ, O_CUT, O_LAYOUT, O_MODE, O_FIRST, O_WARMUP, O_TAIL,
 	       O_LIMIT, O_SEED, O_JSON };
 	static const struct option opts[] = {
 		{ "nodes", required_argument, NULL, 'n' },
@@ -177,6 +180,7 @@ int main(int argc, char **argv)
 		{ "quorum", required_argument, NULL, O_QUORUM },
 		{ "isolated-after", required_argument, NULL, O_ISOLATED },
 		{ "no-repair", no_argument, NULL, O_NO_REPAIR },
+		{ "no-tell-preds", no_argument, NULL, O_NO_TELL },
 		{ "loss", required_argument, NULL, 'L' },
 		{ "scenario", required_argument, NULL, 's' },
 		{ "adjacent", required_argument, NULL, O_ADJ },
@@ -263,6 +267,9 @@ int main(int argc, char **argv)
 			break;
 		case O_NO_REPAIR:
 			base.no_repair = true;
+			break;
+		case O_NO_TELL:
+			base.no_tell_preds = true;
 			break;
 		case O_ADJ:
 			base.adjacent = parse_u64("--adjacent", optarg, 1, 1000000);

@@ -210,12 +210,19 @@ static void declare_dead(struct sim *s, u32 v, u32 x, u32 item, u32 hops)
 		.origin = sim_node_id(v),
 	};
 
+	u32 preds[FTD_MAX_OBSERVERS], cnt;
+
 	s->rep.declarations++;
 	if (s->receiver[v])
 		s->rep.items[item].origins++;
 	learn(s, v, item);
 	sim_report_deliver(s, v, item, hops);
 	broadcast(s, v, &n, FTD_NODE_NONE, 0);
+	/* Those that sent to x learn it first: their new observers time them. */
+	if (!s->cfg->no_tell_preds) {
+		cnt = sim_view_predecessors_of(&s->view, v, x, preds);
+		send_notice(s, v, &n, preds, cnt, v, 1);
+	}
 }
 
 static int32_t item_of(struct sim *s, u32 x)

@@ -49,6 +49,7 @@ struct sim_config {
 	u64 isolated_after_ns;	/* what-if: the isolation rule's silence; 0: the
 				 * suspicion delay (timeout / 2), as the module */
 	bool no_repair;		/* what-if: no digests (the module before repair.c) */
+	bool no_tell_preds;	/* what-if: a declarer tells the broadcast only */
 	struct sim_net_config net;
 	u32 adjacent;		/* SIM_SC_ADJACENT: how many */
 	u32 cut;		/* SIM_SC_PARTITION: how many */

@@ -180,6 +180,14 @@ u32 sim_view_predecessors(struct sim_view *v, u32 node, u32 *out)
 	return cached(v, node, 1, out);
 }
 
+u32 sim_view_predecessors_of(struct sim_view *v, u32 node, u32 pos, u32 *out)
+{
+	u32 f = enter(v, node), r = ftd_ring_predecessors(&v->ring, pos, v->k, out);
+
+	leave(v, f);
+	return r;
+}
+
 u32 sim_view_fingers(struct sim_view *v, u32 node, u32 *out, u32 max)
 {
 	u32 f = enter(v, node), r = ftd_ring_fingers(&v->ring, node, out, max);

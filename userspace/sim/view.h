@@ -84,5 +84,7 @@ void sim_view_learn(struct sim_view *v, u32 node, u32 item);
 u32 sim_view_successors(struct sim_view *v, u32 node, u32 *out);
 u32 sim_view_predecessors(struct sim_view *v, u32 node, u32 *out);
 u32 sim_view_fingers(struct sim_view *v, u32 node, u32 *out, u32 max);
+/* The k live predecessors of position pos (live or not), as node sees its ring. */
+u32 sim_view_predecessors_of(struct sim_view *v, u32 node, u32 pos, u32 *out);
 
 #endif
