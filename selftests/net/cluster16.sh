@@ -72,7 +72,17 @@ everyone_proc_dead() {
 		grep -q '"event":"PROC_DEAD".*"rank":5,' "$FTD_TMP/dev.$i" || return 1
 	done
 }
-wait_until 20 everyone_proc_dead || fail "PROC_DEAD for rank 5 not everywhere"
+wait_until 20 everyone_proc_dead || {
+	for ((i = 1; i <= N; i++)); do
+		grep -q '"event":"PROC_DEAD".*"rank":5,' "$FTD_TMP/dev.$i" && continue
+		log "node $i has no PROC_DEAD of rank 5; its events: $(jq -r \
+			'"\(.event) \(.node)@\(.incarnation)/\(.origin)"' "$FTD_TMP/dev.$i" | tr '\n' ',')" >&2
+		log "node $i: $(n "$i" ftctl stats -j | jq -c '{rx, rx_replay, rx_stale, rx_unproven,
+			notices_rx, notices_dup, ticks_late}')" >&2
+		n "$i" ftstat >&2
+	done
+	fail "PROC_DEAD for rank 5 not everywhere"
+}
 sleep 0.3
 rank_death_once "$N" 5 2 "$killed"
 
