@@ -163,6 +163,10 @@ void ftd_detect_answered(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnat
 	struct hearing h = {};
 
 	spin_lock_bh(&peer->lock);
+	/* The answer matched our latest PROBE's nonce: sent at probe_ns. */
+	if (now_ns > peer->fresh.probe_ns)
+		WRITE_ONCE(fn->probe_rtt_ns, ftd_watch_rtt(READ_ONCE(fn->probe_rtt_ns),
+							   now_ns - peer->fresh.probe_ns));
 	if (hear_incarnation(peer, incarnation, &h))
 		hear_node(fn, peer, now_ns, &h);
 	incarnation = peer->incarnation;
@@ -238,26 +242,85 @@ static u8 local_rails_down(struct ftd_net *fn)
 	return down;
 }
 
+int ftd_detect_start(struct ftd_net *fn)
+{
+	lockdep_assert_held(&fn->lock);
+	if (!fn->watch) {
+		fn->watch = kvzalloc(sizeof(*fn->watch), GFP_KERNEL_ACCOUNT);
+		if (!fn->watch)
+			return -ENOMEM;
+	}
+	/* The timer is stopped: it starts watching nobody. */
+	fn->watch->n = 0;
+	fn->watch->rule = (struct ftd_watch){};
+	return 0;
+}
+
+void ftd_detect_free(struct ftd_net *fn)
+{
+	kvfree(fn->watch);
+	fn->watch = NULL;
+}
+
+static void vouch(struct ftd_watchlist *w, u32 from, u32 n, u64 now, u64 timeout)
+{
+	u32 i;
+
+	for (i = from; i < n; i++)
+		w->vouched[i] = ftd_watch_vouched(READ_ONCE(w->peers[i]->last_heard_ns), now,
+						  timeout);
+}
+
+/*
+ * Past a silent run, watch further predecessors than the n nearest
+ * (proto/watch.h): returns how many of w->peers to watch.
+ */
+static u32 watch_further(struct ftd_net *fn, struct ftd_watchlist *w, u32 n, u32 live, u32 k,
+			 u64 now, u64 timeout, bool may_extend)
+{
+	bool near = true;
+	u32 i, span;
+
+	vouch(w, 0, n, now, timeout);
+	for (i = 0; i < n; i++)
+		near &= w->vouched[i];
+	span = ftd_watch_span(&w->rule, k, near, may_extend, now, live);
+	if (span <= n)
+		return n;
+	n = ftd_members_predecessors_far(fn, w->peers, w->pos, span, &live);
+	vouch(w, 0, n, now, timeout);
+	return ftd_watch_trim(&w->rule, w->vouched, n, k, now,
+			      ftd_watch_grow_every(READ_ONCE(fn->cfg.period_ns),
+						   READ_ONCE(fn->probe_rtt_ns)));
+}
+
 /*
  * Silence counts from the start of our watch: a node we just began to
- * observe (the ring changed) had no reason to send to us before. A node we
- * stop observing while we suspect it: we no longer hear it, so we have no
- * evidence either way; its new observers judge it.
+ * watch (the ring changed, or we look past a silent run) had no reason to
+ * send to us before. A node we stop watching while we suspect it: we no
+ * longer hear it, so we have no evidence either way; its new observers
+ * judge it. O(watched): each peer carries the tick that last watched it.
  */
-static void note_observed(struct ftd_net *fn, struct ftd_peer **preds, u32 n, u64 now)
+static void note_observed(struct ftd_net *fn, struct ftd_watchlist *w, u32 n, u64 now)
 {
+	u32 was = w->gen, gen = ++w->gen ?: ++w->gen;
 	struct ftd_peer *gone;
 	bool unsuspect;
 	u32 i, j;
 
-	for (j = 0; j < fn->n_observed; j++) {
-		for (i = 0; i < n; i++)
-			if (fn->observed[j] == preds[i]->id)
-				break;
-		if (i < n)
-			continue;
-		gone = ftd_peer_find(fn, fn->observed[j]);
-		if (!gone)
+	for (i = 0; i < n; i++) {
+		struct ftd_peer *peer = w->peers[i];
+
+		if (peer->watch_gen != was) {
+			spin_lock(&peer->lock);
+			peer->baseline_ns = max(peer->baseline_ns, now);
+			spin_unlock(&peer->lock);
+		}
+		peer->watch_gen = gen;
+	}
+	for (j = 0; j < w->n; j++) {
+		gone = ftd_peer_find(fn, w->ids[j]);
+		if (!gone || gone->watch_gen == gen)
 			continue;
 		spin_lock(&gone->lock);
 		unsuspect = gone->state == FTD_NODE_SUSPECT;
@@ -268,20 +331,9 @@ static void note_observed(struct ftd_net *fn, struct ftd_peer **preds, u32 n, u6
 			emit_node_event(fn, FTD_EV_NODE_ALIVE, gone->id, gone->incarnation,
 					fn->cfg.node);
 	}
-
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < fn->n_observed; j++)
-			if (fn->observed[j] == preds[i]->id)
-				break;
-		if (j == fn->n_observed) {
-			spin_lock(&preds[i]->lock);
-			preds[i]->baseline_ns = max(preds[i]->baseline_ns, now);
-			spin_unlock(&preds[i]->lock);
-		}
-	}
 	for (i = 0; i < n; i++)
-		fn->observed[i] = preds[i]->id;
-	fn->n_observed = n;
+		w->ids[i] = w->peers[i]->id;
+	w->n = n;
 }
 
 /*
@@ -324,18 +376,20 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 {
 	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
 	u64 ping_every = max(READ_ONCE(fn->cfg.period_ns), timeout / 4);
-	struct ftd_peer *preds[FTD_MAX_OBSERVERS];
+	u32 k = READ_ONCE(fn->cfg.observers);
+	struct ftd_watchlist *w = fn->watch;
+	struct ftd_peer *edges[2 * FTD_MAX_OBSERVERS];	/* live, past a silent run */
+	u32 n_edges;
 	enum ftd_node_state old;
 	enum ftd_event_type ev;
-	u32 i, n, incarnation;
+	u32 i, n, live, incarnation;
 	u8 rails_dead, own_rails_down, r;
 	u64 rails_seq[FTD_MAX_RAILS];
 	bool isolated, vote, ask;
 
 	rcu_read_lock();
 	own_rails_down = local_rails_down(fn);
-	n = ftd_members_predecessors(fn, preds, READ_ONCE(fn->cfg.observers));
-	note_observed(fn, preds, n, now_ns);
+	n = ftd_members_predecessors_far(fn, w->peers, w->pos, k, &live);
 	/*
 	 * Hearing nobody at all from several observed nodes at once says more
 	 * about us (cut off) than about them: suspect, declare nobody. With a
@@ -352,13 +406,23 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 	if (isolated && !fn->isolated_since)
 		fn->isolated_since = now_ns;
 	else if (!isolated && fn->isolated_since)
-		end_isolation(fn, preds, n, now_ns, timeout);
+		end_isolation(fn, w->peers, n, now_ns, timeout);
+	n = watch_further(fn, w, n, live, k, now_ns, timeout, !starved && !isolated);
+	note_observed(fn, w, n, now_ns);
+	n_edges = 0;
+	for (i = 0; n > k && i < n && n_edges < ARRAY_SIZE(edges); i++)
+		if (w->vouched[i])
+			edges[n_edges++] = w->peers[i];
 	for (i = 0; i < n; i++) {
-		struct ftd_peer *peer = preds[i];
+		struct ftd_peer *peer = w->peers[i];
+		bool near = i < k;	/* past them: the walk past a silent run */
 		u64 since;
 
 		spin_lock(&peer->lock);
 		old = peer->state;
+		/* Past a run whose far edge is not found, silence is no evidence. */
+		if (!near && !w->rule.edge)
+			peer->baseline_ns = max(peer->baseline_ns, now_ns);
 		since = max(peer->last_heard_ns, peer->baseline_ns);
 		if (since && now_ns > since)
 			peer->state = ftd_detect_on_silence(old, now_ns - since, timeout,
@@ -369,23 +433,30 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 			peer->state = FTD_NODE_SUSPECT;
 		ev = ftd_detect_event(old, peer->state);
 		incarnation = peer->incarnation;
-		/* A suspect is asked directly: its answer refutes the silence. */
-		ask = peer->state == FTD_NODE_SUSPECT;
+		/*
+		 * A suspect is asked directly: its answer refutes the silence.
+		 * A node past the run sends us no heartbeats: it is asked
+		 * whenever not heard for a probe interval.
+		 */
+		ask = near ? peer->state == FTD_NODE_SUSPECT :
+			     ftd_detect_in_ring(peer->state) &&
+			     now_ns - peer->last_heard_ns >= ping_every;
 		rails_dead = 0;
-		if (!starved && !isolated &&
+		if (near && !starved && !isolated &&
 		    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT))
 			rails_dead = newly_silent_rails(peer, now_ns, timeout, own_rails_down,
 							rails_seq);
 		spin_unlock(&peer->lock);
 		if (ask)
-			ftd_fresh_ping(fn, peer, ping_every);
+			ftd_fresh_ping(fn, peer, near ? ping_every :
+					ftd_watch_ask_every(&w->rule, ping_every, timeout));
 		for (r = 0; r < FTD_MAX_RAILS; r++)
 			if (rails_dead & BIT(r))
 				ftd_dissem_iface(fn, peer, incarnation, r, true, rails_seq[r]);
 		if (vote)
 			ftd_dissem_vote(fn, peer, incarnation);
 		if (ev == FTD_EV_NODE_DEAD)
-			ftd_dissem_declare_dead(fn, peer, incarnation);
+			ftd_dissem_declare_dead(fn, peer, incarnation, edges, n_edges);
 		else if (ev)
 			emit_node_event(fn, ev, peer->id, incarnation, fn->cfg.node);
 	}

@@ -9,6 +9,28 @@
 #include "net.h"
 #include "peer.h"
 #include "proto/wire.h"
+#include "proto/watch.h"
+
+/*
+ * Whom the timer watches: its k live predecessors, and past a silent run
+ * more of them (proto/watch.h). Allocated when the instance first comes
+ * up, freed with the namespace; used by the timer alone.
+ */
+struct ftd_watchlist {
+	struct ftd_watch rule;
+	u32 gen;			/* ticks, numbering peer->watch_gen */
+	u32 n;				/* watched at the last tick */
+	u32 ids[FTD_WATCH_MAX];		/* their node ids */
+	/* scratch of one tick */
+	u32 pos[FTD_WATCH_MAX];
+	struct ftd_peer *peers[FTD_WATCH_MAX];
+	bool vouched[FTD_WATCH_MAX];
+};
+
+/* The instance comes up: a watch list, empty. Process context, fn->lock. */
+int ftd_detect_start(struct ftd_net *fn);
+/* The namespace goes away. */
+void ftd_detect_free(struct ftd_net *fn);
 
 struct ftd_arrival {
 	u64 ns;			/* CLOCK_MONOTONIC */

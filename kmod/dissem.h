@@ -10,8 +10,12 @@
 #include "peer.h"
 #include "proto/wire.h"
 
-/* This node, as observer, declares peer dead at incarnation. Softirq. */
-void ftd_dissem_declare_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation);
+/*
+ * This node, as observer, declares peer dead at incarnation. Softirq.
+ * edges: live nodes it watches past a silent run (detect.c), told directly.
+ */
+void ftd_dissem_declare_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation,
+			     struct ftd_peer *const *edges, u32 n_edges);
 /* With quorum > 1: this observer votes peer dead; declares it on a quorum. */
 void ftd_dissem_vote(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation);
 /* This node heard peer first at incarnation: tell the group it is alive. */

@@ -207,6 +207,25 @@ u32 ftd_members_predecessors_of(struct ftd_net *fn, u32 id, struct ftd_peer **ou
 	return neighbours(fn, id, out, k, PREDECESSORS);
 }
 
+u32 ftd_members_predecessors_far(struct ftd_net *fn, struct ftd_peer **out, u32 *pos_buf,
+				 u32 max, u32 *live)
+{
+	struct ftd_members *m;
+	u32 n = 0, i;
+	s64 pos;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "ftd_members_* without rcu_read_lock");
+	spin_lock_bh(&fn->ring_lock);
+	m = rcu_dereference(fn->members);
+	*live = m ? m->ring.live : 0;
+	if (m && (pos = position_of(m, READ_ONCE(fn->cfg.node))) >= 0)
+		n = ftd_ring_predecessors(&m->ring, pos, max, pos_buf);
+	for (i = 0; i < n; i++)
+		out[i] = m->peers[pos_buf[i]];
+	spin_unlock_bh(&fn->ring_lock);
+	return n;
+}
+
 u32 ftd_members_fingers(struct ftd_net *fn, struct ftd_peer **out, u32 max)
 {
 	return neighbours(fn, READ_ONCE(fn->cfg.node), out, max, FINGERS);

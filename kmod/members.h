@@ -62,5 +62,11 @@ u32 ftd_members_predecessors(struct ftd_net *fn, struct ftd_peer **out, u32 k);
 /* Node id's k live predecessors (it need not be live): those that send it heartbeats. */
 u32 ftd_members_predecessors_of(struct ftd_net *fn, u32 id, struct ftd_peer **out, u32 k);
 u32 ftd_members_fingers(struct ftd_net *fn, struct ftd_peer **out, u32 max);
+/*
+ * Up to max of the local node's live predecessors, past FTD_MAX_FINGERS
+ * (pos_buf: scratch); *live: the live members, ourselves included.
+ */
+u32 ftd_members_predecessors_far(struct ftd_net *fn, struct ftd_peer **out, u32 *pos_buf,
+				 u32 max, u32 *live);
 
 #endif

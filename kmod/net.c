@@ -6,6 +6,7 @@
 #include "hb_tx.h"
 #include "event.h"
 #include "members.h"
+#include "detect.h"
 #include "dissem.h"
 #include "stab.h"
 #include "view.h"
@@ -107,15 +108,17 @@ static int net_up_locked(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	if (ret)
 		return ret;
 	/* Can fail: before anything that would have to be undone. */
-	ret = ftd_members_rebuild(fn);	/* everyone live again */
+	ret = ftd_detect_start(fn);
+	if (!ret)
+		ret = ftd_members_rebuild(fn);	/* everyone live again */
 	if (ret) {
 		ftd_socket_close(fn);
 		return ret;
 	}
 	WRITE_ONCE(fn->incarnation, next_incarnation(fn->incarnation));
 	ftd_peer_reset_all(fn);	/* after the new incarnation: self shows it */
-	fn->n_observed = 0;
 	fn->isolated_since = 0;
+	WRITE_ONCE(fn->probe_rtt_ns, 0);
 	WRITE_ONCE(fn->last_rx_ns, 0);
 	WRITE_ONCE(fn->up, true);
 	ftd_status_config(fn);
@@ -286,6 +289,7 @@ static __net_exit void ftd_net_pernet_exit(struct net *net)
 	ftd_peer_del_all(fn);
 	mutex_unlock(&fn->lock);
 	xa_destroy(&fn->peers);
+	ftd_detect_free(fn);
 	/* Its last file took the status table away (ftd_reader_destroy). */
 	if (WARN_ON(fn->status))
 		ftd_status_free(fn->status);

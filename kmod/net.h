@@ -22,6 +22,7 @@
 struct socket;
 struct ftd_members;
 struct ftd_status;
+struct ftd_watchlist;
 
 struct ftd_config {
 	u32 cluster;
@@ -60,9 +61,9 @@ struct ftd_net {
 	struct ftd_members __rcu *members;	/* the ring, see members.h */
 	spinlock_t ring_lock;		/* liveness in members->ring; _bh */
 	u64 last_rx_ns;			/* any valid frame from anyone; CLOCK_MONOTONIC */
-	/* The timer's own: whom it observed at its last tick. */
-	u32 observed[FTD_MAX_OBSERVERS];
-	u32 n_observed;
+	struct ftd_watchlist *watch;	/* the timer's own: whom it watches (detect.h) */
+	u64 probe_rtt_ns;		/* round trip of our PROBEs (proto/watch.h
+					 * ftd_watch_rtt); READ_ONCE/WRITE_ONCE */
 	u64 isolated_since;		/* the timer's own: hearing nobody since, 0: no */
 	bool tick_was_late;		/* the timer's own: its last tick was late */
 	struct socket __rcu *sock4;

@@ -85,6 +85,32 @@ TEST(adjacent_deaths)
 	}
 }
 
+/*
+ * A rack dies at once (a run of adjacent nodes, many times k): the
+ * observer after it watches past the run (proto/watch.h), so every death
+ * is known everywhere within two timeouts, not one timeout per k of them.
+ */
+TEST(rack_declared_within_two_timeouts)
+{
+	static const u32 racks[] = { 16, 64 };
+	struct sim_config cfg;
+	struct sim_result res;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(racks); i++) {
+		config(&cfg, 1000, SIM_SC_ADJACENT);
+		cfg.adjacent = racks[i];
+		ASSERT_EQ(0, sim_run(&cfg, &res));
+		TH_LOG("rack of %u: detected %.2f..%.2fms, all know %.2fms, probes %llu", racks[i],
+		       res.detect_min_ns / 1e6, res.detect_max_ns / 1e6, res.all_know_ns / 1e6,
+		       (unsigned long long)res.probes);
+		ASSERT_EXACTLY_ONCE(res);
+		ASSERT_TRUE(res.ok);
+		ASSERT_EQ(racks[i], res.failures);
+		ASSERT_LE(res.all_know_ns, 2 * cfg.timeout_ns);
+	}
+}
+
 TEST(partition_majority_declares_each_once)
 {
 	struct sim_config cfg;

@@ -54,6 +54,17 @@ struct sim_net_count {
 	u64 cut;	/* dropped by the partition */
 };
 
+/*
+ * Frames on top of the wire's (enum ftd_frame_type) that the simulator
+ * models without encoding them: a PROBE and its answer (PROBE_ACK), each
+ * the size of a notice (fresh.c).
+ */
+enum {
+	SIM_MSG_PROBE = __FTD_FRAME_MAX,
+	SIM_MSG_ANSWER,
+	__SIM_MSG_MAX
+};
+
 struct sim_net {
 	struct sim_net_config cfg;
 	struct sim_rng rng;
@@ -67,8 +78,8 @@ struct sim_net {
 	u32 *free_frames;
 	u32 n_free;
 	u32 frames_live, frames_peak;
-	u16 size[__FTD_FRAME_MAX];	/* encoded size of each frame type */
-	struct sim_net_count count[__FTD_FRAME_MAX];
+	u16 size[__SIM_MSG_MAX];	/* encoded size of each frame type */
+	struct sim_net_count count[__SIM_MSG_MAX];
 };
 
 int sim_net_init(struct sim_net *net, const struct sim_net_config *cfg, u32 n, u64 seed,

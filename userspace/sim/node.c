@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <stdio.h>
 #include "sim/sim.h"
+#include "sim/mem.h"
 #include "proto/detect.h"
 #include "proto/digest.h"
 #include "proto/wire.h"
@@ -14,7 +15,23 @@ static void fail(struct sim *s, const char *what)
 
 static struct sim_obs *obs_of(struct sim *s, u32 v)
 {
-	return &s->obs[(size_t)v * s->cfg->k];
+	return s->nodes[v].wide ? s->nodes[v].wide : &s->obs[(size_t)v * s->cfg->k];
+}
+
+/* Room for n watched nodes: past k, the node's own wide table. */
+static struct sim_obs *obs_room(struct sim *s, u32 v, u32 n)
+{
+	struct sim_node *node = &s->nodes[v];
+
+	if (n <= s->cfg->k || node->wide)
+		return obs_of(s, v);
+	node->wide = sim_zalloc(FTD_WATCH_MAX * sizeof(*node->wide));
+	if (!node->wide) {
+		fail(s, "out of memory (watch)");
+		return NULL;
+	}
+	memcpy(node->wide, &s->obs[(size_t)v * s->cfg->k], node->n_obs * sizeof(*node->wide));
+	return node->wide;
 }
 
 static struct sim_obs *find_obs(struct sim *s, u32 v, u32 pos)
@@ -199,9 +216,11 @@ static void digest_rx(struct sim *s, u32 v, u32 from, const struct ftd_notice *n
 
 /*
  * dissem.c ftd_dissem_declare_dead: v declares x dead, as its observer
- * (hops 0) or on a quorum of votes (hops: of the vote that completed it).
+ * (hops 0) or on a quorum of votes (hops: of the vote that completed it);
+ * edges: the live nodes v watches past a silent run.
  */
-static void declare_dead(struct sim *s, u32 v, u32 x, u32 item, u32 hops)
+static void declare_dead(struct sim *s, u32 v, u32 x, u32 item, u32 hops, const u32 *edges,
+			 u32 n_edges)
 {
 	struct ftd_notice n = {
 		.kind = FTD_NOTICE_DEAD,
@@ -223,6 +242,7 @@ static void declare_dead(struct sim *s, u32 v, u32 x, u32 item, u32 hops)
 		cnt = sim_view_predecessors_of(&s->view, v, x, preds);
 		send_notice(s, v, &n, preds, cnt, v, 1);
 	}
+	send_notice(s, v, &n, edges, n_edges, v, 1);
 }
 
 static int32_t item_of(struct sim *s, u32 x)
@@ -239,7 +259,7 @@ static void conclude(struct sim *s, u32 v, u32 x, u32 item, u32 fresh, u32 hops)
 {
 	if (fresh < s->cfg->quorum || sim_view_knows(&s->view, v, item))
 		return;
-	declare_dead(s, v, x, item, hops);
+	declare_dead(s, v, x, item, hops, NULL, 0);
 }
 
 /* dissem.c ftd_dissem_vote: with a quorum, v's timeout of x is a vote. */
@@ -264,15 +284,18 @@ static void vote_against(struct sim *s, u32 v, u32 x)
 
 /*
  * detect.c note_observed: silence counts from the start of our watch; a
- * node we stop observing while we suspect it is no longer suspected (its
+ * node we stop watching while we suspect it is no longer suspected (its
  * state is then ALIVE, as every member the simulator does not track).
+ * At its first tick a node has heard its predecessors (converged start).
  */
 static void note_observed(struct sim *s, u32 v, const u32 *preds, u32 n)
 {
-	struct sim_obs old[FTD_MAX_OBSERVERS], *o = obs_of(s, v);
 	struct sim_node *node = &s->nodes[v];
+	struct sim_obs *old = s->old_obs, *o = obs_room(s, v, n);
 	u32 i, j;
 
+	if (!o)
+		return;
 	memcpy(old, o, node->n_obs * sizeof(*o));
 	for (j = 0; j < node->n_obs; j++) {
 		for (i = 0; i < n; i++)
@@ -294,9 +317,55 @@ static void note_observed(struct sim *s, u32 v, const u32 *preds, u32 n)
 			.pos = preds[i],
 			.state = FTD_NODE_ALIVE,
 			.baseline_ns = s->now,
+			.last_heard_ns = node->started ? 0 : s->now,
 		};
 	}
 	node->n_obs = n;
+	node->started = 1;
+}
+
+/*
+ * fresh.c ftd_fresh_ping: a PROBE, unless one went to it within `every`.
+ * Its nonce is its send time: only an answer to the latest one counts.
+ */
+static void probe(struct sim *s, u32 v, struct sim_obs *o, u64 every)
+{
+	struct sim_msg m = { .src = v, .dst = o->pos, .ref = s->now, .type = SIM_MSG_PROBE };
+
+	if (o->probe_ns && s->now - o->probe_ns < every)
+		return;
+	o->probe_ns = s->now;
+	s->rep.probes++;
+	if (sim_net_send(&s->net, s->now, &m))
+		fail(s, "out of memory (event queue)");
+}
+
+static bool vouched(struct sim *s, u32 v, u32 pos)
+{
+	struct sim_obs *o = find_obs(s, v, pos);
+
+	return o && ftd_watch_vouched(o->last_heard_ns, s->now, s->cfg->timeout_ns);
+}
+
+/* detect.c watch_further: past a silent run, watch more of s->walk. */
+static u32 watch_further(struct sim *s, u32 v, u32 n, bool may_extend)
+{
+	struct sim_node *node = &s->nodes[v];
+	u32 k = s->cfg->k, i, span;
+	bool near = true;
+
+	for (i = 0; i < n; i++)
+		near &= vouched(s, v, s->walk[i]);
+	/* (the live count costs a view switch: only when it matters) */
+	span = ftd_watch_span(&node->watch, k, near, may_extend, s->now,
+			      near || !may_extend ? 0 : sim_view_live(&s->view, v));
+	if (span <= n)
+		return n;
+	n = sim_view_predecessors_far(&s->view, v, span, s->walk);
+	for (i = 0; i < n; i++)
+		s->vouched[i] = vouched(s, v, s->walk[i]);
+	return ftd_watch_trim(&node->watch, s->vouched, n, k, s->now,
+			      ftd_watch_grow_every(s->cfg->period_ns, node->probe_rtt_ns));
 }
 
 /* detect.c ftd_detect_tick, with starved = false: the simulated timer is never late. */
@@ -305,24 +374,33 @@ static void detect_tick(struct sim *s, u32 v)
 	u64 timeout = s->cfg->timeout_ns, since;
 	u64 alone = s->cfg->isolated_after_ns ? s->cfg->isolated_after_ns :
 		    ftd_detect_suspect_after(timeout);
+	u64 ping_every = s->cfg->period_ns > timeout / 4 ? s->cfg->period_ns : timeout / 4;
 	struct sim_node *node = &s->nodes[v];
-	u32 preds[FTD_MAX_OBSERVERS], n, i;
+	u32 edges[2 * FTD_MAX_OBSERVERS], n_edges = 0, n, i;
 	enum ftd_node_state old;
 	enum ftd_event_type ev;
 	struct sim_obs *o;
-	bool isolated, vote;
+	bool isolated, vote, near;
 	int32_t item;
 
-	n = sim_view_predecessors(&s->view, v, preds);
-	note_observed(s, v, preds, n);
+	n = sim_view_predecessors(&s->view, v, s->walk);
 	/*
 	 * Hearing nobody at all from several observed nodes, for the suspicion
 	 * delay: suspect, declare nobody.
 	 */
 	isolated = n >= 2 && s->now - node->last_rx_ns >= alone;
+	n = watch_further(s, v, n, !isolated);
+	note_observed(s, v, s->walk, n);
+	for (i = 0; n > s->cfg->k && i < n && n_edges < 2 * FTD_MAX_OBSERVERS; i++)
+		if (s->vouched[i])
+			edges[n_edges++] = s->walk[i];
 	o = obs_of(s, v);
 	for (i = 0; i < n && !s->err; i++) {
+		near = i < s->cfg->k;
 		old = o[i].state;
+		/* Past a run whose far edge is not found, silence is no evidence. */
+		if (!near && !node->watch.edge)
+			o[i].baseline_ns = s->now;
 		since = o[i].last_heard_ns > o[i].baseline_ns ? o[i].last_heard_ns : o[i].baseline_ns;
 		if (since && s->now > since)
 			o[i].state = ftd_detect_on_silence(old, s->now - since, timeout, isolated);
@@ -333,12 +411,18 @@ static void detect_tick(struct sim *s, u32 v)
 		ev = ftd_detect_event(old, o[i].state);
 		if (ev == FTD_EV_NODE_SUSPECT)
 			s->rep.suspects++;
+		/* Asked: a suspect, and a node past the run not heard for a while. */
+		if (near && o[i].state == FTD_NODE_SUSPECT)
+			probe(s, v, &o[i], ping_every);
+		else if (!near && ftd_detect_in_ring(o[i].state) &&
+			 s->now - o[i].last_heard_ns >= ping_every)
+			probe(s, v, &o[i], ftd_watch_ask_every(&node->watch, ping_every, timeout));
 		if (vote)
 			vote_against(s, v, o[i].pos);
 		if (ev == FTD_EV_NODE_DEAD) {
 			item = item_of(s, o[i].pos);
 			if (item >= 0 && !sim_view_knows(&s->view, v, item))
-				declare_dead(s, v, o[i].pos, item, 0);
+				declare_dead(s, v, o[i].pos, item, 0, edges, n_edges);
 		}
 	}
 }
@@ -371,7 +455,10 @@ void sim_node_tick(struct sim *s, u32 v)
 	repair_tick(s, v);
 }
 
-/* detect.c ftd_detect_heard, for the fields the rules use. */
+/*
+ * detect.c ftd_detect_heard (a heartbeat, with its sequence number) and
+ * ftd_detect_answered (an answer to our PROBE), for the fields the rules use.
+ */
 static void heard(struct sim *s, u32 v, const struct sim_msg *m)
 {
 	enum ftd_node_state old;
@@ -382,9 +469,18 @@ static void heard(struct sim *s, u32 v, const struct sim_msg *m)
 		return;
 	}
 	o = find_obs(s, v, m->src);
-	if (!o || m->ref <= o->rx_seq)
-		return;		/* not observed (its state only matters once it is), or stale */
-	o->rx_seq = m->ref;
+	if (!o)
+		return;		/* not observed: its state only matters once it is */
+	if (m->type == FTD_FRAME_HEARTBEAT) {
+		if (m->ref <= o->rx_seq)
+			return;	/* stale */
+		o->rx_seq = m->ref;
+	} else if (m->ref != o->probe_ns) {
+		return;		/* proto/fresh.c: an answer to no PROBE of ours */
+	} else {
+		s->nodes[v].probe_rtt_ns = ftd_watch_rtt(s->nodes[v].probe_rtt_ns,
+							 s->now - m->ref);
+	}
 	if (s->now > o->last_heard_ns)
 		o->last_heard_ns = s->now;
 	old = o->state;
@@ -490,6 +586,12 @@ void sim_node_rx(struct sim *s, const struct sim_msg *m)
 	}
 	if (m->type == FTD_FRAME_NOTICE) {
 		notice_rx(s, m->dst, m);
+		return;
+	}
+	if (m->type == SIM_MSG_PROBE) {	/* fresh.c: answered at once */
+		if (sim_net_send(&s->net, s->now, &(struct sim_msg){
+				.src = m->dst, .dst = m->src, .ref = m->ref, .type = SIM_MSG_ANSWER }))
+			fail(s, "out of memory (event queue)");
 		return;
 	}
 	node->last_rx_ns = s->now;

@@ -7,9 +7,12 @@
  * frame and notice codec, MAC) are the core's functions, called here.
  *
  *   sim_node_tick      hb_tx.c hb_timer_fired: send_heartbeats, then
- *                      detect.c ftd_detect_tick (note_observed, the
- *                      isolation rule, ftd_detect_on_silence per predecessor,
- *                      quorum votes)
+ *                      detect.c ftd_detect_tick (the isolation rule,
+ *                      watch_further past a silent run, note_observed,
+ *                      ftd_detect_on_silence per watched node, PROBEs of
+ *                      suspects and of nodes past the run, quorum votes)
+ *   probe / answer     fresh.c ftd_fresh_ping and the PROBE_ACK: an
+ *                      answer counts as hearing the node
  *   sim_node_rx        hb_rx.c ftd_hb_rx: decode, MAC, last_rx; then
  *                      detect.c ftd_detect_heard or dissem.c ftd_dissem_rx
  *   declare / forward  dissem.c ftd_dissem_declare_dead, broadcast
@@ -17,9 +20,10 @@
  *                      the views exchanged when the digests differ
  *
  * Per node the simulator keeps the module's per-node state that matters to
- * these rules: last_rx, the heartbeat sequence, and the k observed
+ * these rules: last_rx, the heartbeat sequence, and the watched
  * predecessors (struct sim_obs: the fields of struct ftd_peer that
- * ftd_detect_tick and ftd_detect_heard use). Every other member's state is
+ * ftd_detect_tick and ftd_detect_heard use): k of them, more past a
+ * silent run (proto/watch.h). Every other member's state is
  * ALIVE (converged start: all nodes have heard each other) unless the node
  * learnt its death (view.h).
  */
@@ -27,6 +31,7 @@
 #define FTD_SIM_NODE_H
 
 #include "proto/compat.h"
+#include "proto/watch.h"
 #include "sim/evq.h"
 
 struct sim;
@@ -38,6 +43,7 @@ struct sim_obs {
 	u64 last_heard_ns;
 	u64 baseline_ns;
 	u64 rx_seq;
+	u64 probe_ns;		/* fresh.c ftd_fresh_ping: our last PROBE to it */
 };
 
 struct sim_node {
@@ -45,7 +51,13 @@ struct sim_node {
 	u64 tx_seq;		/* heartbeats sent */
 	u32 incarnation;
 	u8 up;			/* running; 0 once crashed */
-	u8 n_obs;
+	u8 started;		/* ticked once: it heard its predecessors at start */
+	u16 n_obs;
+	struct sim_obs *wide;	/* watching past a silent run: FTD_WATCH_MAX
+				 * entries, allocated the first time; else the
+				 * k of struct sim.obs */
+	struct ftd_watch watch;	/* proto/watch.h */
+	u64 probe_rtt_ns;	/* ftd_watch_rtt over its answered PROBEs */
 	u8 fenced;		/* received its own DEAD notice */
 	u64 learned_ns;		/* repair: when its view last changed */
 	u64 digest_next_ns;	/* repair: when it sends its digest next */

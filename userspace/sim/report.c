@@ -169,6 +169,7 @@ void sim_report_finish(struct sim *s, struct sim_result *res)
 	res->votes = s->rep.votes;
 	res->digests = s->rep.digests;
 	res->repairs = s->rep.repairs;
+	res->probes = s->rep.probes;
 	res->repair = !s->cfg->no_repair;
 	res->complete = !s->pending;
 	res->ok = !res->never_delivered && !res->delivered_again && !res->false_deaths && !res->cut_declared &&
@@ -278,6 +279,7 @@ void sim_report_json(FILE *f, const struct sim_result *res)
 	KB("repair", res->repair);
 	KU("digests", res->digests);
 	KU("repairs", res->repairs);
+	KU("probes", res->probes);
 	KU("isolated_after_ns", res->isolated_after_ns);
 	KB("complete", res->complete);
 	KB("ok", res->ok);

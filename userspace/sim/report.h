@@ -45,6 +45,7 @@ struct sim_report {
 	u64 declarations;		/* NODE_DEAD declarations (origins) */
 	u64 votes;			/* quorum: an observer's timeout, a vote */
 	u64 digests, repairs;		/* DIGESTs sent; views exchanged on a difference */
+	u64 probes;			/* PROBEs of suspects and of nodes past a run */
 };
 
 /* The numbers of one run (a JSON object, a table row). */
@@ -82,6 +83,7 @@ struct sim_result {
 	u64 island_declared;		/* island mode: deliveries by cut-off nodes */
 	u64 declarations, suspects, recoveries, tell_dead, fenced, to_dead, votes;
 	u64 digests, repairs;			/* anti-entropy (repair.c) */
+	u64 probes;				/* PROBEs sent (each answered if it arrives) */
 	bool repair;				/* on (the module), or what-if off */
 	u64 isolated_after_ns;			/* what-if knob, 0: as the module (timeout / 2) */
 	bool complete;			/* every receiver knew before the time limit */

@@ -97,6 +97,8 @@ static int setup(struct sim *s, const struct sim_config *cfg)
 	for (i = 0; i < n; i++) {
 		s->nodes[i].up = 1;
 		s->nodes[i].incarnation = 1;
+		/* Converged start: the module's first sweep PROBEd every member. */
+		s->nodes[i].probe_rtt_ns = 2 * cfg->net.latency_ns;
 		s->nodes[i].digest_next_ns = ftd_digest_every(cfg->timeout_ns,
 							      (u32)sim_rng_u64(&s->repair_rng));
 	}
@@ -120,13 +122,15 @@ static int setup(struct sim *s, const struct sim_config *cfg)
 
 static void teardown(struct sim *s)
 {
-	u32 n = s->cfg->nodes;
+	u32 n = s->cfg->nodes, i;
 
 	sim_quorum_free(&s->quorum);
 	sim_report_free(&s->rep);
 	sim_view_free(&s->view);
 	sim_net_free(&s->net);
 	sim_evq_free(&s->q);
+	for (i = 0; i < n; i++)
+		sim_release(s->nodes[i].wide, FTD_WATCH_MAX * sizeof(struct sim_obs));
 	sim_release(s->nodes, (size_t)n * sizeof(*s->nodes));
 	sim_release(s->obs, (size_t)n * s->cfg->k * sizeof(*s->obs));
 	sim_release(s->receiver, n);

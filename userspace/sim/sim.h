@@ -81,7 +81,10 @@ struct sim {
 	struct sim_quorum quorum;
 	struct sim_rng repair_rng;	/* whom a digest goes to, and when */
 	struct sim_node *nodes;
-	struct sim_obs *obs;	/* k per node */
+	struct sim_obs *obs;	/* k per node (struct sim_node.wide: more) */
+	u32 walk[FTD_WATCH_MAX];	/* scratch of one tick: predecessors */
+	bool vouched[FTD_WATCH_MAX];
+	struct sim_obs old_obs[FTD_WATCH_MAX];
 	u8 *receiver;		/* per node: must deliver the failures */
 	u32 n_receivers;
 	u32 pending;		/* (receiver, failure) deliveries still missing */

@@ -188,6 +188,22 @@ u32 sim_view_predecessors_of(struct sim_view *v, u32 node, u32 pos, u32 *out)
 	return r;
 }
 
+u32 sim_view_live(struct sim_view *v, u32 node)
+{
+	u32 f = enter(v, node), r = v->ring.live;
+
+	leave(v, f);
+	return r;
+}
+
+u32 sim_view_predecessors_far(struct sim_view *v, u32 node, u32 max, u32 *out)
+{
+	u32 f = enter(v, node), r = ftd_ring_predecessors(&v->ring, node, max, out);
+
+	leave(v, f);
+	return r;
+}
+
 u32 sim_view_fingers(struct sim_view *v, u32 node, u32 *out, u32 max)
 {
 	u32 f = enter(v, node), r = ftd_ring_fingers(&v->ring, node, out, max);

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Watching past a silent run of predecessors.
+ *
+ * An observer watches its k live predecessors (proto/ring.h). When nodes
+ * next to each other in the ring die together (a rack, a switch, a power
+ * strip), the observer after the run sees its k predecessors fall silent,
+ * declares them a timeout later, and only then begins to watch the next
+ * k: silence counts from the start of a watch, since a node had no reason
+ * to send to us before. A run of r adjacent deaths took ceil(r/k) timeouts.
+ *
+ * So while one of its k nearest predecessors is not vouched for (heard
+ * within the suspicion delay), an observer also watches the predecessors
+ * beyond them and asks each directly (a PROBE, whose answer is as fresh as
+ * a heartbeat): k more at once, then the extension grows eightfold every
+ * period (or two round trips of a PROBE, if longer: answers must have had
+ * time to come back), and the walk back stops at the k-th vouched node. The live nodes
+ * it found on both edges of the run are told of each death directly (the
+ * fingers of the nodes before a run land in it). A live node
+ * answers within a round trip and so ends the walk; a dead one never
+ * answers and is declared a timeout after its watch began, like any node
+ * we observe. A run of r is declared within about
+ *   suspicion delay + log8(r/k) periods + timeout
+ * after it died, instead of ceil(r/k) timeouts.
+ *
+ * The walk never goes past FTD_WATCH_MAX nodes nor past half of the live
+ * ring, and an observer that is starved or hears nobody starts no walk and
+ * grows none (one under way stays as it is): then the fault is likely its
+ * own. The silence of a node past the k nearest
+ * counts only from the moment the walk has found the run's far edge (k
+ * vouched nodes beyond it): a silence that reaches over half of the ring
+ * is the other side of a partition, or more deaths than anyone can tell
+ * from one. Those nodes are asked once a timeout, and declared as before,
+ * k at a time, by the nearest observers, a timeout after they became the
+ * nearest.
+ *
+ * The same rules run in the module (kmod/detect.c) and in the simulator.
+ */
+#ifndef FTD_PROTO_WATCH_H
+#define FTD_PROTO_WATCH_H
+
+#include "compat.h"
+#include "detect.h"
+
+#define FTD_WATCH_MAX		1024	/* predecessors watched at most, k included */
+#define FTD_WATCH_GROWTH	8	/* the extension's growth per period */
+
+struct ftd_watch {
+	u32 span;	/* predecessors walked over; 0: the k nearest are vouched */
+	u32 cap;	/* the walk's bound: half the live ring, FTD_WATCH_MAX */
+	u64 grown_ns;	/* when span last grew; 0: not yet */
+	bool edge;	/* the last walk found k vouched nodes: nodes past the
+			 * k nearest may be declared */
+	bool frozen;	/* starved or hearing nobody: the walk does not grow */
+};
+
+/* Was a node last heard at last_heard_ns vouched for at now? */
+static inline bool ftd_watch_vouched(u64 last_heard_ns, u64 now, u64 timeout_ns)
+{
+	return last_heard_ns && now >= last_heard_ns &&
+	       now - last_heard_ns < ftd_detect_suspect_after(timeout_ns);
+}
+
+/*
+ * How many predecessors to walk back over at now (k at least, at most
+ * FTD_WATCH_MAX and half of the live members, ourselves included):
+ * near_vouched says the k nearest are all vouched for, may_extend that
+ * the observer is neither starved nor hearing nobody.
+ */
+u32 ftd_watch_span(struct ftd_watch *w, u32 k, bool near_vouched, bool may_extend, u64 now,
+		   u32 live);
+
+/* How often a node past the k nearest is asked (ping_every: a suspect's). */
+static inline u64 ftd_watch_ask_every(const struct ftd_watch *w, u64 ping_every, u64 timeout_ns)
+{
+	return w->edge || ping_every >= timeout_ns ? ping_every : timeout_ns;
+}
+
+/*
+ * The walk back over span predecessors (span from ftd_watch_span, or
+ * fewer: the ring is smaller), nearest first, vouched[i] for each: how
+ * many of them to watch, up to and including the k-th vouched one, the k
+ * nearest always. A walk that found fewer than k vouched grows the next
+ * one, at most once per grow_ns (the first time at once), and sets no edge.
+ */
+u32 ftd_watch_trim(struct ftd_watch *w, const bool *vouched, u32 span, u32 k, u64 now,
+		   u64 grow_ns);
+
+/* How often the walk may grow: a period, or two round trips of a PROBE. */
+static inline u64 ftd_watch_grow_every(u64 period_ns, u64 rtt_ns)
+{
+	return 2 * rtt_ns > period_ns ? 2 * rtt_ns : period_ns;
+}
+
+/*
+ * A PROBE answered after sample_ns: the round trip the walk allows for,
+ * *rtt_ns, follows a slower answer at once and a faster one slowly.
+ */
+static inline u64 ftd_watch_rtt(u64 rtt_ns, u64 sample_ns)
+{
+	return sample_ns >= rtt_ns ? sample_ns : rtt_ns - (rtt_ns - sample_ns) / 8;
+}
+
+#endif

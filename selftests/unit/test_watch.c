@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Watching past a silent run (kmod/proto/watch.c): how far the walk goes,
+ * how it grows, where it stops, and when the nodes past the k nearest may
+ * be declared.
+ */
+#include "harness.h"
+#include "proto/watch.h"
+
+#define MS 1000000ULL
+#define BIG 100000	/* live members: the walk is bounded by FTD_WATCH_MAX */
+
+TEST(vouched_means_heard_within_the_suspicion_delay)
+{
+	EXPECT_FALSE(ftd_watch_vouched(0, 100 * MS, 100 * MS));	/* never heard */
+	EXPECT_TRUE(ftd_watch_vouched(60 * MS, 100 * MS, 100 * MS));
+	EXPECT_FALSE(ftd_watch_vouched(50 * MS, 100 * MS, 100 * MS));
+	EXPECT_FALSE(ftd_watch_vouched(110 * MS, 100 * MS, 100 * MS)); /* stamp ahead of us */
+}
+
+TEST(nearest_vouched_watch_only_k)
+{
+	struct ftd_watch w = {};
+
+	EXPECT_EQ(2, ftd_watch_span(&w, 2, true, true, 10 * MS, BIG));
+	EXPECT_EQ(0, w.span);
+}
+
+TEST(starved_or_alone_starts_no_walk)
+{
+	struct ftd_watch w = {};
+
+	EXPECT_EQ(3, ftd_watch_span(&w, 3, false, false, 10 * MS, BIG));
+	EXPECT_EQ(0, w.span);
+}
+
+TEST(a_starved_tick_keeps_the_walk_but_does_not_grow_it)
+{
+	bool none[FTD_WATCH_MAX] = {}, v[] = { false, false, false, true };
+	struct ftd_watch w = {};
+
+	ASSERT_EQ(2, ftd_watch_span(&w, 1, false, true, 100 * MS, BIG));	/* 2k */
+	w.span = 4;
+	EXPECT_EQ(4, ftd_watch_trim(&w, v, 4, 1, 100 * MS, 10 * MS));
+	EXPECT_TRUE(w.edge);
+	/* A late tick: the same walk, its edge kept. */
+	EXPECT_EQ(4, ftd_watch_span(&w, 1, false, false, 200 * MS, BIG));
+	EXPECT_EQ(4, ftd_watch_trim(&w, v, 4, 1, 200 * MS, 10 * MS));
+	EXPECT_TRUE(w.edge);
+	/* Nobody vouched on a late tick: no growth. */
+	EXPECT_EQ(4, ftd_watch_trim(&w, none, 4, 1, 300 * MS, 10 * MS));
+	EXPECT_EQ(4, ftd_watch_span(&w, 1, false, false, 300 * MS, BIG));
+}
+
+TEST(span_grows_eightfold_each_period_while_short_of_k_vouched)
+{
+	/* k more at once; after each walk without k vouched, 8x the extension */
+	static const u32 want[] = { 4, 18, 130, FTD_WATCH_MAX, FTD_WATCH_MAX };
+	bool none[FTD_WATCH_MAX] = {};
+	struct ftd_watch w = {};
+	u64 now = 100 * MS;
+	u32 i, span;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		span = ftd_watch_span(&w, 2, false, true, now, BIG);
+		EXPECT_EQ(want[i], span);
+		/* Nobody vouched: the whole walk is watched, no edge. */
+		EXPECT_EQ(span, ftd_watch_trim(&w, none, span, 2, now, 10 * MS));
+		EXPECT_FALSE(w.edge);
+		now += 10 * MS;
+	}
+	/* Back to k as soon as the nearest are vouched again. */
+	EXPECT_EQ(2, ftd_watch_span(&w, 2, true, true, now, BIG));
+	EXPECT_EQ(0, w.span);
+}
+
+TEST(grows_at_most_once_a_period)
+{
+	bool none[FTD_WATCH_MAX] = {};
+	struct ftd_watch w = {};
+
+	ASSERT_EQ(4, ftd_watch_span(&w, 2, false, true, 100 * MS, BIG));
+	ftd_watch_trim(&w, none, 4, 2, 100 * MS, 10 * MS);	/* the first at once */
+	EXPECT_EQ(18, ftd_watch_span(&w, 2, false, true, 105 * MS, BIG));
+	ftd_watch_trim(&w, none, 18, 2, 105 * MS, 10 * MS);
+	EXPECT_EQ(18, ftd_watch_span(&w, 2, false, true, 108 * MS, BIG));
+	ftd_watch_trim(&w, none, 18, 2, 115 * MS, 10 * MS);
+	EXPECT_EQ(130, ftd_watch_span(&w, 2, false, true, 115 * MS, BIG));
+}
+
+TEST(never_past_half_of_the_live_ring)
+{
+	bool none[FTD_WATCH_MAX] = {};
+	struct ftd_watch w = {};
+	u64 now = 100 * MS;
+	u32 i, span = 0;
+
+	for (i = 0; i < 6; i++, now += 10 * MS) {
+		span = ftd_watch_span(&w, 2, false, true, now, 41);
+		ftd_watch_trim(&w, none, span, 2, now, 10 * MS);
+	}
+	EXPECT_EQ(20, span);
+	EXPECT_FALSE(w.edge);
+	/* Four live members: half of them is no more than k, no walk at all. */
+	EXPECT_EQ(2, ftd_watch_span(&w, 2, false, true, now, 4));
+	EXPECT_EQ(0, w.span);
+}
+
+TEST(trim_stops_at_the_kth_vouched_and_finds_the_edge)
+{
+	/* dead, alive, dead, alive, alive: with k = 2, watch the first 4 */
+	bool v[] = { false, true, false, true, true };
+	struct ftd_watch w = {};
+
+	ASSERT_EQ(4, ftd_watch_span(&w, 2, false, true, 100 * MS, BIG));
+	EXPECT_EQ(4, ftd_watch_trim(&w, v, 4, 2, 100 * MS, 10 * MS));
+	EXPECT_TRUE(w.edge);
+	EXPECT_EQ(4, ftd_watch_span(&w, 2, false, true, 200 * MS, BIG));	/* no growth */
+}
+
+TEST(trim_keeps_the_k_nearest)
+{
+	bool v[] = { true, true, true, true };
+	struct ftd_watch w = {};
+
+	EXPECT_EQ(3, ftd_watch_trim(&w, v, 4, 3, 100 * MS, 10 * MS));
+	EXPECT_EQ(2, ftd_watch_trim(&w, v, 2, 3, 100 * MS, 10 * MS));	/* small ring */
+}
+
+TEST(a_walk_shorter_than_the_span_does_not_grow)
+{
+	bool none[4] = {};
+	struct ftd_watch w = {};
+
+	ASSERT_EQ(4, ftd_watch_span(&w, 2, false, true, 100 * MS, BIG));
+	/* a ring of 3 others: the walk found 3, fewer than the span */
+	EXPECT_EQ(3, ftd_watch_trim(&w, none, 3, 2, 200 * MS, 10 * MS));
+	EXPECT_EQ(4, ftd_watch_span(&w, 2, false, true, 300 * MS, BIG));
+}
+
+TEST(asked_once_a_timeout_until_the_edge_is_found)
+{
+	struct ftd_watch w = {};
+
+	EXPECT_EQ(100 * MS, ftd_watch_ask_every(&w, 25 * MS, 100 * MS));
+	w.edge = true;
+	EXPECT_EQ(25 * MS, ftd_watch_ask_every(&w, 25 * MS, 100 * MS));
+}
+
+TEST_HARNESS_MAIN
