@@ -375,11 +375,11 @@ static void check_own_reach(struct ftd_net *fn, u64 every)
 void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 {
 	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
-	u64 ping_every = max(READ_ONCE(fn->cfg.period_ns), timeout / 4);
+	u64 ping_every = ftd_detect_ask_every(READ_ONCE(fn->cfg.period_ns), timeout);
 	u32 k = READ_ONCE(fn->cfg.observers);
 	struct ftd_watchlist *w = fn->watch;
 	struct ftd_peer *edges[2 * FTD_MAX_OBSERVERS];	/* live, past a silent run */
-	u32 n_edges;
+	u32 edge_idx[ARRAY_SIZE(edges)], n_edges;
 	enum ftd_node_state old;
 	enum ftd_event_type ev;
 	u32 i, n, live, incarnation;
@@ -409,10 +409,9 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 		end_isolation(fn, w->peers, n, now_ns, timeout);
 	n = watch_further(fn, w, n, live, k, now_ns, timeout, !starved && !isolated);
 	note_observed(fn, w, n, now_ns);
-	n_edges = 0;
-	for (i = 0; n > k && i < n && n_edges < ARRAY_SIZE(edges); i++)
-		if (w->vouched[i])
-			edges[n_edges++] = w->peers[i];
+	n_edges = ftd_watch_edges(w->vouched, n, k, edge_idx, ARRAY_SIZE(edges));
+	for (i = 0; i < n_edges; i++)
+		edges[i] = w->peers[edge_idx[i]];
 	for (i = 0; i < n; i++) {
 		struct ftd_peer *peer = w->peers[i];
 		bool near = i < k;	/* past them: the walk past a silent run */

@@ -197,11 +197,6 @@ u32 ftd_members_successors(struct ftd_net *fn, struct ftd_peer **out, u32 k)
 	return neighbours(fn, READ_ONCE(fn->cfg.node), out, k, SUCCESSORS);
 }
 
-u32 ftd_members_predecessors(struct ftd_net *fn, struct ftd_peer **out, u32 k)
-{
-	return neighbours(fn, READ_ONCE(fn->cfg.node), out, k, PREDECESSORS);
-}
-
 u32 ftd_members_predecessors_of(struct ftd_net *fn, u32 id, struct ftd_peer **out, u32 k)
 {
 	return neighbours(fn, id, out, k, PREDECESSORS);

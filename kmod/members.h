@@ -53,18 +53,18 @@ void ftd_members_sync(struct ftd_net *fn, struct ftd_peer *peer);
 u32 ftd_members_random(struct ftd_net *fn, struct ftd_peer **out, u32 max);
 
 /*
- * The local node's k live successors (it heartbeats to them), predecessors
- * (it observes them) and fingers (it sends notices to them). Caller holds
+ * The local node's k live successors (it heartbeats to them) and fingers
+ * (it sends notices to them); its predecessors: _far below. Caller holds
  * rcu_read_lock; the peers stay valid until it drops it. Returns the count.
  */
 u32 ftd_members_successors(struct ftd_net *fn, struct ftd_peer **out, u32 k);
-u32 ftd_members_predecessors(struct ftd_net *fn, struct ftd_peer **out, u32 k);
 /* Node id's k live predecessors (it need not be live): those that send it heartbeats. */
 u32 ftd_members_predecessors_of(struct ftd_net *fn, u32 id, struct ftd_peer **out, u32 k);
 u32 ftd_members_fingers(struct ftd_net *fn, struct ftd_peer **out, u32 max);
 /*
- * Up to max of the local node's live predecessors, past FTD_MAX_FINGERS
- * (pos_buf: scratch); *live: the live members, ourselves included.
+ * Up to max of the local node's live predecessors (it observes them), past
+ * FTD_MAX_FINGERS (pos_buf: scratch); *live: the live members, ourselves
+ * included.
  */
 u32 ftd_members_predecessors_far(struct ftd_net *fn, struct ftd_peer **out, u32 *pos_buf,
 				 u32 max, u32 *live);

@@ -32,6 +32,12 @@ static inline u64 ftd_detect_suspect_after(u64 timeout_ns)
 	return timeout_ns / 2;
 }
 
+/* How often a suspect (or a node past a silent run) is asked: a PROBE. */
+static inline u64 ftd_detect_ask_every(u64 period_ns, u64 timeout_ns)
+{
+	return period_ns > timeout_ns / 4 ? period_ns : timeout_ns / 4;
+}
+
 /* Does a node in this state hold its place in the ring? */
 static inline bool ftd_detect_in_ring(enum ftd_node_state st)
 {

@@ -23,6 +23,16 @@ u32 ftd_watch_span(struct ftd_watch *w, u32 k, bool near_vouched, bool may_exten
 	return w->span < w->cap ? w->span : w->cap;
 }
 
+u32 ftd_watch_edges(const bool *vouched, u32 n, u32 k, u32 *idx, u32 max)
+{
+	u32 i, m = 0;
+
+	for (i = 0; n > k && i < n && m < max; i++)
+		if (vouched[i])
+			idx[m++] = i;
+	return m;
+}
+
 u32 ftd_watch_trim(struct ftd_watch *w, const bool *vouched, u32 span, u32 k, u64 now,
 		   u64 grow_ns)
 {

@@ -86,6 +86,13 @@ static inline u64 ftd_watch_ask_every(const struct ftd_watch *w, u64 ping_every,
 u32 ftd_watch_trim(struct ftd_watch *w, const bool *vouched, u32 span, u32 k, u64 now,
 		   u64 grow_ns);
 
+/*
+ * The live nodes on the edges of a run: of the n watched (vouched[i] for
+ * each), the vouched ones when the walk went past the k nearest; their
+ * indices in idx (at most max). A declarer tells them directly.
+ */
+u32 ftd_watch_edges(const bool *vouched, u32 n, u32 k, u32 *idx, u32 max);
+
 /* How often the walk may grow: a period, or two round trips of a PROBE. */
 static inline u64 ftd_watch_grow_every(u64 period_ns, u64 rtt_ns)
 {

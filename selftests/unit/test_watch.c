@@ -147,4 +147,17 @@ TEST(asked_once_a_timeout_until_the_edge_is_found)
 	EXPECT_EQ(25 * MS, ftd_watch_ask_every(&w, 25 * MS, 100 * MS));
 }
 
+TEST(edges_are_the_vouched_once_past_the_k_nearest)
+{
+	bool v[] = { false, true, false, false, true, true };
+	u32 idx[4];
+
+	ASSERT_EQ(3, ftd_watch_edges(v, 6, 2, idx, 4));
+	EXPECT_EQ(1, idx[0]);
+	EXPECT_EQ(4, idx[1]);
+	EXPECT_EQ(5, idx[2]);
+	EXPECT_EQ(2, ftd_watch_edges(v, 6, 2, idx, 2));	/* bounded */
+	EXPECT_EQ(0, ftd_watch_edges(v, 2, 2, idx, 4));	/* no walk: nobody */
+}
+
 TEST_HARNESS_MAIN

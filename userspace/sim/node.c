@@ -374,9 +374,9 @@ static void detect_tick(struct sim *s, u32 v)
 	u64 timeout = s->cfg->timeout_ns, since;
 	u64 alone = s->cfg->isolated_after_ns ? s->cfg->isolated_after_ns :
 		    ftd_detect_suspect_after(timeout);
-	u64 ping_every = s->cfg->period_ns > timeout / 4 ? s->cfg->period_ns : timeout / 4;
+	u64 ping_every = ftd_detect_ask_every(s->cfg->period_ns, timeout);
 	struct sim_node *node = &s->nodes[v];
-	u32 edges[2 * FTD_MAX_OBSERVERS], n_edges = 0, n, i;
+	u32 edges[2 * FTD_MAX_OBSERVERS], n_edges, n, i;
 	enum ftd_node_state old;
 	enum ftd_event_type ev;
 	struct sim_obs *o;
@@ -391,9 +391,9 @@ static void detect_tick(struct sim *s, u32 v)
 	isolated = n >= 2 && s->now - node->last_rx_ns >= alone;
 	n = watch_further(s, v, n, !isolated);
 	note_observed(s, v, s->walk, n);
-	for (i = 0; n > s->cfg->k && i < n && n_edges < 2 * FTD_MAX_OBSERVERS; i++)
-		if (s->vouched[i])
-			edges[n_edges++] = s->walk[i];
+	n_edges = ftd_watch_edges(s->vouched, n, s->cfg->k, edges, 2 * FTD_MAX_OBSERVERS);
+	for (i = 0; i < n_edges; i++)
+		edges[i] = s->walk[edges[i]];
 	o = obs_of(s, v);
 	for (i = 0; i < n && !s->err; i++) {
 		near = i < s->cfg->k;
