@@ -19,12 +19,16 @@
 #   bench/suspect.sh                       every setting
 #   bench/suspect.sh --case PERIOD_US TIMEOUT_US SECONDS OUT
 #
-# BENCH_SECONDS (default 20) loaded seconds per setting, BENCH_NODES (4).
+# BENCH_SECONDS (default 20) loaded seconds per run, BENCH_NODES (4),
+# BENCH_RUNS (1) runs of each setting, each on a fresh cluster,
+# BENCH_SETTINGS ("10000:50000 1000:10000") PERIOD_US:TIMEOUT_US pairs.
+# `make bench-suspect-runs` is 10 runs at 1 ms / 10 ms.
 source "$(dirname "$0")/lib.sh"
 
 NODES=${BENCH_NODES:-4}
 SECONDS_LOADED=${BENCH_SECONDS:-20}
-SETTINGS="10000:50000 1000:10000"
+SETTINGS=${BENCH_SETTINGS:-10000:50000 1000:10000}
+RUNS=${BENCH_RUNS:-1}
 OUT=$BENCH_OUT/suspect.json
 
 run_case() {
@@ -62,12 +66,17 @@ run_case() {
 		n "$i" ftctl stats -j
 	done | jq -s '{ticks_late: (map(.ticks_late) | add), tick_late_max_ns: (map(.tick_late_max_ns) | max)}' \
 		> "$FTD_TMP/late"
+	# The extra silence any node gives any other for its late ticks.
+	for ((i = 1; i <= NODES; i++)); do
+		n "$i" ftstat -j
+	done | jq -s '[.[].nodes[].slow_ns // 0] | max // 0' > "$FTD_TMP/slow"
 	for ((i = 1; i <= NODES; i++)); do
 		jq -c --argjson at "$i" '. + {at: $at}' "$FTD_TMP/dev.$i"
 	done > "$FTD_TMP/events"
 	cat "$FTD_TMP"/hb.*.json > "$FTD_TMP/hb"
 	jq -n --slurpfile ev "$FTD_TMP/events" --slurpfile hb "$FTD_TMP/hb" \
 		--slurpfile late "$FTD_TMP/late" --slurpfile late0 "$FTD_TMP/late0" \
+		--slurpfile slow "$FTD_TMP/slow" \
 		--argjson p "$((period_us * 1000))" --argjson t "$((timeout_us * 1000))" \
 		--argjson from "$load_start" --argjson until "$until" --argjson nodes "$NODES" '
 		[$ev[] | select(.time_ns >= $from and .time_ns <= $until)] as $w |
@@ -80,7 +89,8 @@ run_case() {
 			    dead_records: [$w[] | select(.event == "NODE_DEAD") |
 				{at, node, origin, incarnation, time_ns}],
 			    ticks_late: ($late[0].ticks_late - $late0[0]),
-			    tick_late_max_ns: $late[0].tick_late_max_ns},
+			    tick_late_max_ns: $late[0].tick_late_max_ns,
+			    slow_ns_max_at_end: $slow[0]},
 		 user_thread: {suspicions: ($hb | map(.suspicions) | add),
 			       declarations: ($hb | map(.declarations) | add),
 			       worst_gap_ns: ($hb | map(.worst_gap_ns) | max),
@@ -99,20 +109,26 @@ status=0
 : > "$FTD_TMP/results"
 for s in $SETTINGS; do
 	p=${s%:*} t=${s#*:}
-	log "suspect: period ${p}us, timeout ${t}us, $SECONDS_LOADED s of full CPU load on $NODES nodes"
-	bench_case "$p" "$t" "$SECONDS_LOADED" || status=1
+	for ((run = 1; run <= RUNS; run++)); do
+		log "suspect: period ${p}us, timeout ${t}us, run $run of $RUNS, $SECONDS_LOADED s of full CPU load on $NODES nodes"
+		bench_case "$p" "$t" "$SECONDS_LOADED" || status=1
+	done
 done
 jq -s --argjson env "$(bench_env)" '{benchmark: "suspect", env: $env,
 	note: "false suspicions (timeout/2 of silence) and false deaths (timeout) while stress-ng loads every CPU and every rank spins; user_thread = a heartbeat thread in each rank (ULFM design) with the same period, timeout and rules. Nobody dies: every count is false.",
 	measured: (length > 0 and all(.[]; .measured != false)), results: .}' "$FTD_TMP/results" > "$OUT"
 
 echo "# false suspicions under full CPU load ($(bench_env | jq -r .virtualization), $(nproc) CPU)"
-printf '%-8s %-8s %6s | %12s %10s %9s | %12s %10s %12s\n' PERIOD TIMEOUT LOAD_S \
-	FTD_SUSPECT FTD_DEAD LATE_TICK THR_SUSPECT THR_DEAD THR_WORST_GAP
+printf '%-8s %-8s %6s | %12s %10s %9s %9s | %12s %10s %12s\n' PERIOD TIMEOUT LOAD_S \
+	FTD_SUSPECT FTD_DEAD LATE_TICK SLOW_MS THR_SUSPECT THR_DEAD THR_WORST_GAP
 jq -r '.results[] | select(.ftdetect) | [.period_ns / 1e6, .timeout_ns / 1e6, (.loaded_ns / 1e9 | floor),
 	.ftdetect.node_suspect, "\(.ftdetect.node_dead) (\(.ftdetect.deaths_declared))", .ftdetect.ticks_late,
+	(.ftdetect.slow_ns_max_at_end / 1e6 | floor),
 	.user_thread.suspicions, .user_thread.declarations, "\(.user_thread.worst_gap_ns / 1e6 | floor) ms"] | @tsv' "$OUT" |
-	awk -F'\t' '{ printf "%-8s %-8s %6s | %12s %10s %9s | %12s %10s %12s\n", $1 "ms", $2 "ms", $3, $4, $5, $6, $7, $8, $9 }'
+	awk -F'\t' '{ printf "%-8s %-8s %6s | %12s %10s %9s %9s | %12s %10s %12s\n", $1 "ms", $2 "ms", $3, $4, $5, $6, $7, $8, $9, $10 }'
 echo "# FTD_DEAD: NODE_DEAD records at all nodes (distinct deaths declared); THR_DEAD: the threads' declarations"
+echo "# SLOW_MS: the most extra silence a node gave another for its late ticks, at the end (proto/health.h)"
+jq -r '.results | group_by([.period_ns, .timeout_ns])[] | select(length > 1) |
+	"# \(.[0].period_ns / 1e6) ms / \(.[0].timeout_ns / 1e6) ms, \(length) runs: ftdetect NODE_DEAD \(map(.ftdetect.node_dead // 0) | add), runs with any \(map(select((.ftdetect.node_dead // 0) > 0)) | length); thread declarations \(map(.user_thread.declarations // 0) | add)"' "$OUT"
 echo "# -> $OUT"
 exit $status

@@ -123,7 +123,13 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	}
 	if (ftd_seq_same_epoch(rail->rx_seq, f->seq))
 		rail->lost += f->seq - rail->rx_seq - 1;
+	/* Consecutive heartbeats: one tick apart at the sender. */
+	if (rail->rx_seq && f->seq == rail->rx_seq + 1)
+		ftd_health_note_gap(&peer->slow, rail->rx_tx_ns, f->tx_ns,
+				    READ_ONCE(fn->cfg.period_ns), READ_ONCE(fn->cfg.timeout_ns),
+				    at.ns);
 	rail->rx_seq = f->seq;
+	rail->rx_tx_ns = f->tx_ns;
 	rail->rx++;
 	rail->last_heard_ns = max(rail->last_heard_ns, at.ns);
 	rail->stamp = at.source;
@@ -372,7 +378,7 @@ static void check_own_reach(struct ftd_net *fn, u64 every)
 		ftd_fresh_ping(fn, some[i], every);
 }
 
-void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
+void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 {
 	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
 	u64 ping_every = ftd_detect_ask_every(READ_ONCE(fn->cfg.period_ns), timeout);
@@ -386,6 +392,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 	u8 rails_dead, own_rails_down, r;
 	u64 rails_seq[FTD_MAX_RAILS];
 	bool isolated, vote, ask;
+	bool stalled = now_ns - due_ns > READ_ONCE(fn->cfg.period_ns);
 
 	rcu_read_lock();
 	own_rails_down = local_rails_down(fn);
@@ -423,8 +430,15 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved)
 		if (!near && !w->rule.edge)
 			peer->baseline_ns = max(peer->baseline_ns, now_ns);
 		since = max(peer->last_heard_ns, peer->baseline_ns);
+		/* Silence inside our own stall is not counted. */
+		if (stalled) {
+			since = ftd_health_skip_stall(since, due_ns, now_ns);
+			peer->baseline_ns = max(peer->baseline_ns, since);
+		}
 		if (since && now_ns > since)
-			peer->state = ftd_detect_on_silence(old, now_ns - since, timeout,
+			peer->state = ftd_detect_on_silence(old, now_ns - since,
+							    ftd_health_deadline(&peer->slow, timeout,
+										now_ns),
 							    starved || isolated);
 		/* With a quorum, our own timeout is only a vote. */
 		vote = peer->state == FTD_NODE_DEAD && READ_ONCE(fn->cfg.quorum) > 1;

@@ -49,11 +49,13 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 void ftd_detect_answered(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation, u64 now_ns);
 
 /*
- * Periodic check of every observed node's silence at now_ns. Softirq.
- * starved: this tick fired more than a period late. Then frames that did
- * arrive may still wait in the receive queues behind us, so silence is no
- * evidence: suspect, but declare nobody dead until a tick on time.
+ * Periodic check of every observed node's silence at now_ns, by the tick
+ * due at due_ns. Softirq. A tick more than a period late is a stall of
+ * ours: silence inside it is not counted (proto/health.h). starved: this
+ * tick or the one before was late. Then frames that did arrive may still
+ * wait in the receive queues behind us, so silence is no evidence:
+ * suspect, but declare nobody dead until a tick on time.
  */
-void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, bool starved);
+void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved);
 
 #endif

@@ -7,6 +7,7 @@
 #include "hb_tx.h"
 #include "stab.h"
 #include "proto/rail.h"
+#include "proto/vote.h"
 #include "view.h"
 #include "repair.h"
 
@@ -290,10 +291,26 @@ out:
 	return news;
 }
 
-/* Enough votes: declare it, as if we had observed it ourselves. */
-static void conclude(struct ftd_net *fn, struct ftd_peer *peer, u32 inc, u32 fresh)
+/*
+ * peer's judges (proto/vote.h): its k nearest successors that we hold
+ * alive, ourselves included. Caller holds rcu_read_lock.
+ */
+static u32 judges_of(struct ftd_net *fn, const struct ftd_peer *peer, struct ftd_peer **out)
 {
-	if (fresh < READ_ONCE(fn->cfg.quorum))
+	struct ftd_peer *succ[FTD_MAX_OBSERVERS];
+	u32 n, i, cnt = 0;
+
+	n = ftd_members_successors_of(fn, peer->id, succ, READ_ONCE(fn->cfg.observers));
+	for (i = 0; i < n; i++)
+		if (succ[i] != peer && ftd_vote_may_judge(READ_ONCE(succ[i]->state)))
+			out[cnt++] = succ[i];
+	return cnt;
+}
+
+/* Enough votes: declare it, as if we had observed it ourselves. */
+static void conclude(struct ftd_net *fn, struct ftd_peer *peer, u32 inc, u32 fresh, u32 judges)
+{
+	if (fresh < ftd_vote_needed(READ_ONCE(fn->cfg.quorum), judges))
 		return;
 	if (apply_gone(fn, peer, inc, FTD_NODE_DEAD))
 		ftd_dissem_declare_dead(fn, peer, inc, NULL, 0);
@@ -307,11 +324,17 @@ void ftd_dissem_vote(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation)
 		.subject_incarnation = incarnation,
 		.origin = fn->cfg.node,
 	};
-	u32 fresh;
+	struct ftd_peer *judges[FTD_MAX_OBSERVERS];
+	u32 fresh, cnt, i;
 
+	rcu_read_lock();
+	cnt = judges_of(fn, peer, judges);
 	if (record_vote(fn, peer, incarnation, n.origin, ktime_get_ns(), &fresh))
-		broadcast(fn, &n, FTD_NODE_NONE);
-	conclude(fn, peer, incarnation, fresh);
+		for (i = 0; i < cnt; i++)
+			if (judges[i]->id != n.origin)
+				ftd_dissem_send_to(fn, judges[i], &n);
+	conclude(fn, peer, incarnation, fresh, cnt);
+	rcu_read_unlock();
 }
 
 void ftd_dissem_announce_alive(struct ftd_net *fn, u32 node, u32 incarnation)
@@ -523,13 +546,14 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 		news = apply_proc(fn, subject, &n);
 		break;
 	case FTD_NOTICE_SUSPECT: {
+		struct ftd_peer *judges[FTD_MAX_OBSERVERS];
 		u32 fresh;
 
-		news = record_vote(fn, subject, n.subject_incarnation, n.origin, ktime_get_ns(),
-				   &fresh);
-		if (news)
-			broadcast(fn, &n, sender->id);
-		conclude(fn, subject, n.subject_incarnation, fresh);
+		/* Sent to each judge directly: nothing to forward. */
+		record_vote(fn, subject, n.subject_incarnation, n.origin, ktime_get_ns(), &fresh);
+		rcu_read_lock();
+		conclude(fn, subject, n.subject_incarnation, fresh, judges_of(fn, subject, judges));
+		rcu_read_unlock();
 		return;
 	}
 	case FTD_NOTICE_IFACE_DEAD:

@@ -393,7 +393,8 @@ static const struct ftd_iat *node_iat(const struct ftd_peer *p)
 	return &p->rails[0].iat;
 }
 
-static int fill_node_locked(struct sk_buff *skb, const struct ftd_peer *p, u64 now)
+static int fill_node_locked(struct sk_buff *skb, const struct ftd_peer *p, u64 now,
+			    u64 timeout)
 {
 	const struct ftd_iat *iat = node_iat(p);
 	struct nlattr *node, *addrs;
@@ -434,7 +435,10 @@ static int fill_node_locked(struct sk_buff *skb, const struct ftd_peer *p, u64 n
 			      FTDETECT_A_NODE_PAD) ||
 	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_RX_UNPROVEN, READ_ONCE(p->rx_unproven),
 			      FTDETECT_A_NODE_PAD) ||
-	    nla_put_u32(skb, FTDETECT_A_NODE_PROVEN, p->fresh.incarnation))
+	    nla_put_u32(skb, FTDETECT_A_NODE_PROVEN, p->fresh.incarnation) ||
+	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_SLOW_NS,
+			      ftd_health_deadline(&p->slow, timeout, now) - timeout,
+			      FTDETECT_A_NODE_PAD))
 		goto err;
 	nla_nest_end(skb, node);
 	return 0;
@@ -443,8 +447,8 @@ err:
 	return -EMSGSIZE;
 }
 
-static int fill_node_msg(struct sk_buff *skb, struct ftd_peer *p, u32 portid, u32 seq,
-			 int flags)
+static int fill_node_msg(struct sk_buff *skb, struct ftd_net *fn, struct ftd_peer *p,
+			 u32 portid, u32 seq, int flags)
 {
 	void *hdr;
 	int ret;
@@ -453,7 +457,7 @@ static int fill_node_msg(struct sk_buff *skb, struct ftd_peer *p, u32 portid, u3
 	if (!hdr)
 		return -EMSGSIZE;
 	spin_lock_bh(&p->lock);
-	ret = fill_node_locked(skb, p, ktime_get_ns());
+	ret = fill_node_locked(skb, p, ktime_get_ns(), READ_ONCE(fn->cfg.timeout_ns));
 	spin_unlock_bh(&p->lock);
 	if (ret) {
 		genlmsg_cancel(skb, hdr);
@@ -483,7 +487,7 @@ static int ftd_get_node_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[FTDETECT_A_NODE_ID], "no such node");
 		ret = -ENOENT;
 	} else {
-		ret = fill_node_msg(msg, peer, info->snd_portid, info->snd_seq, 0);
+		ret = fill_node_msg(msg, fn, peer, info->snd_portid, info->snd_seq, 0);
 	}
 	rcu_read_unlock();
 	if (ret) {
@@ -503,7 +507,7 @@ static int ftd_get_node_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 	rcu_read_lock();
 	xa_for_each_start(&fn->peers, id, peer, cb->args[0]) {
-		ret = fill_node_msg(skb, peer, NETLINK_CB(cb->skb).portid,
+		ret = fill_node_msg(skb, fn, peer, NETLINK_CB(cb->skb).portid,
 				    cb->nlh->nlmsg_seq, NLM_F_MULTI);
 		if (ret)
 			break;

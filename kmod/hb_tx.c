@@ -108,7 +108,7 @@ static enum hrtimer_restart hb_timer_fired(struct hrtimer *timer)
 	 * The tick after a late one is starved too: it comes right after the
 	 * catch-up, before the receive path has drained what queued meanwhile.
 	 */
-	ftd_detect_tick(fn, now, late > period || fn->tick_was_late);
+	ftd_detect_tick(fn, now, now - late, late > period || fn->tick_was_late);
 	fn->tick_was_late = late > period;
 	/* Overruns (a late softirq) skip periods instead of bursting. */
 	hrtimer_forward_now(timer, ns_to_ktime(period));

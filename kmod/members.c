@@ -202,6 +202,11 @@ u32 ftd_members_predecessors_of(struct ftd_net *fn, u32 id, struct ftd_peer **ou
 	return neighbours(fn, id, out, k, PREDECESSORS);
 }
 
+u32 ftd_members_successors_of(struct ftd_net *fn, u32 id, struct ftd_peer **out, u32 max)
+{
+	return neighbours(fn, id, out, max, SUCCESSORS);
+}
+
 u32 ftd_members_predecessors_far(struct ftd_net *fn, struct ftd_peer **out, u32 *pos_buf,
 				 u32 max, u32 *live)
 {

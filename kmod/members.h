@@ -60,6 +60,8 @@ u32 ftd_members_random(struct ftd_net *fn, struct ftd_peer **out, u32 max);
 u32 ftd_members_successors(struct ftd_net *fn, struct ftd_peer **out, u32 k);
 /* Node id's k live predecessors (it need not be live): those that send it heartbeats. */
 u32 ftd_members_predecessors_of(struct ftd_net *fn, u32 id, struct ftd_peer **out, u32 k);
+/* Up to max of node id's live successors (it need not be live): its observers. */
+u32 ftd_members_successors_of(struct ftd_net *fn, u32 id, struct ftd_peer **out, u32 max);
 u32 ftd_members_fingers(struct ftd_net *fn, struct ftd_peer **out, u32 max);
 /*
  * Up to max of the local node's live predecessors (it observes them), past

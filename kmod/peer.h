@@ -19,6 +19,7 @@
 #include "proto/delay.h"
 #include "proto/ranks.h"
 #include "proto/fresh.h"
+#include "proto/health.h"
 #include "proto/seq.h"
 
 union ftd_addr {
@@ -33,6 +34,7 @@ struct ftd_rail {
 	struct dst_cache dst_cache;	/* route to addr, used by emission only */
 	atomic64_t tx_seq;		/* last sequence number sent on this rail */
 	u64 rx_seq;			/* highest sequence number received */
+	u64 rx_tx_ns;			/* the sender's clock in that frame */
 	u64 rx;				/* frames accepted */
 	u64 lost;			/* sequence gaps */
 	u64 report_key;			/* newest IFACE report applied (proto/rail.h) */
@@ -60,6 +62,7 @@ struct ftd_peer {
 					 * it, and learn it again */
 	struct ftd_rank_table *ranks;	/* its registered ranks, allocated on first use */
 	u8 rails_down;			/* bit i: rail i reported IFACE_DEAD */
+	struct ftd_slowness slow;	/* how late its ticks ran (proto/health.h) */
 	/* With quorum > 1: observers that voted it dead, and when (ours: local). */
 	u8 nvotes;
 	u32 voter[FTD_MAX_OBSERVERS];

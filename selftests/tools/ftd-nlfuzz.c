@@ -310,6 +310,7 @@ static const struct adef node_defs[] = {
 	[FTDETECT_A_NODE_RX_STALE] = { K_U64 },
 	[FTDETECT_A_NODE_RX_REPLAY] = { K_U64 },
 	[FTDETECT_A_NODE_RX_UNPROVEN] = { K_U64 },
+	[FTDETECT_A_NODE_SLOW_NS] = { K_U64 },
 	[FTDETECT_A_NODE_PROVEN] = { K_U32 },
 };
 

@@ -56,6 +56,7 @@ static const struct nla_policy node_policy[FTDETECT_A_NODE_MAX + 1] = {
 	[FTDETECT_A_NODE_RX_STALE]	= U64,
 	[FTDETECT_A_NODE_RX_REPLAY]	= U64,
 	[FTDETECT_A_NODE_RX_UNPROVEN]	= U64,
+	[FTDETECT_A_NODE_SLOW_NS]	= U64,
 	[FTDETECT_A_NODE_PROVEN]	= U32,
 };
 
@@ -368,6 +369,7 @@ int ftu_msg_parse_node(struct nl_msg *msg, struct ftu_node *n)
 	n->rx_stale = get_u64(tb, FTDETECT_A_NODE_RX_STALE, &n->present);
 	n->rx_replay = get_u64(tb, FTDETECT_A_NODE_RX_REPLAY, &n->present);
 	n->rx_unproven = get_u64(tb, FTDETECT_A_NODE_RX_UNPROVEN, &n->present);
+	n->slow_ns = get_u64(tb, FTDETECT_A_NODE_SLOW_NS, &n->present);
 	if (tb[FTDETECT_A_NODE_PROVEN]) {
 		n->proven = nla_get_u32(tb[FTDETECT_A_NODE_PROVEN]);
 		n->present |= FTU_BIT(FTDETECT_A_NODE_PROVEN);

@@ -76,6 +76,7 @@ struct ftu_node {
 	uint64_t iat_max_ns;
 	uint64_t rx_badmac, rx_stale, rx_replay, rx_unproven;	/* refused, by reason */
 	uint32_t proven;		/* the incarnation it proved, 0: none */
+	uint64_t slow_ns;		/* extra silence its lateness buys it */
 };
 
 /* FTDETECT_A_STATS nest; present bits are FTDETECT_A_STATS_*. */

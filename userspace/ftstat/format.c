@@ -400,6 +400,7 @@ static void node_json(struct ftu_json *j, const struct ftu_node *n)
 	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_RX_STALE), "rx_stale", n->rx_stale);
 	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_RX_REPLAY), "rx_replay", n->rx_replay);
 	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_RX_UNPROVEN), "rx_unproven", n->rx_unproven);
+	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_SLOW_NS), "slow_ns", n->slow_ns);
 	ftu_json_key(j, "rails");
 	ftu_json_array_begin(j);
 	for (unsigned int i = 0; i < n->nr_rails; i++) {

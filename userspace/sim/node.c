@@ -4,6 +4,7 @@
 #include "sim/mem.h"
 #include "proto/detect.h"
 #include "proto/digest.h"
+#include "proto/vote.h"
 #include "proto/wire.h"
 
 static void fail(struct sim *s, const char *what)
@@ -254,10 +255,34 @@ static int32_t item_of(struct sim *s, u32 x)
 	return item;
 }
 
+/*
+ * dissem.c judges_of: x's observers that v holds alive, v included (every
+ * node v does not watch is alive to it, as in the module's view).
+ */
+static u32 judges_of(struct sim *s, u32 v, u32 x, u32 *out)
+{
+	u32 succ[FTD_MAX_OBSERVERS], n, i, cnt = 0;
+	const struct sim_obs *o;
+
+	n = sim_view_successors_of(&s->view, v, x, succ);
+	for (i = 0; i < n; i++) {
+		if (succ[i] == x)
+			continue;
+		o = succ[i] == v ? NULL : find_obs(s, v, succ[i]);
+		if (ftd_vote_may_judge(succ[i] == v ? FTD_NODE_SELF :
+				       o ? o->state : FTD_NODE_ALIVE))
+			out[cnt++] = succ[i];
+	}
+	return cnt;
+}
+
 /* dissem.c conclude: enough fresh votes, and news: declare it. */
 static void conclude(struct sim *s, u32 v, u32 x, u32 item, u32 fresh, u32 hops)
 {
-	if (fresh < s->cfg->quorum || sim_view_knows(&s->view, v, item))
+	u32 judges[FTD_MAX_OBSERVERS];
+
+	if (sim_view_knows(&s->view, v, item) ||
+	    fresh < ftd_vote_needed(s->cfg->quorum, judges_of(s, v, x, judges)))
 		return;
 	declare_dead(s, v, x, item, hops, NULL, 0);
 }
@@ -272,13 +297,15 @@ static void vote_against(struct sim *s, u32 v, u32 x)
 		.subject_incarnation = s->nodes[x].incarnation,
 		.origin = sim_node_id(v),
 	};
-	u32 fresh;
+	u32 judges[FTD_MAX_OBSERVERS], fresh, cnt;
 
 	if (item < 0)
 		return;
 	s->rep.votes++;
+	/* To x's judges only: they count the votes (proto/vote.h). */
+	cnt = judges_of(s, v, x, judges);
 	if (sim_quorum_record(s, v, item, n.origin, &fresh))
-		broadcast(s, v, &n, FTD_NODE_NONE, 0);
+		send_notice(s, v, &n, judges, cnt, v, 1);
 	conclude(s, v, x, item, fresh, 0);
 }
 
@@ -543,8 +570,7 @@ static void notice_rx(struct sim *s, u32 v, const struct sim_msg *m)
 		item = item_of(s, subject);
 		if (item < 0)
 			return;
-		if (sim_quorum_record(s, v, item, n.origin, &fresh))
-			broadcast(s, v, &n, m->src, m->hops);
+		sim_quorum_record(s, v, item, n.origin, &fresh);
 		conclude(s, v, subject, item, fresh, m->hops);
 		return;
 	}

@@ -188,6 +188,14 @@ u32 sim_view_predecessors_of(struct sim_view *v, u32 node, u32 pos, u32 *out)
 	return r;
 }
 
+u32 sim_view_successors_of(struct sim_view *v, u32 node, u32 pos, u32 *out)
+{
+	u32 f = enter(v, node), r = ftd_ring_successors(&v->ring, pos, v->k, out);
+
+	leave(v, f);
+	return r;
+}
+
 u32 sim_view_live(struct sim_view *v, u32 node)
 {
 	u32 f = enter(v, node), r = v->ring.live;

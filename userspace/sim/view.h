@@ -86,6 +86,8 @@ u32 sim_view_predecessors(struct sim_view *v, u32 node, u32 *out);
 u32 sim_view_fingers(struct sim_view *v, u32 node, u32 *out, u32 max);
 /* The k live predecessors of position pos (live or not), as node sees its ring. */
 u32 sim_view_predecessors_of(struct sim_view *v, u32 node, u32 pos, u32 *out);
+/* The k live successors of position pos (its observers), as node sees its ring. */
+u32 sim_view_successors_of(struct sim_view *v, u32 node, u32 pos, u32 *out);
 /* Live members in node's ring, itself included. */
 u32 sim_view_live(struct sim_view *v, u32 node);
 /* Up to max of node's own live predecessors (past k: the walk of proto/watch.h). */

@@ -674,6 +674,10 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *                                             a PROBE_ACK answering no PROBE of ours
  *       FTDETECT_A_NODE_RX_UNPROVEN  u64      (dump) refused: its incarnation not proven yet
  *       FTDETECT_A_NODE_PROVEN       u32      (dump) the incarnation it proved, 0: none
+ *       FTDETECT_A_NODE_SLOW_NS      u64      (dump) how late its ticks ran lately, as its
+ *                                             heartbeats' own clocks show: the extra
+ *                                             silence it is given before it is declared
+ *                                             dead, at most one timeout; 0: none
  *
  *   FTDETECT_CMD_GET_STATS           (do)     instance counters
  *     FTDETECT_A_STATS               nest
@@ -798,6 +802,7 @@ enum ftdetect_node_attr {
 	FTDETECT_A_NODE_RX_REPLAY,
 	FTDETECT_A_NODE_RX_UNPROVEN,
 	FTDETECT_A_NODE_PROVEN,
+	FTDETECT_A_NODE_SLOW_NS,
 	__FTDETECT_A_NODE_MAX
 };
 #define FTDETECT_A_NODE_MAX (__FTDETECT_A_NODE_MAX - 1)

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+#include "health.h"
+
+static bool forgotten(const struct ftd_slowness *s, u64 timeout_ns, u64 now_ns)
+{
+	return now_ns - s->at_ns > FTD_HEALTH_WINDOW * timeout_ns;
+}
+
+void ftd_health_note_gap(struct ftd_slowness *s, u64 prev_tx, u64 tx, u64 period_ns,
+			 u64 timeout_ns, u64 now_ns)
+{
+	u64 late;
+
+	/* A clock stepped back, or a gap longer than any stall we forgive. */
+	if (tx <= prev_tx + period_ns || tx - prev_tx > FTD_HEALTH_WINDOW * timeout_ns)
+		return;
+	late = tx - prev_tx - period_ns;
+	if (late >= s->late_ns || forgotten(s, timeout_ns, now_ns)) {
+		s->late_ns = late;
+		s->at_ns = now_ns;
+	}
+}
+
+u64 ftd_health_deadline(const struct ftd_slowness *s, u64 timeout_ns, u64 now_ns)
+{
+	u64 late = s->late_ns;
+
+	if (!late || forgotten(s, timeout_ns, now_ns))
+		return timeout_ns;
+	return timeout_ns + (late < timeout_ns ? late : timeout_ns);
+}

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Whose fault is a silence (kmod/proto/health.c): silence inside the
+ * observer's own stall is not counted, and a sender whose ticks ran late
+ * gets that much more silence, at most one timeout, for a while.
+ */
+#include "harness.h"
+#include "proto/health.h"
+
+#define MS 1000000ULL
+#define T (50 * MS)	/* timeout */
+#define P (10 * MS)	/* period */
+
+TEST(silence_inside_our_stall_is_not_counted)
+{
+	/* Heard at 100 ms; our tick due at 120 ms fired at 420 ms. */
+	EXPECT_EQ(400 * MS, ftd_health_skip_stall(100 * MS, 120 * MS, 420 * MS));
+	/* Silence left: the 20 ms before the stall, not 320 ms. */
+	EXPECT_EQ(20 * MS, 420 * MS - ftd_health_skip_stall(100 * MS, 120 * MS, 420 * MS));
+}
+
+TEST(heard_during_our_stall_counts_from_its_end)
+{
+	EXPECT_EQ(420 * MS, ftd_health_skip_stall(200 * MS, 120 * MS, 420 * MS));
+}
+
+TEST(a_tick_on_time_moves_nothing)
+{
+	EXPECT_EQ(100 * MS, ftd_health_skip_stall(100 * MS, 420 * MS, 420 * MS));
+	EXPECT_EQ(100 * MS, ftd_health_skip_stall(100 * MS, 430 * MS, 420 * MS)); /* early */
+	EXPECT_EQ(0, ftd_health_skip_stall(0, 120 * MS, 420 * MS));	/* no clock yet */
+	EXPECT_EQ(500 * MS, ftd_health_skip_stall(500 * MS, 120 * MS, 420 * MS));
+}
+
+TEST(a_sender_on_time_gets_the_timeout)
+{
+	struct ftd_slowness s = {};
+
+	ftd_health_note_gap(&s, 1000 * MS, 1000 * MS + P, P, T, 5 * MS);
+	EXPECT_EQ(0, s.late_ns);
+	EXPECT_EQ(T, ftd_health_deadline(&s, T, 5 * MS));
+}
+
+TEST(a_late_sender_gets_its_lateness_more)
+{
+	struct ftd_slowness s = {};
+
+	/* Its tick ran 30 ms late: heartbeats 40 ms apart by its clock. */
+	ftd_health_note_gap(&s, 1000 * MS, 1040 * MS, P, T, 5 * MS);
+	EXPECT_EQ(30 * MS, s.late_ns);
+	EXPECT_EQ(T + 30 * MS, ftd_health_deadline(&s, T, 6 * MS));
+	/* A smaller lateness later does not shrink what it was given. */
+	ftd_health_note_gap(&s, 1040 * MS, 1055 * MS, P, T, 7 * MS);
+	EXPECT_EQ(T + 30 * MS, ftd_health_deadline(&s, T, 8 * MS));
+}
+
+TEST(lateness_buys_at_most_one_timeout)
+{
+	struct ftd_slowness s = {};
+
+	ftd_health_note_gap(&s, 1000 * MS, 1000 * MS + 5 * T, P, T, 5 * MS);
+	EXPECT_EQ(2 * T, ftd_health_deadline(&s, T, 5 * MS));
+}
+
+TEST(lateness_is_forgotten_after_the_window)
+{
+	struct ftd_slowness s = {};
+	u64 at = 5 * MS, later = at + FTD_HEALTH_WINDOW * T + 1;
+
+	ftd_health_note_gap(&s, 1000 * MS, 1040 * MS, P, T, at);
+	EXPECT_EQ(T + 30 * MS, ftd_health_deadline(&s, T, at + FTD_HEALTH_WINDOW * T));
+	EXPECT_EQ(T, ftd_health_deadline(&s, T, later));
+	/* Once forgotten, a smaller lateness replaces it. */
+	ftd_health_note_gap(&s, 2000 * MS, 2015 * MS, P, T, later);
+	EXPECT_EQ(T + 5 * MS, ftd_health_deadline(&s, T, later));
+}
+
+TEST(clock_steps_are_no_lateness)
+{
+	struct ftd_slowness s = {};
+
+	ftd_health_note_gap(&s, 1000 * MS, 900 * MS, P, T, 5 * MS);	/* stepped back */
+	EXPECT_EQ(0, s.late_ns);
+	/* Stepped forward by far more than any stall we would forgive. */
+	ftd_health_note_gap(&s, 1000 * MS, 1000 * MS + FTD_HEALTH_WINDOW * T + P + 1, P, T,
+			    5 * MS);
+	EXPECT_EQ(0, s.late_ns);
+}
+
+TEST_HARNESS_MAIN
