@@ -11,10 +11,16 @@ void ftd_health_note_gap(struct ftd_slowness *s, u64 prev_tx, u64 tx, u64 period
 {
 	u64 late;
 
-	/* A clock stepped back, or a gap longer than any stall we forgive. */
-	if (tx <= prev_tx + period_ns || tx - prev_tx > FTD_HEALTH_WINDOW * timeout_ns)
-		return;
+	if (tx <= prev_tx + period_ns)
+		return;		/* on time, or a clock stepped back */
 	late = tx - prev_tx - period_ns;
+	/*
+	 * A timeout or more is no stall that a node survives: its stream to
+	 * us paused (we were not its successor for a while), or its clock
+	 * stepped forward.
+	 */
+	if (late >= timeout_ns)
+		return;
 	if (late >= s->late_ns || forgotten(s, timeout_ns, now_ns)) {
 		s->late_ns = late;
 		s->at_ns = now_ns;

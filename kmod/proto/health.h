@@ -21,8 +21,10 @@
  * came one tick apart at the sender, so their distance beyond a period is
  * how late the sender's tick ran. The largest such lateness seen within
  * FTD_HEALTH_WINDOW timeouts is the sender's slowness; its deadline is the
- * timeout plus that slowness, at most twice the timeout
- * (ftd_health_deadline). A node that just stalled and recovered is thus
+ * timeout plus that slowness, less than twice the timeout
+ * (ftd_health_deadline). A gap of a timeout or more is not a stall a
+ * node survives but a pause of its stream to us (we were not its
+ * successor for a while) or a clock step, and is ignored. A node that just stalled and recovered is thus
  * given room to do it again; a node that dies is still declared within
  * two timeouts. The clocks compared are the sender's own, so no clock
  * synchronisation is needed; the MAC covers them, so only a keyholder can
