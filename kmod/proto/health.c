@@ -11,8 +11,9 @@ void ftd_health_note_gap(struct ftd_slowness *s, u64 prev_tx, u64 tx, u64 period
 {
 	u64 late;
 
-	if (tx <= prev_tx + period_ns)
-		return;		/* on time, or a clock stepped back */
+	/* On time, late by less than a period (timer jitter), or a clock step back. */
+	if (tx <= prev_tx + 2 * period_ns)
+		return;
 	late = tx - prev_tx - period_ns;
 	/*
 	 * A timeout or more is no stall that a node survives: its stream to

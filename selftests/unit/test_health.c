@@ -50,8 +50,19 @@ TEST(a_late_sender_gets_its_lateness_more)
 	EXPECT_EQ(30 * MS, s.late_ns);
 	EXPECT_EQ(T + 30 * MS, ftd_health_deadline(&s, T, 6 * MS));
 	/* A smaller lateness later does not shrink what it was given. */
-	ftd_health_note_gap(&s, 1040 * MS, 1055 * MS, P, T, 7 * MS);
+	ftd_health_note_gap(&s, 1040 * MS, 1065 * MS, P, T, 7 * MS);
 	EXPECT_EQ(T + 30 * MS, ftd_health_deadline(&s, T, 8 * MS));
+}
+
+TEST(jitter_under_a_period_is_no_slowness)
+{
+	struct ftd_slowness s = {};
+
+	ftd_health_note_gap(&s, 1000 * MS, 1000 * MS + 2 * P, P, T, 5 * MS);
+	EXPECT_EQ(0, s.late_ns);
+	EXPECT_EQ(T, ftd_health_deadline(&s, T, 5 * MS));
+	ftd_health_note_gap(&s, 1000 * MS, 1000 * MS + 2 * P + 1, P, T, 5 * MS);
+	EXPECT_EQ(P + 1, s.late_ns);
 }
 
 TEST(lateness_buys_less_than_one_timeout)
@@ -81,8 +92,8 @@ TEST(lateness_is_forgotten_after_the_window)
 	EXPECT_EQ(T + 30 * MS, ftd_health_deadline(&s, T, at + FTD_HEALTH_WINDOW * T));
 	EXPECT_EQ(T, ftd_health_deadline(&s, T, later));
 	/* Once forgotten, a smaller lateness replaces it. */
-	ftd_health_note_gap(&s, 2000 * MS, 2015 * MS, P, T, later);
-	EXPECT_EQ(T + 5 * MS, ftd_health_deadline(&s, T, later));
+	ftd_health_note_gap(&s, 2000 * MS, 2025 * MS, P, T, later);
+	EXPECT_EQ(T + 15 * MS, ftd_health_deadline(&s, T, later));
 }
 
 TEST(clock_steps_are_no_lateness)
