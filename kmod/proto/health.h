@@ -19,19 +19,19 @@
  * The sender's lateness. Every heartbeat carries the sender's clock at
  * sending; two consecutive heartbeats of one rail stream (seq n, n + 1)
  * came one tick apart at the sender, so their distance beyond a period is
- * how late the sender's tick ran; as for our own ticks, only a lateness of
- * more than a period counts (less is timer jitter, and the detection bound
- * of timeout + period holds for a sender on time within a period). The
- * largest such lateness seen within
- * FTD_HEALTH_WINDOW timeouts is the sender's slowness; its deadline is the
- * timeout plus that slowness, less than twice the timeout
- * (ftd_health_deadline). A gap of a timeout or more is not a stall a
- * node survives but a pause of its stream to us (we were not its
- * successor for a while) or a clock step, and is ignored. A node that just stalled and recovered is thus
- * given room to do it again; a node that dies is still declared within
- * two timeouts. The clocks compared are the sender's own, so no clock
- * synchronisation is needed; the MAC covers them, so only a keyholder can
- * claim slowness, and it buys at most one timeout.
+ * how late the sender's tick ran. As for our own ticks, only a lateness
+ * of more than a period counts (less is timer jitter, and the detection
+ * bound of timeout + period holds for a sender on time within a period).
+ * The largest such lateness seen within FTD_HEALTH_WINDOW timeouts is the
+ * sender's slowness; its deadline is the timeout plus that slowness, less
+ * than twice the timeout (ftd_health_deadline). A gap of a timeout or
+ * more is not a stall a node survives but a pause of its stream to us (we
+ * were not its successor for a while) or a clock step, and is ignored.
+ * A node that just stalled and recovered is thus given room to do it
+ * again; a node that dies is still declared within two timeouts. The
+ * clocks compared are the sender's own, so no clock synchronisation is
+ * needed; the MAC covers them, so only a keyholder can claim slowness,
+ * and it buys at most one timeout.
  */
 #ifndef FTD_PROTO_HEALTH_H
 #define FTD_PROTO_HEALTH_H
