@@ -4,7 +4,8 @@
  * and print when, as {"before_ns":...,"after_ns":...} (CLOCK_REALTIME, the
  * clock of event records' time_ns). Process start-up costs, large in an
  * emulated guest, fall before "before_ns", so the two stamps bracket the
- * change itself within microseconds: what a detection latency is measured from.
+ * change itself: tens of microseconds, up to ~15 ms in an emulated guest.
+ * Frames may cross until "after_ns": a detection bound runs from it.
  *
  *   ftd-link IFNAME down|up
  *   ftd-link IFNAME flap DOWN_MS COUNT GAP_MS
