@@ -84,6 +84,8 @@ run_case() {
 		 cpu_load: "stress-ng --cpu <every CPU>, and every rank spinning",
 		 ftdetect: {node_suspect: ([$w[] | select(.event == "NODE_SUSPECT")] | length),
 			    node_dead: ([$w[] | select(.event == "NODE_DEAD")] | length),
+			    # a node that heard nobody for a timeout fences itself (proto/lease.h)
+			    fenced: ([$w[] | select(.event == "FENCED")] | length),
 			    # one death is delivered at every node: count the decisions too
 			    deaths_declared: ([$w[] | select(.event == "NODE_DEAD") | [.node, .incarnation]] | unique | length),
 			    dead_records: [$w[] | select(.event == "NODE_DEAD") |
@@ -119,16 +121,16 @@ jq -s --argjson env "$(bench_env)" '{benchmark: "suspect", env: $env,
 	measured: (length > 0 and all(.[]; .measured != false)), results: .}' "$FTD_TMP/results" > "$OUT"
 
 echo "# false suspicions under full CPU load ($(bench_env | jq -r .virtualization), $(nproc) CPU)"
-printf '%-8s %-8s %6s | %12s %10s %9s %9s | %12s %10s %12s\n' PERIOD TIMEOUT LOAD_S \
-	FTD_SUSPECT FTD_DEAD LATE_TICK SLOW_MS THR_SUSPECT THR_DEAD THR_WORST_GAP
+printf '%-8s %-8s %6s | %12s %10s %7s %9s %9s | %12s %10s %12s\n' PERIOD TIMEOUT LOAD_S \
+	FTD_SUSPECT FTD_DEAD FENCED LATE_TICK SLOW_MS THR_SUSPECT THR_DEAD THR_WORST_GAP
 jq -r '.results[] | select(.ftdetect) | [.period_ns / 1e6, .timeout_ns / 1e6, (.loaded_ns / 1e9 | floor),
-	.ftdetect.node_suspect, "\(.ftdetect.node_dead) (\(.ftdetect.deaths_declared))", .ftdetect.ticks_late,
+	.ftdetect.node_suspect, "\(.ftdetect.node_dead) (\(.ftdetect.deaths_declared))", (.ftdetect.fenced // 0), .ftdetect.ticks_late,
 	(.ftdetect.slow_ns_max_at_end / 1e6 | floor),
 	.user_thread.suspicions, .user_thread.declarations, "\(.user_thread.worst_gap_ns / 1e6 | floor) ms"] | @tsv' "$OUT" |
-	awk -F'\t' '{ printf "%-8s %-8s %6s | %12s %10s %9s %9s | %12s %10s %12s\n", $1 "ms", $2 "ms", $3, $4, $5, $6, $7, $8, $9, $10 }'
-echo "# FTD_DEAD: NODE_DEAD records at all nodes (distinct deaths declared); THR_DEAD: the threads' declarations"
+	awk -F'\t' '{ printf "%-8s %-8s %6s | %12s %10s %7s %9s %9s | %12s %10s %12s\n", $1 "ms", $2 "ms", $3, $4, $5, $6, $7, $8, $9, $10, $11 }'
+echo "# FTD_DEAD: NODE_DEAD records at all nodes (distinct deaths declared); FENCED: nodes that fenced themselves; THR_DEAD: the threads' declarations"
 echo "# SLOW_MS: the most extra silence a node gave another for its late ticks, at the end (proto/health.h)"
 jq -r '.results | group_by([.period_ns, .timeout_ns])[] | select(length > 1) |
-	"# \(.[0].period_ns / 1e6) ms / \(.[0].timeout_ns / 1e6) ms, \(length) runs: ftdetect NODE_DEAD \(map(.ftdetect.node_dead // 0) | add), runs with any \(map(select((.ftdetect.node_dead // 0) > 0)) | length); thread declarations \(map(.user_thread.declarations // 0) | add)"' "$OUT"
+	"# \(.[0].period_ns / 1e6) ms / \(.[0].timeout_ns / 1e6) ms, \(length) runs: ftdetect NODE_DEAD \(map(.ftdetect.node_dead // 0) | add), FENCED \(map(.ftdetect.fenced // 0) | add), runs with any \(map(select((.ftdetect.node_dead // 0) > 0)) | length); thread declarations \(map(.user_thread.declarations // 0) | add)"' "$OUT"
 echo "# -> $OUT"
 exit $status

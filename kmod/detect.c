@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <linux/random.h>
 #include <linux/slab.h>
 #include "detect.h"
 #include "event.h"
@@ -365,15 +366,16 @@ static void end_isolation(struct ftd_net *fn, struct ftd_peer **preds, u32 n, u6
 
 /*
  * Nothing heard from anyone for a while: is it us? Ask a few members other
- * than those we observe (which may all have died at once): any answer is
- * fresh news (ftd_detect_answered), and then their silence is theirs.
+ * than those we observe (which may all have died at once), k a tick, in
+ * turn: any answer is fresh news (ftd_detect_answered), and then their
+ * silence is theirs.
  */
 static void check_own_reach(struct ftd_net *fn, u64 every)
 {
 	struct ftd_peer *some[FTD_MAX_OBSERVERS];
 	u32 i, n;
 
-	n = ftd_members_random(fn, some, READ_ONCE(fn->cfg.observers));
+	n = ftd_members_sweep(fn, some, READ_ONCE(fn->cfg.observers), &fn->reach_cursor);
 	for (i = 0; i < n; i++)
 		ftd_fresh_ping(fn, some[i], every);
 }
@@ -391,7 +393,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	u32 i, n, live, incarnation;
 	u8 rails_dead, own_rails_down, r;
 	u64 rails_seq[FTD_MAX_RAILS];
-	bool isolated, vote, ask;
+	bool isolated, vote, ask, fence;
 	bool stalled = now_ns - due_ns > READ_ONCE(fn->cfg.period_ns);
 
 	rcu_read_lock();
@@ -408,12 +410,17 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	 */
 	isolated = n >= 2 &&
 		   now_ns - READ_ONCE(fn->last_rx_ns) >= ftd_detect_suspect_after(timeout);
+	if (isolated && !fn->isolated_since) {
+		fn->isolated_since = now_ns;
+		fn->reach_cursor = get_random_u32();	/* isolated nodes ask different ones first */
+	} else if (!isolated && fn->isolated_since) {
+		end_isolation(fn, w->peers, n, now_ns, timeout);
+	}
 	if (isolated && !starved)
 		check_own_reach(fn, ping_every);
-	if (isolated && !fn->isolated_since)
-		fn->isolated_since = now_ns;
-	else if (!isolated && fn->isolated_since)
-		end_isolation(fn, w->peers, n, now_ns, timeout);
+	/* Our lease: a timeout of hearing nobody, and we fence ourselves. */
+	fence = ftd_lease_expired(&fn->lease, n >= 2, starved, READ_ONCE(fn->last_rx_ns), due_ns,
+				  now_ns, READ_ONCE(fn->cfg.period_ns), timeout);
 	n = watch_further(fn, w, n, live, k, now_ns, timeout, !starved && !isolated);
 	note_observed(fn, w, n, now_ns);
 	n_edges = ftd_watch_edges(w->vouched, n, k, edge_idx, ARRAY_SIZE(edges));
@@ -474,4 +481,6 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			emit_node_event(fn, ev, peer->id, incarnation, fn->cfg.node);
 	}
 	rcu_read_unlock();
+	if (fence)
+		ftd_net_fence(fn, fn->cfg.node);
 }

@@ -157,6 +157,25 @@ out:
 	return n;
 }
 
+u32 ftd_members_sweep(struct ftd_net *fn, struct ftd_peer **out, u32 max, u32 *cursor)
+{
+	u32 pos_buf[FTD_MAX_OBSERVERS], n = 0, i;
+	struct ftd_members *m;
+	s64 self;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "ftd_members_* without rcu_read_lock");
+	if (max > FTD_MAX_OBSERVERS)
+		max = FTD_MAX_OBSERVERS;
+	spin_lock_bh(&fn->ring_lock);
+	m = rcu_dereference(fn->members);
+	if (m && (self = position_of(m, READ_ONCE(fn->cfg.node))) >= 0)
+		n = ftd_ring_sweep_live(&m->ring, self, cursor, max, pos_buf);
+	for (i = 0; i < n; i++)
+		out[i] = m->peers[pos_buf[i]];
+	spin_unlock_bh(&fn->ring_lock);
+	return n;
+}
+
 enum which { SUCCESSORS, PREDECESSORS, FINGERS };
 
 /* The neighbours of node `of` (live or not) in our ring. */

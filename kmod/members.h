@@ -53,6 +53,13 @@ void ftd_members_sync(struct ftd_net *fn, struct ftd_peer *peer);
 u32 ftd_members_random(struct ftd_net *fn, struct ftd_peer **out, u32 max);
 
 /*
+ * Up to max (at most FTD_MAX_OBSERVERS) live members other than the local
+ * node, in turn from *cursor (proto/ring.h ftd_ring_sweep_live). Caller
+ * holds rcu_read_lock. Returns the count.
+ */
+u32 ftd_members_sweep(struct ftd_net *fn, struct ftd_peer **out, u32 max, u32 *cursor);
+
+/*
  * The local node's k live successors (it heartbeats to them) and fingers
  * (it sends notices to them); its predecessors: _far below. Caller holds
  * rcu_read_lock; the peers stay valid until it drops it. Returns the count.

@@ -118,6 +118,7 @@ static int net_up_locked(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	WRITE_ONCE(fn->incarnation, next_incarnation(fn->incarnation));
 	ftd_peer_reset_all(fn);	/* after the new incarnation: self shows it */
 	fn->isolated_since = 0;
+	fn->lease = (struct ftd_lease){};
 	WRITE_ONCE(fn->probe_rtt_ns, 0);
 	WRITE_ONCE(fn->last_rx_ns, 0);
 	WRITE_ONCE(fn->up, true);
@@ -250,8 +251,12 @@ void ftd_net_fence(struct ftd_net *fn, u32 origin)
 	forget_own_verdicts(fn);
 	rcu_read_unlock();
 	ftd_dissem_announce_alive(fn, fn->cfg.node, new);
-	pr_info("node %u was declared dead by node %u: fenced, rejoining as incarnation %u\n",
-		fn->cfg.node, origin, new);
+	if (origin == fn->cfg.node)
+		pr_info("node %u heard nobody for a timeout: fenced itself, rejoining as incarnation %u\n",
+			fn->cfg.node, new);
+	else
+		pr_info("node %u was declared dead by node %u: fenced, rejoining as incarnation %u\n",
+			fn->cfg.node, origin, new);
 }
 
 static __net_init int ftd_net_pernet_init(struct net *net)

@@ -18,6 +18,7 @@
 #include <net/netns/generic.h>
 #include <linux/netlink.h>
 #include "proto/digest.h"
+#include "proto/lease.h"
 
 struct socket;
 struct ftd_members;
@@ -65,7 +66,9 @@ struct ftd_net {
 	u64 probe_rtt_ns;		/* round trip of our PROBEs (proto/watch.h
 					 * ftd_watch_rtt); READ_ONCE/WRITE_ONCE */
 	u64 isolated_since;		/* the timer's own: hearing nobody since, 0: no */
+	u32 reach_cursor;		/* the timer's own: whom it asks next, then */
 	bool tick_was_late;		/* the timer's own: its last tick was late */
+	struct ftd_lease lease;		/* the timer's own: our membership (proto/lease.h) */
 	struct socket __rcu *sock4;
 	struct socket __rcu *sock6;
 	struct hrtimer timer;		/* heartbeat emission and detection tick */
@@ -124,8 +127,10 @@ enum {
 };
 
 /*
- * This node was declared dead while alive: tell its ranks (FENCED), then
- * rejoin with a higher incarnation. Softirq or process context.
+ * This node was declared dead while alive (origin: the declarer), or heard
+ * nobody for a timeout (origin: itself, proto/lease.h): tell its ranks
+ * (FENCED), then rejoin with a higher incarnation. Softirq or process
+ * context.
  */
 void ftd_net_fence(struct ftd_net *fn, u32 origin);
 

@@ -122,6 +122,19 @@ u32 ftd_ring_random_live(const struct ftd_ring *r, u32 j)
 	return live_select(r, j + 1);
 }
 
+u32 ftd_ring_sweep_live(const struct ftd_ring *r, u32 self, u32 *cursor, u32 max, u32 *out)
+{
+	u32 n = 0, i, pos;
+
+	for (i = 0; n < max && i <= max && i < r->live; i++) {
+		pos = ftd_ring_random_live(r, *cursor % r->live);
+		*cursor = *cursor % r->live + 1;
+		if (pos != self)
+			out[n++] = pos;
+	}
+	return n;
+}
+
 bool ftd_ring_observes(const struct ftd_ring *r, u32 observer, u32 target, u32 k)
 {
 	u32 succ[FTD_MAX_OBSERVERS], i, n;

@@ -59,6 +59,15 @@ u32 ftd_ring_fingers(const struct ftd_ring *r, u32 pos, u32 *out, u32 max);
 /* Position of the j-th live member (0 <= j < r->live), in ring order. */
 u32 ftd_ring_random_live(const struct ftd_ring *r, u32 j);
 
+/*
+ * Up to max live members other than self, in ring order from the
+ * cursor-th live one, each at most once; the cursor moves past them. A
+ * node that hears nobody asks members in turn: it reaches every live one
+ * within live/max rounds, where random picks could miss the only one left
+ * alive for long (and its lease would run out, proto/lease.h).
+ */
+u32 ftd_ring_sweep_live(const struct ftd_ring *r, u32 self, u32 *cursor, u32 max, u32 *out);
+
 /* Does observer receive target's heartbeats (is it one of its k live successors)? */
 bool ftd_ring_observes(const struct ftd_ring *r, u32 observer, u32 target, u32 k);
 

@@ -4,13 +4,14 @@
 # cluster16.sh: the protocol on 16 nodes (k = 2 observers per node).
 #   0. kill -9 of a registered rank: PROC_DEAD at every node, no timeout
 #   1. one node cut off: every other node delivers exactly one NODE_DEAD;
-#      the cut-off node, hearing nobody, declares nobody dead
-#   2. it reconnects: it learns it was declared dead, fences (FENCED) and
-#      rejoins with a higher incarnation: NODE_RESTORED everywhere, once
+#      the cut-off node, hearing nobody, declares nobody dead, and after a
+#      timeout of that fences itself (FENCED, its lease), once
+#   2. it reconnects and rejoins with the higher incarnation it took:
+#      NODE_RESTORED everywhere, once; it is not fenced again
 #   3. two adjacent nodes cut off at once: both detected, once each, everywhere
 #   4. a node leaves cleanly: NODE_LEFT everywhere, never NODE_DEAD
 # Prints the delays from the kill to the last node's PROC_DEAD and from the
-# cut to the last node's NODE_DEAD.
+# cut to the last node's NODE_DEAD and to the cut-off node's FENCED.
 #
 #   n1 .. n16 ── br0 (switch namespace); ring order = node id
 source "$(dirname "$0")/../lib.sh"
@@ -87,8 +88,10 @@ sleep 0.3
 rank_death_once "$N" 5 2 "$killed"
 
 # --- 1. one node cut off
+inc_before=$(n 7 ftctl show -j | jq '.incarnation')
 cut=$(cut_node 7)
 before=$(jq '.before_ns' <<< "$cut")
+after=$(jq '.after_ns' <<< "$cut")
 wait_until 20 everyone_has NODE_DEAD 7 7 || { n 1 ftstat; fail "node 7 not reported dead everywhere"; }
 sleep 0.5
 last=$(expect_once NODE_DEAD 7 7)
@@ -98,11 +101,19 @@ dead_delay=$(( (last - before) / 1000 ))
 log "cut-off node 7: NODE_DEAD at all 15 others, the last $dead_delay us after the cut (timeout $TIMEOUT_MS ms)"
 [ $(( last - before )) -le $(( (TIMEOUT_MS + 2 * PERIOD_MS) * 1000000 + 200000000 )) ] ||
 	fail "dissemination too slow: $dead_delay us"
+wait_until 10 grep -q FENCED "$FTD_TMP/dev.7" || { n 7 ftstat; fail "node 7, cut off, did not fence itself"; }
+grep -q '"event":"FENCED".*"origin":7,' "$FTD_TMP/dev.7" || fail "node 7 fenced, but not by its own lease: $(grep FENCED "$FTD_TMP/dev.7")"
+fenced_at=$(jq -r 'select(.event == "FENCED") | .time_ns' "$FTD_TMP/dev.7" | head -n1)
+# Like a declaration: the first tick a timeout after the last frame heard,
+# which came before the end of the cut (plus the same margin for one
+# emulated CPU running 16 nodes).
+[ $(( fenced_at - after )) -le $(( (TIMEOUT_MS + 2 * PERIOD_MS) * 1000000 + 200000000 )) ] &&
+	[ $(( fenced_at - before )) -ge $(( TIMEOUT_MS * 1000000 / 2 )) ] ||
+	fail "node 7 fenced itself $(( (fenced_at - after) / 1000 )) us after the end of the cut"
+log "cut-off node 7: fenced itself $(( (fenced_at - after) / 1000 )) us after the end of the cut (timeout $TIMEOUT_MS ms)"
 
-# --- 2. it comes back: fenced, rejoins, restored everywhere
-inc_before=$(n 7 ftctl show -j | jq '.incarnation')
+# --- 2. it comes back: rejoins, restored everywhere
 sw ftd-link s7r0 up > /dev/null
-wait_until 20 grep -q FENCED "$FTD_TMP/dev.7" || fail "node 7 was not fenced"
 # who_lacks EVENT NODE: for each node that has not delivered it, what it has.
 who_lacks() {
 	local i
@@ -124,7 +135,8 @@ expect_once NODE_RESTORED 7 7 > /dev/null
 inc_after=$(n 7 ftctl show -j | jq '.incarnation')
 [ "$inc_after" -gt "$inc_before" ] || fail "fenced node did not take a higher incarnation"
 wait_until 20 all_alive || fail "cluster not all alive after the rejoin"
-log "node 7 fenced and rejoined: incarnation $inc_before -> $inc_after, NODE_RESTORED at all 15 others"
+[ "$(grep -c '"event":"FENCED"' "$FTD_TMP/dev.7")" = 1 ] || fail "node 7 fenced more than once: $(grep FENCED "$FTD_TMP/dev.7")"
+log "node 7 rejoined: incarnation $inc_before -> $inc_after, NODE_RESTORED at all 15 others, fenced once"
 
 # --- 3. two adjacent nodes at once
 sw ftd-link s11r0 down > /dev/null

@@ -4,7 +4,7 @@
 # mpi_example.sh FLAVOUR: the example program of libftdetect_mpi,
 # userspace/mpi/examples/mpi_iterate.c (farm mode), as a real MPI job
 # (FLAVOUR: openmpi or mpich, Debian's) of 6 ranks on 5 nodes, loses a rank
-# (kill -9) and then a whole node (cut off, then fenced when it comes back)
+# (kill -9) and then a whole node (cut off, and fenced by its own lease)
 # while it computes, and carries on: rank 0's sum over every iteration is
 # the one it would be without a failure, and the surviving workers end
 # normally.
@@ -68,7 +68,7 @@ log "node $CUT cut off: rank 0 told that rank $CUT_RANK is lost (NODE_DEAD)"
 sleep 1
 sw ftd-link "s${CUT}r0" up > /dev/null
 wait_until 30 pid_gone "$(pid_of "$CUT_RANK")" || fail "rank $CUT_RANK outlived its node's fencing"
-log "node $CUT back: fenced, rank $CUT_RANK ended by the library"
+log "node $CUT back: it had fenced itself, rank $CUT_RANK ended by the library"
 result_of 0 | grep -q . && fail "the job ended before the node came back (too fast: raise ITERS)"
 
 wait_until 240 eval 'result_of 0 | grep -q .' || fail "rank 0 did not finish within 240 s"

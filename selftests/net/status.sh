@@ -16,9 +16,10 @@
 #   6. on every node, node 4 included: for each node and rank, the last event
 #      the node recorded is what its table holds, and the table's event_seq
 #      is the last event it read
-#   7. rank 7 is killed, node 4 is reconnected: it is fenced (its table
-#      counts it, with its new incarnation) and rejoins: the others' tables
-#      have it alive at that incarnation; rank 7 stays dead; 6. again
+#   7. rank 7 is killed, node 4 is reconnected: it was fenced while cut off
+#      (a timeout of hearing nobody; its table counts it, with its new
+#      incarnation) and rejoins: the others' tables have it alive at that
+#      incarnation; rank 7 stays dead; 6. again
 #
 #   n1 .. n4 ── br0
 source "$(dirname "$0")/../lib.sh"
@@ -139,6 +140,7 @@ wait_until 10 everywhere rank_in 1:8 exited PROC_EXIT || fail "rank 8 not exited
 log "rank 8 deregistered: exited (PROC_EXIT) in every table"
 
 # --- 5. node 4 cut off with rank 7
+inc4=$(table 4 | jq .local_incarnation)
 cut_node 4 > /dev/null
 NODES="1 2 3"
 node4_dead() {
@@ -167,7 +169,6 @@ rank_in 4 1:7 alive || fail "node 4 (cut off) no longer holds its own rank 7 ali
 log "every table (the cut-off node's too) is the fold of its node's events, event_seq included"
 
 # --- 7. rank 7 ends, node 4 comes back: fenced, and rejoins
-inc4=$(table 4 | jq .local_incarnation)
 kill -9 "$pid7"
 wait_until 10 rank_in 4 1:7 dead PROC_DEAD || fail "node 4: rank 7 not dead"
 sw ftd-link s4r0 up > /dev/null

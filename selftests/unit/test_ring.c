@@ -117,4 +117,36 @@ TEST(random_rings_match_the_naive_model)
 	}
 }
 
+TEST(a_sweep_asks_every_live_member_in_turn)
+{
+	u32 mem[64], out[8], seen[6] = { 0 }, cursor = 7, i, n;
+	struct ftd_ring r;
+
+	/* 6 members, 1 of them (us) and 4 alive: 2, 3, 5 dead. */
+	ftd_ring_init(&r, 6, mem);
+	ftd_ring_set_live(&r, 2, false);
+	ftd_ring_set_live(&r, 3, false);
+	ftd_ring_set_live(&r, 5, false);
+	/* Live {0, 1, 4}: the others are 0 and 4; two rounds of 1 meet both. */
+	for (i = 0; i < 2; i++) {
+		n = ftd_ring_sweep_live(&r, 1, &cursor, 1, out);
+		ASSERT_EQ(1, n);
+		EXPECT_NE(1, out[0]);
+		EXPECT_TRUE(ftd_ring_is_live(&r, out[0]));
+		seen[out[0]]++;
+	}
+	EXPECT_EQ(1, seen[0]);
+	EXPECT_EQ(1, seen[4]);
+	/* A round of more than there are: each once, never us. */
+	n = ftd_ring_sweep_live(&r, 1, &cursor, 8, out);
+	ASSERT_EQ(2, n);
+	EXPECT_NE(out[0], out[1]);
+	EXPECT_NE(1, out[0]);
+	EXPECT_NE(1, out[1]);
+	/* Alone: nobody to ask. */
+	ftd_ring_set_live(&r, 0, false);
+	ftd_ring_set_live(&r, 4, false);
+	EXPECT_EQ(0, ftd_ring_sweep_live(&r, 1, &cursor, 2, out));
+}
+
 TEST_HARNESS_MAIN

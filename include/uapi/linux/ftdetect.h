@@ -173,6 +173,8 @@ enum ftd_frame_type {
  * A node that receives a DEAD notice about itself, or hears from a node it
  * holds dead at the same incarnation, fences: its registered ranks get
  * FENCED, and it rejoins with a higher incarnation (NODE_RESTORED elsewhere).
+ * So does a node that watches two or more nodes and hears nobody for a
+ * timeout (its lease, kmod/proto/lease.h): the others declare it meanwhile.
  */
 enum ftd_notice_kind {
 	FTD_NOTICE_DEAD = 1,
@@ -295,6 +297,8 @@ struct ftd_xdp_meta {
  *   FTD_EV_IFACE_DEAD      FTB_MPI_IFACE_DEAD         a rail of a node stopped carrying heartbeats
  *   FTD_EV_IFACE_RESTORED  FTB_MPI_IFACE_RESTORED     that rail carries heartbeats again
  *   FTD_EV_FENCED          -                          this node was declared dead while alive
+ *                                                     (origin: the declarer), or heard nobody
+ *                                                     for a timeout (origin: itself)
  *   FTD_EV_OVERFLOW        -                          count records were lost by this reader
  */
 #define FTD_EVENT_VERSION	1

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The self-fencing lease (kmod/proto/lease.h): a timeout of hearing nobody
+ * fences once per isolation, counted on our own running time only.
+ */
+#include "harness.h"
+#include "proto/lease.h"
+
+#define MS 1000000ULL
+#define P (10 * MS)
+#define T (100 * MS)
+
+/* Ticks on time every period from `from` to `to`: when the lease ran out. */
+static u64 run(struct ftd_lease *l, bool can_tell, u64 last_rx, u64 from, u64 to)
+{
+	u64 now;
+
+	for (now = from; now <= to; now += P)
+		if (ftd_lease_expired(l, can_tell, false, last_rx, now, now, P, T))
+			return now;
+	return 0;
+}
+
+TEST(a_timeout_of_silence_fences_once)
+{
+	struct ftd_lease l = {};
+
+	/* Last heard at 1 s: fenced on the first tick a timeout later. */
+	EXPECT_EQ(1000 * MS + T, run(&l, true, 1000 * MS, 1000 * MS, 1500 * MS));
+	/* Still hearing nobody: not again. */
+	EXPECT_EQ(0, run(&l, true, 1000 * MS, 1500 * MS, 3000 * MS));
+}
+
+TEST(hearing_someone_renews_the_lease)
+{
+	struct ftd_lease l = {};
+
+	/* Heard every 90 ms: never a timeout of silence. */
+	for (u64 t = 1000 * MS; t < 2000 * MS; t += 90 * MS)
+		EXPECT_EQ(0, run(&l, true, t, t, t + 80 * MS));
+}
+
+TEST(a_new_isolation_fences_again)
+{
+	struct ftd_lease l = {};
+
+	EXPECT_EQ(1100 * MS, run(&l, true, 1000 * MS, 1000 * MS, 1300 * MS));
+	/* Heard again at 2 s, then nothing: a second fence. */
+	EXPECT_EQ(0, run(&l, true, 2000 * MS, 2000 * MS, 2000 * MS));
+	EXPECT_EQ(2100 * MS, run(&l, true, 2000 * MS, 2010 * MS, 2500 * MS));
+}
+
+TEST(one_watched_node_cannot_tell)
+{
+	struct ftd_lease l = {};
+
+	EXPECT_EQ(0, run(&l, false, 1000 * MS, 1000 * MS, 3000 * MS));
+}
+
+TEST(never_heard_anyone_no_lease)
+{
+	struct ftd_lease l = {};
+
+	EXPECT_EQ(0, run(&l, true, 0, 1000 * MS, 3000 * MS));
+}
+
+TEST(our_own_stall_does_not_count)
+{
+	struct ftd_lease l = {};
+
+	/* Heard at 1 s; on time until 1.03 s, then a tick 500 ms late. */
+	EXPECT_EQ(0, run(&l, true, 1000 * MS, 1000 * MS, 1030 * MS));
+	EXPECT_FALSE(ftd_lease_expired(&l, true, true, 1000 * MS, 1040 * MS, 1540 * MS, P, T));
+	/* The 40 ms of silence up to the late tick's due time count. */
+	EXPECT_EQ(1600 * MS, run(&l, true, 1000 * MS, 1550 * MS, 2000 * MS));
+}
+
+TEST(a_starved_tick_fences_nobody)
+{
+	struct ftd_lease l = {};
+
+	EXPECT_FALSE(ftd_lease_expired(&l, true, true, 1000 * MS, 1200 * MS, 1200 * MS, P, T));
+	EXPECT_TRUE(ftd_lease_expired(&l, true, false, 1000 * MS, 1210 * MS, 1210 * MS, P, T));
+}
+
+TEST_HARNESS_MAIN
