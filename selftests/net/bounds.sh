@@ -54,7 +54,8 @@ user_config() { # FILE N PERIOD
 	chmod 600 "$1"
 }
 
-# --- 1. a user namespace's instance, within its limits
+# --- 1. a user namespace's instance, within its limits (--force: its network
+# namespace has no interface with node 1's address)
 echo 8 > "$P/userns_max_nodes"
 echo 1000 > "$P/userns_min_period_us"
 echo Y > "$P/userns_config"
@@ -64,7 +65,7 @@ mkdir -m 755 "$FTD_TMP/user"
 cfg=$FTD_TMP/user/user.conf
 
 user_config "$cfg" 9 10ms
-out=$(as_user_ns sh -c "ftctl apply --node 1 $cfg 2>&1; echo status=\$?; ftctl show -j" 2>&1) || true
+out=$(as_user_ns sh -c "ftctl apply --force --node 1 $cfg 2>&1; echo status=\$?; ftctl show -j" 2>&1) || true
 log "9 nodes with userns_max_nodes=8: $(grep -m1 -i 'full\|error' <<< "$out" || echo '(no error)')"
 grep -q 'userns_max_nodes' <<< "$out" ||
 	fail "no error naming userns_max_nodes for a 9th node: $out"
@@ -73,12 +74,12 @@ held=$(sed -n '/^{/,$p' <<< "$out" | jq '.nodes | length' 2> /dev/null || echo "
 [ "$held" != "?" ] && [ "$held" -le 8 ] || fail "the instance holds $held nodes (at most 8 allowed): $out"
 
 user_config "$cfg" 3 500us
-out=$(as_user_ns ftctl apply --node 1 "$cfg" 2>&1) && fail "a 500us period was accepted in a user namespace"
+out=$(as_user_ns ftctl apply --force --node 1 "$cfg" 2>&1) && fail "a 500us period was accepted in a user namespace"
 grep -q 'userns_min_period_us' <<< "$out" || fail "no error naming userns_min_period_us: $out"
 log "period 500us with userns_min_period_us=1000: refused: $out"
 
 user_config "$cfg" 8 1ms
-out=$(as_user_ns sh -c "ftctl apply --node 1 $cfg && ftctl show -j" 2>&1) ||
+out=$(as_user_ns sh -c "ftctl apply --force --node 1 $cfg && ftctl show -j" 2>&1) ||
 	fail "8 nodes at 1 ms refused in a user namespace: $out"
 [ "$(sed -n '/^{/,$p' <<< "$out" | jq '.nodes | length')" = 8 ] ||
 	fail "the user's instance does not hold its 8 nodes: $out"
@@ -88,7 +89,7 @@ log "8 nodes at 1 ms: accepted"
 user_config "$cfg" 9 500us
 chown root:root "$cfg"
 n_init=$(ip netns add "$FTD_NS_PREFIX-init" && ip netns exec "$FTD_NS_PREFIX-init" \
-	sh -c "ftctl apply --node 1 $cfg > /dev/null && ftctl show -j" | jq '.nodes | length') ||
+	sh -c "ftctl apply --force --node 1 $cfg > /dev/null && ftctl show -j" | jq '.nodes | length') ||
 	fail "the initial user namespace could not configure 9 nodes at 500us"
 [ "$n_init" = 9 ] || fail "the initial namespace's instance holds $n_init of 9 nodes"
 log "the same file in the initial user namespace: 9 nodes at 500us"
@@ -96,7 +97,7 @@ log "the same file in the initial user namespace: 9 nodes at 500us"
 # --- 2. configuration by user namespaces switched off
 echo N > "$P/userns_config"
 user_config "$cfg" 2 10ms
-out=$(as_user_ns ftctl apply --node 1 "$cfg" 2>&1) && fail "userns_config=N, yet a user namespace configured its instance"
+out=$(as_user_ns ftctl apply --force --node 1 "$cfg" 2>&1) && fail "userns_config=N, yet a user namespace configured its instance"
 grep -q 'userns_config' <<< "$out" || fail "no error naming userns_config: $out"
 log "userns_config=N: refused: $out"
 echo Y > "$P/userns_config"

@@ -83,7 +83,8 @@ netns_rounds=${FTD_LIFECYCLE_NETNS:-4}
 for ((k = 0; k < netns_rounds; k++)); do
 	ns=$FTD_NS_PREFIX-gone$k
 	ip netns add "$ns"
-	ip netns exec "$ns" ftctl apply --node 1 "$FTD_CONF" > /dev/null ||
+	# --force: the namespace has no interface with node 1's address.
+	ip netns exec "$ns" ftctl apply --force --node 1 "$FTD_CONF" > /dev/null ||
 		fail "ftctl apply in $ns failed"
 	[[ $(ip netns exec "$ns" ftctl show -j) == *'"up":true'* ]] || fail "$ns: instance not up"
 	ip netns del "$ns"

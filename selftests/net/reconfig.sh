@@ -7,7 +7,8 @@
 # a reader drains events on node 1. A replaced or removed node must never
 # be touched after it is freed (the harness fails on any kernel report; the
 # debug kernel's KASAN sees what a plain kernel would not), and the cluster
-# must converge again on the original file.
+# must converge again on the original file. Last, node 1 applying the file
+# as node 3 (a wrong --node) is refused, and changes nothing.
 #
 #   n1 --+                 file A: 1 .1   2 .2   3 .3    4 .4
 #   n2 --+-- br0 (sw)      file B: 1 .1   2 .2   3 .33   (no 4)
@@ -51,3 +52,11 @@ done
 wait_until 30 all_alive || { n 1 ftstat; n 2 ftstat; fail "the cluster did not converge after the churn"; }
 [ "$(pgrep -c ftd-devwatch)" -ge 1 ] || fail "the event reader on node 1 died"
 log "converged: every node alive at every node; $(wc -l < "$FTD_TMP/dev.1") events read on node 1"
+
+show1=$(n 1 ftctl show -j | jq -c '{node, incarnation, up}')
+out=$(n 1 ftctl apply --node 3 "$FTD_CONF" 2>&1) && fail "ftctl apply --node 3 on node 1 succeeded: $out"
+[[ $out == *"node 3 (given with --node) has no address on this host"*"--force"* ]] ||
+	fail "no clear error for --node 3 on node 1: $out"
+[ "$(n 1 ftctl show -j | jq -c '{node, incarnation, up}')" = "$show1" ] ||
+	fail "a refused apply changed node 1's instance: $show1 -> $(n 1 ftctl show -j)"
+log "node 1 applying as node 3: refused ($out)"

@@ -645,6 +645,24 @@ TEST_F(local, two_nodes_match)
 		     "address on this host; choose one with --node ID", self->err);
 }
 
+TEST_F(local, a_given_node_must_own_an_address)
+{
+	struct ftu_addr host[] = { addr("127.0.0.1"), addr("2001:db8::3") };
+
+	/* One of node 3's two addresses is here: enough. */
+	EXPECT_EQ(0, ftctl_local_check_owned(&self->c, 3, "given with --node", host, 2,
+					     self->err, sizeof(self->err)));
+	/* None of node 1's (a copied file, a wrong --node): refused, saying why. */
+	EXPECT_EQ(-1, ftctl_local_check_owned(&self->c, 1, "given with --node", host, 2,
+					      self->err, sizeof(self->err)));
+	EXPECT_STREQ("node 1 (given with --node) has no address on this host: none of "
+		     "192.0.2.1, 2001:db8::1 is configured in this network namespace, and this "
+		     "host would heartbeat as node 1; check the node id, or apply anyway with "
+		     "--force (its addresses are not configured yet)", self->err);
+	EXPECT_EQ(-1, ftctl_local_check_owned(&self->c, 2, "'node = 2' in cluster.conf", NULL, 0,
+					      self->err, sizeof(self->err)));
+}
+
 TEST(host_addrs_include_loopback)
 {
 	struct ftu_addr *a, lo = addr("127.0.0.1");

@@ -67,6 +67,32 @@ int ftctl_local_resolve(const struct ftctl_conf *conf, const char *name,
 	return 0;
 }
 
+int ftctl_local_check_owned(const struct ftctl_conf *conf, uint32_t id, const char *how,
+			    const struct ftu_addr *host, size_t nhost, char *err, size_t errlen)
+{
+	const struct ftctl_conf_node *n = ftctl_conf_find(conf, id);
+	char list[FTD_MAX_RAILS * (FTU_ADDR_BUFSZ + 2)] = "", a[FTU_ADDR_BUFSZ];
+	size_t used = 0;
+
+	if (!n)
+		return 0;	/* ftctl_local_resolve said so already */
+	for (unsigned int r = 0; r < n->nr_addrs; r++) {
+		for (size_t h = 0; h < nhost; h++)
+			if (!ftu_addr_cmp(&n->addrs[r], &host[h]))
+				return 0;
+		used += snprintf(list + used, sizeof(list) - used, "%s%s", r ? ", " : "",
+				 ftu_addr_format(&n->addrs[r], a, sizeof(a)));
+		if (used >= sizeof(list))
+			used = sizeof(list) - 1;
+	}
+	snprintf(err, errlen,
+		 "node %u (%s) has no address on this host: none of %s is configured in "
+		 "this network namespace, and this host would heartbeat as node %u; check "
+		 "the node id, or apply anyway with --force (its addresses are not "
+		 "configured yet)", id, how, list, id);
+	return -1;
+}
+
 int ftctl_host_addrs(struct ftu_addr **addrs, size_t *n)
 {
 	struct ifaddrs *ifa, *i;

@@ -30,6 +30,15 @@ int ftctl_local_resolve(const struct ftctl_conf *conf, const char *name,
 			const uint32_t *opt_node, const struct ftu_addr *host, size_t nhost,
 			struct ftctl_local *out, char *err, size_t errlen);
 
+/*
+ * A node named by --node or "node =" must have an address on this host:
+ * otherwise this host would heartbeat as another node (a copied file, a
+ * wrong --node). Returns 0 if one of its addresses is among `host`, or -1
+ * with a message in err. `how` names where the id came from, for it.
+ */
+int ftctl_local_check_owned(const struct ftctl_conf *conf, uint32_t id, const char *how,
+			    const struct ftu_addr *host, size_t nhost, char *err, size_t errlen);
+
 /* The IPv4/IPv6 addresses of this network namespace (getifaddrs); -errno. */
 int ftctl_host_addrs(struct ftu_addr **addrs, size_t *n);
 

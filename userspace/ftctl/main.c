@@ -64,6 +64,7 @@ static const char apply_usage[] =
 	"\n"
 	"The local node is --node ID, else 'node =' in FILE, else the one node\n"
 	"whose address is configured on this host (in this network namespace).\n"
+	"A node given by --node or 'node =' must have an address on this host.\n"
 	"\n"
 	"Options:\n"
 	"  -n, --node ID   this host is node ID\n"
@@ -72,6 +73,8 @@ static const char apply_usage[] =
 	"  -r, --restart   take the instance down first even if not needed\n"
 	"                  (needed to change the key of a running instance)\n"
 	"  -v, --verbose   print each request as it is sent\n"
+	"  -f, --force     apply even if this host has no address of the node\n"
+	"                  (its interfaces are not configured yet)\n"
 	"  -h, --help      show this help\n";
 
 static const char show_usage[] =
@@ -236,10 +239,12 @@ static int cmd_apply(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, 'd' },
 		{ "restart", no_argument, NULL, 'r' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct ftctl_apply_opts ao = { 0 };
+	bool force = false;
 	struct ftu_addr *host = NULL;
 	char err[FTCTL_CONF_ERRSZ];
 	struct ftctl_local local;
@@ -252,7 +257,7 @@ static int cmd_apply(int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":n:drvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":n:drvfh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (parse_node_opt(optarg, &node))
@@ -268,6 +273,9 @@ static int cmd_apply(int argc, char **argv)
 			break;
 		case 'v':
 			ao.verbose = true;
+			break;
+		case 'f':
+			force = true;
 			break;
 		case 'h':
 			fputs(apply_usage, stdout);
@@ -288,8 +296,8 @@ static int cmd_apply(int argc, char **argv)
 	}
 	check_key_perms(path, &conf);
 
-	/* Only look at the interfaces when the file does not say who we are. */
-	if (!has_node && !conf.has_node) {
+	/* Who we are (unless said), and that we own an address of that node. */
+	if (!force || (!has_node && !conf.has_node)) {
 		int e = ftctl_host_addrs(&host, &nhost);
 
 		if (e) {
@@ -300,7 +308,9 @@ static int cmd_apply(int argc, char **argv)
 		}
 	}
 	if (ftctl_local_resolve(&conf, path, has_node ? &node : NULL, host, nhost, &local,
-				err, sizeof(err))) {
+				err, sizeof(err)) ||
+	    (!force && ftctl_local_check_owned(&conf, local.id, local.how, host, nhost, err,
+					       sizeof(err)))) {
 		fprintf(stderr, "%s: %s\n", program_invocation_short_name, err);
 		ret = EXIT_USAGE;
 		goto out;
