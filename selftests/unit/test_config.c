@@ -661,6 +661,10 @@ TEST_F(local, a_given_node_must_own_an_address)
 		     "--force (its addresses are not configured yet)", self->err);
 	EXPECT_EQ(-1, ftctl_local_check_owned(&self->c, 2, "'node = 2' in cluster.conf", NULL, 0,
 					      self->err, sizeof(self->err)));
+	EXPECT_STREQ("node 2 ('node = 2' in cluster.conf) has no address on this host: "
+		     "192.0.2.2 is not configured in this network namespace, and this host "
+		     "would heartbeat as node 2; check the node id, or apply anyway with "
+		     "--force (its addresses are not configured yet)", self->err);
 }
 
 TEST(host_addrs_include_loopback)

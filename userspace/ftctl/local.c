@@ -86,10 +86,11 @@ int ftctl_local_check_owned(const struct ftctl_conf *conf, uint32_t id, const ch
 			used = sizeof(list) - 1;
 	}
 	snprintf(err, errlen,
-		 "node %u (%s) has no address on this host: none of %s is configured in "
-		 "this network namespace, and this host would heartbeat as node %u; check "
-		 "the node id, or apply anyway with --force (its addresses are not "
-		 "configured yet)", id, how, list, id);
+		 "node %u (%s) has no address on this host: %s%s is%s configured in this "
+		 "network namespace, and this host would heartbeat as node %u; check the "
+		 "node id, or apply anyway with --force (its addresses are not configured "
+		 "yet)", id, how, n->nr_addrs > 1 ? "none of " : "", list,
+		 n->nr_addrs > 1 ? "" : " not", id);
 	return -1;
 }
 
