@@ -8,6 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+static bool on_host(const struct ftu_addr *addr, const struct ftu_addr *host, size_t nhost)
+{
+	for (size_t h = 0; h < nhost; h++)
+		if (!ftu_addr_cmp(addr, &host[h]))
+			return true;
+	return false;
+}
+
 int ftctl_local_resolve(const struct ftctl_conf *conf, const char *name,
 			const uint32_t *opt_node, const struct ftu_addr *host, size_t nhost,
 			struct ftctl_local *out, char *err, size_t errlen)
@@ -37,21 +45,18 @@ int ftctl_local_resolve(const struct ftctl_conf *conf, const char *name,
 		const struct ftctl_conf_node *n = &conf->nodes[i];
 
 		for (unsigned int r = 0; r < n->nr_addrs; r++) {
-			for (size_t h = 0; h < nhost; h++) {
-				if (ftu_addr_cmp(&n->addrs[r], &host[h]))
-					continue;
-				if (found && found != n) {
-					snprintf(err, errlen,
-						 "nodes %u (%s) and %u (%s) of %s both have an "
-						 "address on this host; choose one with --node ID",
-						 found->id, ftu_addr_format(found_addr, a, sizeof(a)),
-						 n->id, ftu_addr_format(&n->addrs[r], b, sizeof(b)),
-						 name);
-					return -1;
-				}
-				found = n;
-				found_addr = &n->addrs[r];
+			if (!on_host(&n->addrs[r], host, nhost))
+				continue;
+			if (found && found != n) {
+				snprintf(err, errlen,
+					 "nodes %u (%s) and %u (%s) of %s both have an "
+					 "address on this host; choose one with --node ID",
+					 found->id, ftu_addr_format(found_addr, a, sizeof(a)),
+					 n->id, ftu_addr_format(&n->addrs[r], b, sizeof(b)), name);
+				return -1;
 			}
+			found = n;
+			found_addr = &n->addrs[r];
 		}
 	}
 	if (!found) {
@@ -77,9 +82,8 @@ int ftctl_local_check_owned(const struct ftctl_conf *conf, uint32_t id, const ch
 	if (!n)
 		return 0;	/* ftctl_local_resolve said so already */
 	for (unsigned int r = 0; r < n->nr_addrs; r++) {
-		for (size_t h = 0; h < nhost; h++)
-			if (!ftu_addr_cmp(&n->addrs[r], &host[h]))
-				return 0;
+		if (on_host(&n->addrs[r], host, nhost))
+			return 0;
 		used += snprintf(list + used, sizeof(list) - used, "%s%s", r ? ", " : "",
 				 ftu_addr_format(&n->addrs[r], a, sizeof(a)));
 		if (used >= sizeof(list))
