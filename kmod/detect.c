@@ -10,6 +10,7 @@
 #include "dissem.h"
 #include "stab.h"
 #include "view.h"
+#include "majority.h"
 
 static void emit_node_event(struct ftd_net *fn, enum ftd_event_type type, u32 node,
 			    u32 incarnation, u32 origin)
@@ -393,9 +394,12 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	u32 i, n, live, incarnation;
 	u8 rails_dead, own_rails_down, r;
 	u64 rails_seq[FTD_MAX_RAILS];
-	bool isolated, vote, ask, fence;
+	bool isolated, vote, ask, fence, minority = false;
+	bool judging = !READ_ONCE(fn->partition.minority_of);
+	u32 straw = FTD_NODE_NONE, straw_inc = 0;
 	bool stalled = now_ns - due_ns > READ_ONCE(fn->cfg.period_ns);
 
+	ftd_majority_tick(fn);
 	rcu_read_lock();
 	own_rails_down = local_rails_down(fn);
 	n = ftd_members_predecessors_far(fn, w->peers, w->pos, k, &live);
@@ -442,7 +446,8 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			since = ftd_health_skip_stall(since, due_ns, now_ns);
 			peer->baseline_ns = max(peer->baseline_ns, since);
 		}
-		if (since && now_ns > since)
+		/* In a minority, silence is no evidence: we suspect nobody (majority.h). */
+		if (since && now_ns > since && judging)
 			peer->state = ftd_detect_on_silence(old, now_ns - since,
 							    ftd_health_deadline(&peer->slow, timeout,
 										now_ns),
@@ -451,6 +456,18 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		vote = peer->state == FTD_NODE_DEAD && READ_ONCE(fn->cfg.quorum) > 1;
 		if (vote)
 			peer->state = FTD_NODE_SUSPECT;
+		/* Only a majority declares (proto/partition.h). */
+		if (peer->state == FTD_NODE_DEAD && old != FTD_NODE_DEAD) {
+			enum ftd_partition_verdict pv = ftd_majority_judge(fn, peer->id, now_ns);
+
+			if (pv != FTD_PARTITION_APPLY)
+				peer->state = FTD_NODE_SUSPECT;
+			if (pv == FTD_PARTITION_FENCE) {
+				minority = true;
+				straw = peer->id;
+				straw_inc = peer->incarnation;
+			}
+		}
 		ev = ftd_detect_event(old, peer->state);
 		incarnation = peer->incarnation;
 		/*
@@ -462,7 +479,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			     ftd_detect_in_ring(peer->state) &&
 			     now_ns - peer->last_heard_ns >= ping_every;
 		rails_dead = 0;
-		if (near && !starved && !isolated &&
+		if (near && !starved && !isolated && judging &&
 		    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT))
 			rails_dead = newly_silent_rails(peer, now_ns, timeout, own_rails_down,
 							rails_seq);
@@ -481,6 +498,10 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			emit_node_event(fn, ev, peer->id, incarnation, fn->cfg.node);
 	}
 	rcu_read_unlock();
-	if (fence)
+	if (minority) {
+		ftd_dissem_last_straw(fn, straw, straw_inc, FTD_NODE_NONE);
+		ftd_net_fence_minority(fn);
+	} else if (fence) {
 		ftd_net_fence(fn, fn->cfg.node);
+	}
 }

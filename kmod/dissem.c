@@ -10,6 +10,7 @@
 #include "proto/vote.h"
 #include "view.h"
 #include "repair.h"
+#include "majority.h"
 
 void ftd_dissem_send_to(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_notice *n)
 {
@@ -143,27 +144,56 @@ out:
 	return news;
 }
 
+void ftd_dissem_last_straw(struct ftd_net *fn, u32 subject, u32 incarnation, u32 except)
+{
+	struct ftd_notice n = {
+		.kind = FTD_NOTICE_DEAD,
+		.subject = subject,
+		.subject_incarnation = incarnation,
+		.origin = fn->cfg.node,
+	};
+
+	broadcast(fn, &n, except);
+}
+
 /*
  * The state changes a notice asks for, if it is news. Each returns true
  * when it changed something: only then is it delivered and forwarded, which
- * is the whole of deduplication.
+ * is the whole of deduplication. apply_gone's from: the node that told us
+ * (FTD_NODE_NONE: our own conclusion).
  */
 static bool apply_gone(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
-		       enum ftd_node_state to)
+		       enum ftd_node_state to, u32 from)
 {
-	bool news = false;
+	enum ftd_partition_verdict pv = FTD_PARTITION_APPLY;
+	u64 now = ktime_get_ns();
+	bool news = false, live;
 
 	spin_lock_bh(&peer->lock);
 	if (inc > peer->incarnation ||
 	    (inc == peer->incarnation && peer->state != FTD_NODE_DEAD &&
 	     peer->state != FTD_NODE_LEFT)) {
-		peer->incarnation = inc;
-		peer->state = to;
-		news = true;
+		live = peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT;
+		/* Only a majority declares (proto/partition.h); a minority passes nothing on. */
+		if (to == FTD_NODE_DEAD)
+			pv = live ? ftd_majority_judge(fn, peer->id, now) :
+			     ftd_majority_takes_hearsay(fn) ? FTD_PARTITION_APPLY :
+							      FTD_PARTITION_HOLD;
+		else if (live)
+			ftd_majority_left(fn, now);
+		if (pv == FTD_PARTITION_APPLY) {
+			peer->incarnation = inc;
+			peer->state = to;
+			news = true;
+		}
 	}
 	spin_unlock_bh(&peer->lock);
 	if (news)
 		ftd_members_sync(fn, peer);
+	if (pv == FTD_PARTITION_FENCE) {
+		ftd_dissem_last_straw(fn, peer->id, inc, from);
+		ftd_net_fence_minority(fn);
+	}
 	return news;
 }
 
@@ -177,8 +207,10 @@ static enum ftd_event_type apply_alive(struct ftd_net *fn, struct ftd_peer *peer
 
 	spin_lock_bh(&peer->lock);
 	/* Alive at a dead incarnation is an old report: fail-stop wins. */
-	if (inc > peer->incarnation ||
-	    (inc == peer->incarnation && peer->state == FTD_NODE_UNKNOWN)) {
+	if ((inc > peer->incarnation ||
+	     (inc == peer->incarnation && peer->state == FTD_NODE_UNKNOWN)) &&
+	    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT ||
+	     ftd_majority_takes_hearsay(fn))) {
 		ev = peer->state == FTD_NODE_DEAD ? FTD_EV_NODE_RESTORED : FTD_EV_NODE_ALIVE;
 		if (inc > peer->incarnation) {
 			/* Restarted while we held it alive: that one ended too. */
@@ -312,7 +344,7 @@ static void conclude(struct ftd_net *fn, struct ftd_peer *peer, u32 inc, u32 fre
 {
 	if (fresh < ftd_vote_needed(READ_ONCE(fn->cfg.quorum), judges))
 		return;
-	if (apply_gone(fn, peer, inc, FTD_NODE_DEAD))
+	if (apply_gone(fn, peer, inc, FTD_NODE_DEAD, FTD_NODE_NONE))
 		ftd_dissem_declare_dead(fn, peer, inc, NULL, 0);
 }
 
@@ -523,7 +555,7 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 
 	switch (n.kind) {
 	case FTD_NOTICE_DEAD:
-		news = apply_gone(fn, subject, n.subject_incarnation, FTD_NODE_DEAD);
+		news = apply_gone(fn, subject, n.subject_incarnation, FTD_NODE_DEAD, sender->id);
 		if (news) {
 			if (first_telling(fn, subject, n.subject_incarnation))
 				emit(fn, FTD_EV_NODE_DEAD, n.subject, n.subject_incarnation,
@@ -532,7 +564,7 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 		}
 		break;
 	case FTD_NOTICE_LEFT:
-		news = apply_gone(fn, subject, n.subject_incarnation, FTD_NODE_LEFT);
+		news = apply_gone(fn, subject, n.subject_incarnation, FTD_NODE_LEFT, sender->id);
 		if (news)
 			emit(fn, FTD_EV_NODE_LEFT, n.subject, n.subject_incarnation, n.origin);
 		break;

@@ -6,6 +6,7 @@
 #include "peer.h"
 #include "members.h"
 #include "bounds.h"
+#include "majority.h"
 
 static struct genl_family ftd_genl_family;
 
@@ -524,7 +525,8 @@ static int ftd_get_node_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 static int ftd_get_stats(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ftd_stats *s = &info_fn(info)->stats;
+	struct ftd_net *fn = info_fn(info);
+	struct ftd_stats *s = &fn->stats;
 	struct nlattr *nest;
 	struct sk_buff *msg;
 	void *hdr;
@@ -570,6 +572,8 @@ static int ftd_get_stats(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RX_UNPROVEN, atomic64_read(&s->rx_unproven),
 			      FTDETECT_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_REPAIRS, atomic64_read(&s->repairs),
+			      FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_MINORITY, ftd_majority_minority_of(fn),
 			      FTDETECT_A_STATS_PAD))
 		goto err;
 	nla_nest_end(msg, nest);

@@ -136,6 +136,24 @@ void ftd_members_sync(struct ftd_net *fn, struct ftd_peer *peer)
 	rcu_read_unlock();
 }
 
+u32 ftd_members_live(struct ftd_net *fn, u32 *lowest)
+{
+	struct ftd_members *m;
+	u32 live = 0;
+
+	*lowest = FTD_NODE_NONE;
+	rcu_read_lock();
+	spin_lock_bh(&fn->ring_lock);
+	m = rcu_dereference(fn->members);
+	if (m && m->ring.live) {
+		live = m->ring.live;
+		*lowest = m->peers[ftd_ring_random_live(&m->ring, 0)]->id;
+	}
+	spin_unlock_bh(&fn->ring_lock);
+	rcu_read_unlock();
+	return live;
+}
+
 u32 ftd_members_random(struct ftd_net *fn, struct ftd_peer **out, u32 max)
 {
 	struct ftd_members *m;

@@ -46,6 +46,9 @@ void ftd_members_free(struct ftd_net *fn);
  */
 void ftd_members_sync(struct ftd_net *fn, struct ftd_peer *peer);
 
+/* The live members, ourselves included, and the lowest of their ids. */
+u32 ftd_members_live(struct ftd_net *fn, u32 *lowest);
+
 /*
  * Up to max live members other than the local node, drawn at random
  * (repeats possible). Caller holds rcu_read_lock. Returns the count.

@@ -13,6 +13,7 @@
 #include "repair.h"
 #include "fresh.h"
 #include "bounds.h"
+#include "majority.h"
 
 unsigned int ftd_net_id __read_mostly;
 
@@ -119,6 +120,7 @@ static int net_up_locked(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	ftd_peer_reset_all(fn);	/* after the new incarnation: self shows it */
 	fn->isolated_since = 0;
 	fn->lease = (struct ftd_lease){};
+	ftd_majority_reset(fn);
 	WRITE_ONCE(fn->probe_rtt_ns, 0);
 	WRITE_ONCE(fn->last_rx_ns, 0);
 	WRITE_ONCE(fn->up, true);
@@ -225,7 +227,39 @@ static void forget_own_verdicts(struct ftd_net *fn)
 	ftd_fresh_probe_kick(fn);
 }
 
-void ftd_net_fence(struct ftd_net *fn, u32 origin)
+/*
+ * In a minority (proto/partition.h) a node forgets its whole view: the
+ * members it no longer hears must neither count as live (it would never
+ * see that it lost the majority again) nor be declared once more a
+ * timeout later. Each is unknown until heard again: the members on its
+ * side of the cut answer the probes at once (ftd_fresh_probe_kick), the
+ * others when the cut heals.
+ */
+static void forget_view(struct ftd_net *fn)
+{
+	struct ftd_peer *peer;
+	unsigned long id;
+	bool forget;
+
+	xa_for_each(&fn->peers, id, peer) {
+		if (peer->self)
+			continue;
+		spin_lock_bh(&peer->lock);
+		forget = peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT ||
+			 peer->state == FTD_NODE_DEAD;
+		if (forget) {
+			peer->state = FTD_NODE_UNKNOWN;
+			ftd_status_node(fn, peer, false);
+		}
+		spin_unlock_bh(&peer->lock);
+		if (forget)
+			ftd_members_sync(fn, peer);
+	}
+	ftd_fresh_probe_kick(fn);
+}
+
+/* origin: who declared us dead; minority: we fence because of the partition rule. */
+static void fence(struct ftd_net *fn, u32 origin, bool minority)
 {
 	u32 old = READ_ONCE(fn->incarnation), new = next_incarnation(old);
 	struct ftd_event ev = ftd_event_new(FTD_EV_FENCED);
@@ -248,15 +282,31 @@ void ftd_net_fence(struct ftd_net *fn, u32 origin)
 		ftd_status_node(fn, self, false);
 		spin_unlock_bh(&self->lock);
 	}
-	forget_own_verdicts(fn);
+	if (minority)
+		forget_view(fn);
+	else
+		forget_own_verdicts(fn);
 	rcu_read_unlock();
 	ftd_dissem_announce_alive(fn, fn->cfg.node, new);
-	if (origin == fn->cfg.node)
+	if (minority)
+		pr_info("node %u lost the majority of %u members: fenced itself, declaring nobody until it hears more than half of them, as incarnation %u\n",
+			fn->cfg.node, ftd_majority_minority_of(fn), new);
+	else if (origin == fn->cfg.node)
 		pr_info("node %u heard nobody for a timeout: fenced itself, rejoining as incarnation %u\n",
 			fn->cfg.node, new);
 	else
 		pr_info("node %u was declared dead by node %u: fenced, rejoining as incarnation %u\n",
 			fn->cfg.node, origin, new);
+}
+
+void ftd_net_fence(struct ftd_net *fn, u32 origin)
+{
+	fence(fn, origin, false);
+}
+
+void ftd_net_fence_minority(struct ftd_net *fn)
+{
+	fence(fn, fn->cfg.node, true);
 }
 
 static __net_init int ftd_net_pernet_init(struct net *net)
@@ -268,6 +318,7 @@ static __net_init int ftd_net_pernet_init(struct net *net)
 	xa_init(&fn->peers);
 	spin_lock_init(&fn->readers_lock);
 	spin_lock_init(&fn->ring_lock);
+	spin_lock_init(&fn->partition_lock);
 	INIT_LIST_HEAD(&fn->readers);
 	ftd_hb_timer_init(fn);
 	ftd_view_init(fn);

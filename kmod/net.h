@@ -19,6 +19,7 @@
 #include <linux/netlink.h>
 #include "proto/digest.h"
 #include "proto/lease.h"
+#include "proto/partition.h"
 
 struct socket;
 struct ftd_members;
@@ -69,6 +70,8 @@ struct ftd_net {
 	u32 reach_cursor;		/* the timer's own: whom it asks next, then */
 	bool tick_was_late;		/* the timer's own: its last tick was late */
 	struct ftd_lease lease;		/* the timer's own: our membership (proto/lease.h) */
+	spinlock_t partition_lock;	/* majority.h; _bh */
+	struct ftd_partition partition;	/* under partition_lock; minority_of also READ_ONCE */
 	struct socket __rcu *sock4;
 	struct socket __rcu *sock6;
 	struct hrtimer timer;		/* heartbeat emission and detection tick */
@@ -133,5 +136,11 @@ enum {
  * context.
  */
 void ftd_net_fence(struct ftd_net *fn, u32 origin);
+/*
+ * A death would have left this node in a minority (proto/partition.h):
+ * fence (origin: itself) and forget the view, every other member unknown
+ * until heard again. Softirq or process context.
+ */
+void ftd_net_fence_minority(struct ftd_net *fn);
 
 #endif

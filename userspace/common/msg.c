@@ -97,6 +97,7 @@ static const struct nla_policy stats_policy[FTDETECT_A_STATS_MAX + 1] = {
 	[FTDETECT_A_STATS_RX_REPLAY]	= U64,
 	[FTDETECT_A_STATS_RX_UNPROVEN]	= U64,
 	[FTDETECT_A_STATS_REPAIRS]	= U64,
+	[FTDETECT_A_STATS_MINORITY]	= U64,
 };
 
 static const struct nla_policy event_policy[FTDETECT_A_EVENT_MAX + 1] = {
@@ -402,6 +403,7 @@ int ftu_msg_parse_stats(struct nl_msg *msg, struct ftu_stats *st)
 	st->rx_replay = get_u64(tb, FTDETECT_A_STATS_RX_REPLAY, &st->present);
 	st->rx_unproven = get_u64(tb, FTDETECT_A_STATS_RX_UNPROVEN, &st->present);
 	st->repairs = get_u64(tb, FTDETECT_A_STATS_REPAIRS, &st->present);
+	st->minority = get_u64(tb, FTDETECT_A_STATS_MINORITY, &st->present);
 	return 0;
 }
 

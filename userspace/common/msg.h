@@ -100,6 +100,7 @@ struct ftu_stats {
 	uint64_t rx_replay;
 	uint64_t rx_unproven;
 	uint64_t repairs;
+	uint64_t minority;	/* a state, not a counter */
 };
 
 /*

@@ -127,7 +127,8 @@ void ftctl_show_print(FILE *f, const struct ftu_config *cfg,
 	X(FTDETECT_A_STATS_RX_STALE, "rx_stale", rx_stale)	\
 	X(FTDETECT_A_STATS_RX_REPLAY, "rx_replay", rx_replay)	\
 	X(FTDETECT_A_STATS_RX_UNPROVEN, "rx_unproven", rx_unproven) \
-	X(FTDETECT_A_STATS_REPAIRS, "repairs", repairs)
+	X(FTDETECT_A_STATS_REPAIRS, "repairs", repairs)	\
+	X(FTDETECT_A_STATS_MINORITY, "minority", minority)
 
 void ftctl_stats_print(FILE *f, const struct ftu_stats *st, bool json)
 {

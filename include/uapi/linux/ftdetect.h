@@ -175,6 +175,15 @@ enum ftd_frame_type {
  * FENCED, and it rejoins with a higher incarnation (NODE_RESTORED elsewhere).
  * So does a node that watches two or more nodes and hears nobody for a
  * timeout (its lease, kmod/proto/lease.h): the others declare it meanwhile.
+ *
+ * Only a majority declares (kmod/proto/partition.h): deaths that come
+ * within four timeouts of each other are weighed against the members held
+ * live before the first of them; a node applies (and passes on) such a
+ * death only if the members it holds live stay more than half of those, or
+ * exactly half with the lowest node id among them. A death that would
+ * leave it fewer fences it instead (FENCED, origin itself): it forgets its
+ * view and declares nobody until it holds more than half of that
+ * membership live again, when the partition heals.
  */
 enum ftd_notice_kind {
 	FTD_NOTICE_DEAD = 1,
@@ -704,6 +713,11 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *       FTDETECT_A_STATS_RX_UNPROVEN u64      refused: sender's incarnation not proven yet
  *       FTDETECT_A_STATS_REPAIRS     u64      views exchanged because a member's digest
  *                                             differed from ours (FTD_NOTICE_DIGEST)
+ *       FTDETECT_A_STATS_MINORITY    u64      not a counter: nonzero while this node is in
+ *                                             a minority (the partition rule, see the
+ *                                             notices above), the size of the membership
+ *                                             whose majority it lost; it declares nobody
+ *                                             until it holds more than half of it live
  *
  *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
  *     FTDETECT_A_EVENT               nest
@@ -865,6 +879,7 @@ enum ftdetect_stats_attr {
 	FTDETECT_A_STATS_RX_REPLAY,
 	FTDETECT_A_STATS_RX_UNPROVEN,
 	FTDETECT_A_STATS_REPAIRS,
+	FTDETECT_A_STATS_MINORITY,
 	__FTDETECT_A_STATS_MAX
 };
 #define FTDETECT_A_STATS_MAX (__FTDETECT_A_STATS_MAX - 1)

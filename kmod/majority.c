@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "majority.h"
+#include "members.h"
+
+enum ftd_partition_verdict ftd_majority_judge(struct ftd_net *fn, u32 subject, u64 now_ns)
+{
+	enum ftd_partition_verdict v;
+	u32 live, lowest;
+
+	live = ftd_members_live(fn, &lowest);
+	spin_lock_bh(&fn->partition_lock);
+	v = ftd_partition_judge(&fn->partition, subject, live, lowest, now_ns,
+				READ_ONCE(fn->cfg.timeout_ns));
+	spin_unlock_bh(&fn->partition_lock);
+	return v;
+}
+
+bool ftd_majority_takes_hearsay(struct ftd_net *fn)
+{
+	bool takes;
+
+	spin_lock_bh(&fn->partition_lock);
+	takes = ftd_partition_takes_hearsay(&fn->partition);
+	spin_unlock_bh(&fn->partition_lock);
+	return takes;
+}
+
+void ftd_majority_tick(struct ftd_net *fn)
+{
+	u32 live, lowest, of;
+	bool healed;
+
+	if (!READ_ONCE(fn->partition.minority_of))
+		return;
+	live = ftd_members_live(fn, &lowest);
+	spin_lock_bh(&fn->partition_lock);
+	of = fn->partition.minority_of;
+	healed = ftd_partition_healed(&fn->partition, live);
+	spin_unlock_bh(&fn->partition_lock);
+	if (healed)
+		pr_info("node %u holds %u of the %u members live again: no longer in a minority\n",
+			fn->cfg.node, live, of);
+}
+
+void ftd_majority_left(struct ftd_net *fn, u64 now_ns)
+{
+	spin_lock_bh(&fn->partition_lock);
+	ftd_partition_left(&fn->partition, now_ns, READ_ONCE(fn->cfg.timeout_ns));
+	spin_unlock_bh(&fn->partition_lock);
+}
+
+void ftd_majority_reset(struct ftd_net *fn)
+{
+	spin_lock_bh(&fn->partition_lock);
+	fn->partition = (struct ftd_partition){};
+	spin_unlock_bh(&fn->partition_lock);
+}
+
+u32 ftd_majority_minority_of(struct ftd_net *fn)
+{
+	u32 of;
+
+	spin_lock_bh(&fn->partition_lock);
+	of = fn->partition.minority_of;
+	spin_unlock_bh(&fn->partition_lock);
+	return of;
+}

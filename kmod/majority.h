@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The partition rule (proto/partition.h) for one instance: only a majority
+ * declares. Its state is under ftd_net.partition_lock, taken with
+ * peer->lock held (never the other way) and taking ring_lock inside.
+ */
+#ifndef FTD_MAJORITY_H
+#define FTD_MAJORITY_H
+
+#include "net.h"
+#include "proto/partition.h"
+
+/*
+ * May subject, a member we hold live, be declared dead now? On
+ * FTD_PARTITION_FENCE the caller, once it dropped its locks, calls
+ * ftd_net_fence_minority(). Any context; peer->lock may be held.
+ */
+enum ftd_partition_verdict ftd_majority_judge(struct ftd_net *fn, u32 subject, u64 now_ns);
+/* May another node tell us about a member we do not hold live? */
+bool ftd_majority_takes_hearsay(struct ftd_net *fn);
+/* Each tick: in a minority, do we hold a majority of it live again? */
+void ftd_majority_tick(struct ftd_net *fn);
+/* A member we held live left cleanly. */
+void ftd_majority_left(struct ftd_net *fn, u64 now_ns);
+/* The instance comes up: no burst, no minority. */
+void ftd_majority_reset(struct ftd_net *fn);
+/* Nonzero while we are in a minority: the membership whose majority we lost. */
+u32 ftd_majority_minority_of(struct ftd_net *fn);
+
+#endif

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Partitions, fail-stop: only a majority declares.
+ *
+ * A node cannot tell "half of the cluster died" from "I am on the wrong
+ * side of a broken switch": either way, half of the members fall silent at
+ * once. If both sides declared the other dead, each would carry on as the
+ * job (split brain). So deaths that come together are weighed against the
+ * membership from before them: a node applies a death only if the members
+ * it still holds live stay a strict majority of that membership, or
+ * exactly half of it with its lowest node id among them (the tie-break:
+ * of two equal halves, the one with the lowest id goes on). Otherwise it
+ * is in a minority: it does not apply that death but passes it on (the
+ * last straw: the rest of its side counts it too and fences with it, even
+ * where none of them is left to declare that node), fences itself (FENCED
+ * to its ranks, a higher incarnation, as the lease does, proto/lease.h)
+ * and forgets its view, so that it neither declares nor counts the nodes
+ * it no longer hears. In the minority it suspects and declares nobody,
+ * learns of members only by hearing them itself (not from its side, whose
+ * nodes may still hold the other side dead or alive), and stays so until
+ * it holds more than half of that membership live again: the heal, when
+ * the majority's nodes answer its probes (or an admin restarts it, which
+ * makes the members it then hears the new membership).
+ *
+ * "Deaths that come together": a burst is a run of deaths each within a
+ * window of the previous one (four timeouts: the two sides of a cut
+ * declare each other within about two); its membership is the count of
+ * live members (ourselves included) when its first death came. Members
+ * that leave cleanly during a burst leave that membership too. Deaths
+ * further apart than the window each start a burst of their own, so a
+ * cluster that loses nodes one by one carries on down to its last one,
+ * while one that loses a majority at once fences everywhere: that is the
+ * price of never splitting, as for any majority rule.
+ *
+ * Before its count crosses half, a minority applies the other side's
+ * deaths like any node (it cannot know yet); those deliveries end at its
+ * fence, which ends its ranks too.
+ */
+#ifndef FTD_PROTO_PARTITION_H
+#define FTD_PROTO_PARTITION_H
+
+#include "compat.h"
+
+struct ftd_partition {
+	u64 last_ns;		/* the burst's last death; 0: none yet */
+	u32 base;		/* live members when the burst began */
+	u32 dead;		/* deaths applied since */
+	u32 lowest;		/* the lowest live id then: the tie-break */
+	bool lowest_gone;	/* it died in the burst */
+	u32 minority_of;	/* nonzero: in a minority of a membership this large */
+};
+
+enum ftd_partition_verdict {
+	FTD_PARTITION_APPLY,	/* a death like any other */
+	FTD_PARTITION_HOLD,	/* in a minority: apply nothing */
+	FTD_PARTITION_FENCE,	/* this death would leave us in a minority: fence */
+};
+
+/* Four timeouts: see above. */
+static inline u64 ftd_partition_window(u64 timeout_ns)
+{
+	return 4 * timeout_ns;
+}
+
+static inline bool ftd_partition_in_burst(const struct ftd_partition *p, u64 now_ns,
+					  u64 timeout_ns)
+{
+	return p->last_ns && now_ns - p->last_ns < ftd_partition_window(timeout_ns);
+}
+
+/*
+ * In a minority, we hold live members again (ourselves included): true if
+ * they are more than half of the membership whose majority we lost, and
+ * then we are no longer in a minority.
+ */
+static inline bool ftd_partition_healed(struct ftd_partition *p, u32 live)
+{
+	if (!p->minority_of || 2 * live <= p->minority_of)
+		return false;
+	ftd_store_once(p->minority_of, 0);
+	return true;
+}
+
+/*
+ * Should the death of subject, a member we hold live, be applied at now_ns?
+ * live: the members we hold live now (ourselves and subject included),
+ * lowest: the lowest of their ids. An APPLY is counted in the burst; a
+ * FENCE puts us in the minority (the caller fences and forgets its view).
+ */
+static inline enum ftd_partition_verdict
+ftd_partition_judge(struct ftd_partition *p, u32 subject, u32 live, u32 lowest, u64 now_ns,
+		    u64 timeout_ns)
+{
+	u32 after;
+
+	if (p->minority_of && !ftd_partition_healed(p, live))
+		return FTD_PARTITION_HOLD;
+	if (!ftd_partition_in_burst(p, now_ns, timeout_ns)) {
+		p->base = live;
+		p->dead = 0;
+		p->lowest = lowest;
+		p->lowest_gone = false;
+	}
+	after = p->base > p->dead + 1 ? p->base - p->dead - 1 : 0;
+	if (2 * after > p->base ||
+	    (2 * after == p->base && !p->lowest_gone && subject != p->lowest)) {
+		p->last_ns = now_ns ? now_ns : 1;
+		p->dead++;
+		p->lowest_gone |= subject == p->lowest;
+		return FTD_PARTITION_APPLY;
+	}
+	ftd_store_once(p->minority_of, p->base);
+	p->last_ns = 0;
+	return FTD_PARTITION_FENCE;
+}
+
+/*
+ * May another node tell us about a member we do not hold live (never
+ * heard, or forgotten at our fence): that it died, or that it lives? Not
+ * in a minority, where such news comes from our side of the cut: from
+ * nodes that declared the other side before they fenced (held dead here,
+ * that member would be told so when the cut heals, and fence although it
+ * was in the majority), or that still hold it alive (counted live here, it
+ * would end our minority while the cut lasts). In a minority we hold live
+ * only the members we hear ourselves.
+ */
+static inline bool ftd_partition_takes_hearsay(const struct ftd_partition *p)
+{
+	return !p->minority_of;
+}
+
+/* A member we held live left cleanly: it leaves the burst's membership. */
+static inline void ftd_partition_left(struct ftd_partition *p, u64 now_ns, u64 timeout_ns)
+{
+	if (ftd_partition_in_burst(p, now_ns, timeout_ns) && p->base > p->dead + 1)
+		p->base--;
+}
+
+#endif

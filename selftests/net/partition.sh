@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# partition.sh: only a majority declares (kmod/proto/partition.h).
+#   6 nodes, k = 2, period 10 ms, timeout 200 ms. The switch has a second
+#   bridge: moving ports onto it splits the cluster in two, moving them
+#   back heals it (the ports stay up: no rail goes down).
+#   1. 4/2, nodes 5 and 6 apart: 1-4 declare 5 and 6, once each, and are
+#      never fenced. 5 and 6 fence themselves once each (FENCED, origin
+#      itself) before they declared all four, then stay in a minority of
+#      6 (ftctl stats: minority) and declare nobody while the cut lasts.
+#      (A minority node may be fenced twice: once by its lease when it
+#      hears nobody, as node 5 whose two predecessors are both apart, and
+#      once by the rule when it hears its side again and its count
+#      crosses half. The test asks for at least one fence.)
+#   2. heal: NODE_RESTORED 5 and 6 once at 1-4, everyone alive everywhere,
+#      no minority left, no further fence.
+#   3. 3/3, nodes 4, 5 and 6 apart: the half with the lowest id goes on:
+#      1-3 declare 4-6 and are not fenced; 4-6 fence themselves.
+#   4. heal again: everyone alive everywhere.
+#   At no time does any node of 1-3 deliver the death of another of 1-3.
+#
+#   n1 .. n6 ── br0 (br1: the other side of a cut)
+source "$(dirname "$0")/../lib.sh"
+
+N=6
+TIMEOUT_MS=200
+cluster_create "$N"
+sw ip link add br1 type bridge
+sw ip link set br1 up
+cluster_up 10ms ${TIMEOUT_MS}ms
+wait_until 60 all_alive || { n 1 ftstat; fail "cluster did not come up"; }
+watch_devices $(seq 1 $N)
+sleep 0.5
+
+# archive NODE...: move what their event files hold to all.NODE, so that
+# the checks of one step count that step's events only.
+archive() {
+	local i
+	for i in "$@"; do
+		cat "$FTD_TMP/dev.$i" >> "$FTD_TMP/all.$i"
+		: > "$FTD_TMP/dev.$i"
+	done
+}
+
+# move BRIDGE NODE...: those nodes' ports onto BRIDGE, in one batch.
+move() {
+	local br=$1 i; shift
+	for i in "$@"; do echo "link set s${i}r0 master $br"; done | sw ip -batch - ||
+		fail "cannot move nodes $* to $br"
+}
+fenced() { event_query count "$FTD_TMP/dev.$1" FENCED origin "$1"; }
+declared_all() { # NODES... -- DEAD...: every one of NODES delivered every death
+	local sides=" $* " i j
+	for i in ${sides%% -- *}; do
+		for j in ${sides##* -- }; do
+			has_event "$FTD_TMP/dev.$i" NODE_DEAD "$j" || return 1
+		done
+	done
+}
+fenced_all() { local i; for i in "$@"; do [ "$(fenced "$i")" -ge 1 ] || return 1; done; }
+minority_all() { local i; for i in "$@"; do [ "$(stat_counter "$i" minority)" = "$N" ] || return 1; done; }
+minority_none() { local i; for i in $(seq 1 $N); do [ "$(stat_counter "$i" minority)" = 0 ] || return 1; done; }
+
+# split MAJORITY -- MINORITY: cut, then check both sides.
+split() {
+	local all="$*" major minor before i j d
+	major=${all%% -- *}
+	minor=${all##* -- }
+	archive $(seq 1 $N)
+	before=$(now_ns)
+	move br1 $minor
+	log "nodes $minor apart from $major"
+	wait_until 20 declared_all $major -- $minor ||
+		{ n 1 ftstat; fail "nodes $major did not all declare $minor dead"; }
+	wait_until 20 fenced_all $minor ||
+		{ for i in $minor; do log "node $i: fenced $(fenced "$i")"; n "$i" ftstat; grep -v NODE_SUSPECT "$FTD_TMP/dev.$i"; done; dmesg | grep ftdetect | tail; fail "nodes $minor did not all fence themselves"; }
+	wait_until 10 minority_all $minor ||
+		{ for i in $minor; do log "node $i: minority $(stat_counter "$i" minority), fenced $(stat_counter "$i" fenced)"; n "$i" ftstat; grep -v NODE_SUSPECT "$FTD_TMP/dev.$i"; done; dmesg | grep ftdetect | tail; fail "nodes $minor are not all in a minority of $N"; }
+	for i in $minor; do
+		d=0
+		for j in $major; do
+			d=$((d + $(count_events "$FTD_TMP/dev.$i" NODE_DEAD "$j")))
+		done
+		log "node $i (minority): fenced $(( ($(event_query first "$FTD_TMP/dev.$i" FENCED origin "$i") - before) / 1000000 )) ms after the cut, after delivering $d of the ${major// /,} deaths; kernel: $(dmesg | grep -o "node $i [a-z0-9 ]*: fenced itself" | tail -1)"
+		[ "$d" -lt "$(wc -w <<< "$major")" ] || fail "node $i declared the whole majority dead before fencing"
+	done
+	# While the cut lasts, the minority declares nobody and is not fenced again.
+	archive $minor
+	sleep $((5 * TIMEOUT_MS / 1000 + 1))
+	for i in $minor; do
+		grep -q 'NODE_DEAD\|FENCED' "$FTD_TMP/dev.$i" &&
+			{ cat "$FTD_TMP/dev.$i"; fail "node $i, in a minority, declared or was fenced again"; }
+	done
+	for i in $major; do
+		for j in $minor; do
+			[ "$(count_events "$FTD_TMP/dev.$i" NODE_DEAD "$j")" = 1 ] ||
+				fail "node $i: NODE_DEAD $j not exactly once"
+		done
+		[ "$(event_query count "$FTD_TMP/dev.$i" FENCED node "$i")" = 0 ] ||
+			fail "node $i, in the majority, was fenced"
+		[ "$(stat_counter "$i" minority)" = 0 ] || fail "node $i, in the majority, says it is in a minority"
+	done
+	log "nodes $major declared $minor once each; $minor fenced themselves and hold still"
+}
+
+# heal MINORITY MAJORITY: move back; everyone alive, restored once, no minority.
+heal() {
+	local minor=$1 major=$2 i j
+	move br0 $minor
+	wait_until 30 all_alive || { n 1 ftstat; n "${minor%% *}" ftstat; fail "nodes $minor did not rejoin"; }
+	wait_until 10 minority_none || fail "a node still says it is in a minority after the heal"
+	for i in $major; do
+		for j in $minor; do
+			[ "$(count_events "$FTD_TMP/dev.$i" NODE_RESTORED "$j")" = 1 ] ||
+				{ cat "$FTD_TMP/dev.$i"; dmesg | tail -20; fail "node $i: NODE_RESTORED $j not exactly once"; }
+		done
+	done
+	log "healed: nodes $minor rejoined, NODE_RESTORED once at $major"
+}
+
+split 1 2 3 4 -- 5 6
+heal "5 6" "1 2 3 4"
+sleep 1
+for i in 5 6; do [ "$(fenced "$i")" = 0 ] || fail "node $i fenced again at the heal"; done
+
+split 1 2 3 -- 4 5 6
+heal "4 5 6" "1 2 3"
+
+archive $(seq 1 $N)
+for i in 1 2 3; do
+	for j in 1 2 3; do
+		has_event "$FTD_TMP/all.$i" NODE_DEAD "$j" && fail "node $i declared node $j dead"
+	done
+	[ "$(event_query count "$FTD_TMP/all.$i" FENCED node "$i")" = 0 ] || fail "node $i was fenced"
+done
+log "ok"

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The partition rule (kmod/proto/partition.h): only a majority of the
+ * membership from before a burst of deaths declares; of two equal halves,
+ * the one with the lowest node id.
+ */
+#include "harness.h"
+#include "proto/partition.h"
+
+#define MS 1000000ULL
+#define T (100 * MS)
+
+/*
+ * One side of a cut: nodes 1..n, of which `side` are ours (the lowest ids
+ * when `low`, else the highest); we declare the others one by one, 1 ms
+ * apart, starting at `at`. Returns the deaths applied before the first
+ * verdict that was not APPLY (stored in *last), or all of them.
+ */
+static u32 declare_other_side(struct ftd_partition *p, u32 n, u32 side, bool low, u64 at,
+			      enum ftd_partition_verdict *last)
+{
+	u32 live = n, lowest = 1, applied = 0, i, subject;
+
+	*last = FTD_PARTITION_APPLY;
+	for (i = 0; i < n - side; i++) {
+		subject = low ? n - i : 1 + i;	/* the far ones first */
+		*last = ftd_partition_judge(p, subject, live, lowest, at + i * MS, T);
+		if (*last != FTD_PARTITION_APPLY)
+			break;
+		applied++;
+		live--;
+		if (subject == lowest)
+			lowest++;
+	}
+	return applied;
+}
+
+TEST(a_majority_declares_the_minority)
+{
+	struct ftd_partition p = {};
+	enum ftd_partition_verdict v;
+
+	/* 9 nodes, we are 6 of them: all 3 others declared. */
+	EXPECT_EQ(3, declare_other_side(&p, 9, 6, true, 1000 * MS, &v));
+	EXPECT_EQ(FTD_PARTITION_APPLY, v);
+	EXPECT_EQ(0, p.minority_of);
+}
+
+TEST(a_minority_fences_when_it_would_cross_half)
+{
+	struct ftd_partition p = {};
+	enum ftd_partition_verdict v;
+
+	/* 9 nodes, we are 3: after 4 deaths 5 of 9 are left; the 5th would leave 4. */
+	EXPECT_EQ(4, declare_other_side(&p, 9, 3, false, 1000 * MS, &v));
+	EXPECT_EQ(FTD_PARTITION_FENCE, v);
+	EXPECT_EQ(9, p.minority_of);
+	/* From then on nothing is applied, however long it lasts. */
+	EXPECT_EQ(FTD_PARTITION_HOLD, ftd_partition_judge(&p, 8, 3, 7, 2000 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_HOLD, ftd_partition_judge(&p, 8, 4, 4, 60000 * MS, T));
+}
+
+TEST(equal_halves_the_lowest_id_goes_on)
+{
+	struct ftd_partition a = {}, b = {};
+	enum ftd_partition_verdict v;
+
+	/* 8 nodes cut 4/4: the side with node 1 declares all four others ... */
+	EXPECT_EQ(4, declare_other_side(&a, 8, 4, true, 1000 * MS, &v));
+	EXPECT_EQ(FTD_PARTITION_APPLY, v);
+	/* ... the other side three (down to half), and fences at the fourth. */
+	EXPECT_EQ(3, declare_other_side(&b, 8, 4, false, 1000 * MS, &v));
+	EXPECT_EQ(FTD_PARTITION_FENCE, v);
+	/* Two nodes: node 1 declares node 2, node 2 fences. */
+	EXPECT_EQ(FTD_PARTITION_APPLY,
+		  ftd_partition_judge(&(struct ftd_partition){}, 2, 2, 1, 5 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_FENCE,
+		  ftd_partition_judge(&(struct ftd_partition){}, 1, 2, 1, 5 * MS, T));
+}
+
+TEST(the_tie_break_holds_whatever_order_the_deaths_come_in)
+{
+	struct ftd_partition p = {};
+
+	/* 4 nodes, we are 3 and 4: node 1 (the lowest) declared first, then 2. */
+	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 1, 4, 1, 1000 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_FENCE, ftd_partition_judge(&p, 2, 3, 2, 1001 * MS, T));
+}
+
+TEST(deaths_far_apart_each_start_a_burst_of_their_own)
+{
+	struct ftd_partition p = {};
+	u32 live;
+
+	/* 8 nodes dying one by one, a second apart: down to the last one. */
+	for (live = 8; live > 1; live--)
+		EXPECT_EQ(FTD_PARTITION_APPLY,
+			  ftd_partition_judge(&p, live, live, 1, (10 - live) * 1000 * MS, T));
+	/* Within four timeouts of each other they add up. */
+	p = (struct ftd_partition){};
+	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 8, 8, 1, 1000 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 7, 7, 1, 1399 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 6, 6, 1, 1798 * MS, T));
+	/* 4 of 8 is half, with node 1: still applied; 3 of 8 is not. */
+	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 5, 5, 1, 2197 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_FENCE, ftd_partition_judge(&p, 4, 4, 1, 2596 * MS, T));
+}
+
+TEST(members_that_leave_cleanly_leave_the_membership)
+{
+	struct ftd_partition p = {};
+
+	/*
+	 * 8 nodes: node 8 dies, 5, 6 and 7 leave, then 4 and 3 die. Of the 5
+	 * members that did not leave, nodes 1 and 2 are left: a minority,
+	 * although 2 deaths among 8 would not be one.
+	 */
+	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 8, 8, 1, 1000 * MS, T));
+	ftd_partition_left(&p, 1010 * MS, T);
+	ftd_partition_left(&p, 1020 * MS, T);
+	ftd_partition_left(&p, 1030 * MS, T);
+	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 4, 4, 1, 1040 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_FENCE, ftd_partition_judge(&p, 3, 3, 1, 1050 * MS, T));
+	/* Leaves outside a burst change nothing: the next burst counts who is live. */
+	p = (struct ftd_partition){};
+	ftd_partition_left(&p, 1000 * MS, T);
+	EXPECT_EQ(0, p.base);
+}
+
+TEST(a_minority_that_hears_a_majority_again_declares_again)
+{
+	struct ftd_partition p = {};
+
+	EXPECT_EQ(FTD_PARTITION_FENCE, ftd_partition_judge(&p, 1, 2, 1, 1000 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_HOLD, ftd_partition_judge(&p, 1, 1, 2, 1200 * MS, T));
+	/* Healed: node 1 heard again (2 of 2), then really dead: node 2 alone is half, without node 1. */
+	EXPECT_EQ(FTD_PARTITION_FENCE, ftd_partition_judge(&p, 1, 2, 1, 9000 * MS, T));
+	/* 5 nodes, in a minority of 5; 3 heard again: a majority, a death applies. */
+	p = (struct ftd_partition){ .minority_of = 5 };
+	EXPECT_EQ(FTD_PARTITION_HOLD, ftd_partition_judge(&p, 4, 2, 3, 1000 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 4, 4, 1, 2000 * MS, T));
+	EXPECT_EQ(0, p.minority_of);
+}
+
+TEST(the_tick_sees_the_heal_without_a_death)
+{
+	struct ftd_partition p = { .minority_of = 6 };
+
+	EXPECT_FALSE(ftd_partition_healed(&p, 2));
+	EXPECT_FALSE(ftd_partition_healed(&p, 3));	/* half is not more than half */
+	EXPECT_EQ(6, p.minority_of);
+	EXPECT_TRUE(ftd_partition_healed(&p, 4));
+	EXPECT_EQ(0, p.minority_of);
+	EXPECT_FALSE(ftd_partition_healed(&p, 6));	/* not in a minority: nothing to heal */
+}
+
+TEST(a_minority_learns_nothing_by_hearsay_of_members_it_forgot)
+{
+	struct ftd_partition p = {};
+
+	EXPECT_TRUE(ftd_partition_takes_hearsay(&p));
+	EXPECT_EQ(FTD_PARTITION_FENCE, ftd_partition_judge(&p, 1, 2, 1, 1000 * MS, T));
+	EXPECT_FALSE(ftd_partition_takes_hearsay(&p));
+	EXPECT_TRUE(ftd_partition_healed(&p, 2));
+	EXPECT_TRUE(ftd_partition_takes_hearsay(&p));
+}
+
+TEST_HARNESS_MAIN
