@@ -84,8 +84,10 @@ static void hear_node(struct ftd_net *fn, struct ftd_peer *peer, u64 at_ns, stru
 	if (!h->ev)
 		h->ev = ftd_detect_event(old, peer->state);
 	/* The first to hear a node join tells the group. */
-	if (old == FTD_NODE_UNKNOWN)
+	if (old == FTD_NODE_UNKNOWN) {
 		h->announce = true;
+		ftd_peer_alive_again(peer);
+	}
 }
 
 /* After peer->lock: what the hearing changed, told to the ring and the group. */

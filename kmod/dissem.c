@@ -223,6 +223,7 @@ static enum ftd_event_type apply_alive(struct ftd_net *fn, struct ftd_peer *peer
 		peer->incarnation = inc;
 		peer->state = FTD_NODE_ALIVE;
 		peer->baseline_ns = now;
+		ftd_peer_alive_again(peer);
 	}
 	spin_unlock_bh(&peer->lock);
 	if (ended)

@@ -59,7 +59,8 @@ struct ftd_peer {
 					 * last watched it (struct ftd_watchlist) */
 	u32 dead_told;			/* the incarnation whose NODE_DEAD was delivered
 					 * here: once each, even if we are fenced, forget
-					 * it, and learn it again */
+					 * it, and learn it again (but see
+					 * ftd_peer_alive_again) */
 	struct ftd_rank_table *ranks;	/* its registered ranks, allocated on first use */
 	u8 rails_down;			/* bit i: rail i reported IFACE_DEAD */
 	struct ftd_slowness slow;	/* how late its ticks ran (proto/health.h) */
@@ -126,6 +127,18 @@ static inline struct ftd_peer *ftd_peer_find(struct ftd_net *fn, u32 id)
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held() && !rcu_read_lock_bh_held() &&
 			 !lockdep_is_held(&fn->lock), "ftd_peer_find without RCU or lock");
 	return xa_load(&fn->peers, id);
+}
+
+/*
+ * peer is alive again at the incarnation whose NODE_DEAD we delivered (we
+ * are a minority or a cut-off node that declared it, forgot it and hear it
+ * now; our readers got NODE_ALIVE): that death was false, so its real one
+ * must be delivered too, not taken for the same. Under peer->lock.
+ */
+static inline void ftd_peer_alive_again(struct ftd_peer *peer)
+{
+	if (peer->dead_told == peer->incarnation)
+		peer->dead_told = 0;
 }
 
 #endif

@@ -19,6 +19,8 @@
 #      1-3 declare 4-6 and are not fenced; 4-6 fence themselves.
 #   4. heal again: everyone alive everywhere.
 #   At no time does any node of 1-3 deliver the death of another of 1-3.
+#   A minority node delivers each death it counts, also one it delivered
+#   in the first cut (a false death then, taken back at the heal).
 #
 #   n1 .. n6 ── br0 (br1: the other side of a cut)
 source "$(dirname "$0")/../lib.sh"
@@ -84,6 +86,10 @@ split() {
 		done
 		log "node $i (minority): fenced $(( ($(event_query first "$FTD_TMP/dev.$i" FENCED origin "$i") - before) / 1000000 )) ms after the cut, after delivering $d of the ${major// /,} deaths; kernel: $(dmesg | grep -o "node $i [a-z0-9 ]*: fenced itself" | tail -1)"
 		[ "$d" -lt "$(wc -w <<< "$major")" ] || fail "node $i declared the whole majority dead before fencing"
+		# Of 6, a side of 2 or 3 counts 2 deaths or more before it crosses
+		# half: each delivered, even one delivered at the same incarnation
+		# in an earlier cut and taken back at its heal (NODE_ALIVE).
+		[ "$d" -ge 1 ] || fail "node $i fenced without delivering any of the deaths it counted"
 	done
 	# While the cut lasts, the minority declares nobody and is not fenced again.
 	archive $minor
