@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The partition rule (proto/partition.h) for one instance: only a majority
- * declares. Its state is under ftd_net.partition_lock, taken with
- * peer->lock held (never the other way) and taking ring_lock inside.
+ * declares. Its state is under ftd_net.partition_lock, a leaf: it may be
+ * taken with peer->lock held and takes no other lock (ftd_majority_judge
+ * reads the ring, under ring_lock, before it).
  */
 #ifndef FTD_MAJORITY_H
 #define FTD_MAJORITY_H

@@ -137,6 +137,7 @@ static inline struct ftd_peer *ftd_peer_find(struct ftd_net *fn, u32 id)
  */
 static inline void ftd_peer_alive_again(struct ftd_peer *peer)
 {
+	lockdep_assert_held(&peer->lock);
 	if (peer->dead_told == peer->incarnation)
 		peer->dead_told = 0;
 }
