@@ -11,6 +11,7 @@
 #include "stab.h"
 #include "view.h"
 #include "majority.h"
+#include "reach.h"
 
 static void emit_node_event(struct ftd_net *fn, enum ftd_event_type type, u32 node,
 			    u32 incarnation, u32 origin)
@@ -383,6 +384,22 @@ static void check_own_reach(struct ftd_net *fn, u64 every)
 		ftd_fresh_ping(fn, some[i], every);
 }
 
+/*
+ * The i-th nearest predecessor we observe, the same node as at the last
+ * tick, came back as a new incarnation while we hold it live: it fenced
+ * itself, maybe cut off with us (proto/reach.h). peer->lock held.
+ */
+static bool near_restarted(struct ftd_watchlist *w, u32 i, const struct ftd_peer *peer)
+{
+	bool restarted = w->near_ids[i] == peer->id && peer->incarnation > w->near_incs[i] &&
+			 ftd_detect_in_ring(peer->state);
+
+	lockdep_assert_held(&peer->lock);
+	w->near_ids[i] = peer->id;
+	w->near_incs[i] = peer->incarnation;
+	return restarted;
+}
+
 void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 {
 	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
@@ -396,12 +413,12 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	u32 i, n, live, incarnation;
 	u8 rails_dead, own_rails_down, r;
 	u64 rails_seq[FTD_MAX_RAILS];
-	bool isolated, vote, ask, fence, minority = false;
-	bool judging = !READ_ONCE(fn->partition.minority_of);
+	bool isolated, vote, ask, fence, minority = false, restarted = false, judging;
 	u32 straw = FTD_NODE_NONE, straw_inc = 0;
 	bool stalled = now_ns - due_ns > READ_ONCE(fn->cfg.period_ns);
 
 	ftd_majority_tick(fn);
+	judging = !READ_ONCE(fn->partition.minority_of);
 	rcu_read_lock();
 	own_rails_down = local_rails_down(fn);
 	n = ftd_members_predecessors_far(fn, w->peers, w->pos, k, &live);
@@ -472,6 +489,8 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		}
 		ev = ftd_detect_event(old, peer->state);
 		incarnation = peer->incarnation;
+		if (near)
+			restarted |= near_restarted(w, i, peer);
 		/*
 		 * A suspect is asked directly: its answer refutes the silence.
 		 * A node past the run sends us no heartbeats: it is asked
@@ -500,8 +519,11 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			emit_node_event(fn, ev, peer->id, incarnation, fn->cfg.node);
 	}
 	rcu_read_unlock();
+	/* An island that cannot cross half by its deaths: proto/reach.h. */
+	minority |= ftd_reach_tick(fn, now_ns, starved, restarted);
 	if (minority) {
-		ftd_dissem_last_straw(fn, straw, straw_inc, FTD_NODE_NONE);
+		if (straw != FTD_NODE_NONE)
+			ftd_dissem_last_straw(fn, straw, straw_inc, FTD_NODE_NONE);
 		ftd_net_fence_minority(fn);
 	} else if (fence) {
 		ftd_net_fence(fn, fn->cfg.node);

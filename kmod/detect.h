@@ -21,6 +21,8 @@ struct ftd_watchlist {
 	u32 gen;			/* ticks, numbering peer->watch_gen */
 	u32 n;				/* watched at the last tick */
 	u32 ids[FTD_WATCH_MAX];		/* their node ids */
+	u32 near_ids[FTD_MAX_OBSERVERS];	/* the k nearest at the last tick, */
+	u32 near_incs[FTD_MAX_OBSERVERS];	/* at these incarnations */
 	/* scratch of one tick */
 	u32 pos[FTD_WATCH_MAX];
 	struct ftd_peer *peers[FTD_WATCH_MAX];

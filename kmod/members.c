@@ -4,6 +4,7 @@
 #include <linux/random.h>
 #include "members.h"
 #include "proto/detect.h"
+#include "proto/reach.h"
 
 /* Room for n members: the peer array and the ring's memory, one allocation. */
 static struct ftd_members *members_alloc(u32 n)
@@ -172,6 +173,27 @@ u32 ftd_members_random(struct ftd_net *fn, struct ftd_peer **out, u32 max)
 	}
 out:
 	spin_unlock_bh(&fn->ring_lock);
+	return n;
+}
+
+u32 ftd_members_sample(struct ftd_net *fn, u32 *ids, u32 max)
+{
+	u32 pos_buf[FTD_REACH_SAMPLE], rand[FTD_REACH_SAMPLE], n = 0, i;
+	struct ftd_members *m;
+	s64 self;
+
+	if (max > FTD_REACH_SAMPLE)
+		max = FTD_REACH_SAMPLE;
+	get_random_bytes(rand, sizeof(rand));
+	rcu_read_lock();
+	spin_lock_bh(&fn->ring_lock);
+	m = rcu_dereference(fn->members);
+	if (m && (self = position_of(m, READ_ONCE(fn->cfg.node))) >= 0)
+		n = ftd_ring_sample_live(&m->ring, self, rand, max, pos_buf);
+	for (i = 0; i < n; i++)
+		ids[i] = m->peers[pos_buf[i]]->id;
+	spin_unlock_bh(&fn->ring_lock);
+	rcu_read_unlock();
 	return n;
 }
 

@@ -56,6 +56,13 @@ u32 ftd_members_live(struct ftd_net *fn, u32 *lowest);
 u32 ftd_members_random(struct ftd_net *fn, struct ftd_peer **out, u32 max);
 
 /*
+ * The ids of up to max (at most FTD_REACH_SAMPLE) distinct live members
+ * other than the local node, drawn uniformly (proto/ring.h
+ * ftd_ring_sample_live). Any context. Returns the count.
+ */
+u32 ftd_members_sample(struct ftd_net *fn, u32 *ids, u32 max);
+
+/*
  * Up to max (at most FTD_MAX_OBSERVERS) live members other than the local
  * node, in turn from *cursor (proto/ring.h ftd_ring_sweep_live). Caller
  * holds rcu_read_lock. Returns the count.

@@ -6,6 +6,7 @@
 #include "hb_tx.h"
 #include "event.h"
 #include "members.h"
+#include "reach.h"
 #include "detect.h"
 #include "dissem.h"
 #include "stab.h"
@@ -121,6 +122,7 @@ static int net_up_locked(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	fn->isolated_since = 0;
 	fn->lease = (struct ftd_lease){};
 	ftd_majority_reset(fn);
+	ftd_reach_reset(fn);
 	WRITE_ONCE(fn->probe_rtt_ns, 0);
 	WRITE_ONCE(fn->last_rx_ns, 0);
 	WRITE_ONCE(fn->up, true);

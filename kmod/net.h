@@ -20,6 +20,7 @@
 #include "proto/digest.h"
 #include "proto/lease.h"
 #include "proto/partition.h"
+#include "proto/reach.h"
 
 struct socket;
 struct ftd_members;
@@ -72,6 +73,7 @@ struct ftd_net {
 	struct ftd_lease lease;		/* the timer's own: our membership (proto/lease.h) */
 	spinlock_t partition_lock;	/* majority.h; _bh */
 	struct ftd_partition partition;	/* under partition_lock; minority_of also READ_ONCE */
+	struct ftd_reach reach;		/* the timer's own: are we an island (reach.h) */
 	struct socket __rcu *sock4;
 	struct socket __rcu *sock6;
 	struct hrtimer timer;		/* heartbeat emission and detection tick */

@@ -228,6 +228,55 @@ watch_devices() {
 	done
 }
 
+# kernel_mark: the kernel log's length now; kernel_since MARK: the lines
+# logged after it (what one step of a test made the module say).
+kernel_mark() { dmesg | wc -l; }
+kernel_since() { dmesg | tail -n +$(($1 + 1)); }
+
+# events_archive NODE...: move what their event files hold to all.NODE, so
+# that the checks of one step count that step's events only.
+events_archive() {
+	local i
+	for i in "$@"; do
+		cat "$FTD_TMP/dev.$i" >> "$FTD_TMP/all.$i"
+		: > "$FTD_TMP/dev.$i"
+	done
+}
+
+# switch_move BRIDGE NODE...: those nodes' rail-0 ports onto BRIDGE of the
+# switch, in one batch (the ports stay up: no rail goes down). With a
+# second bridge, moving ports onto it cuts the cluster in two; moving them
+# back to br0 heals it.
+switch_move() {
+	local br=$1 i; shift
+	for i in "$@"; do echo "link set s${i}r0 master $br"; done | sw ip -batch - ||
+		fail "cannot move nodes $* to $br"
+}
+
+# cut_settled TIMEOUT_MS "MAJOR..." "MINOR...": a cut has been decided.
+# Over five timeouts and a second, no node of MINOR (fenced into a
+# minority) declares anyone or is fenced again; every node of MAJOR has
+# delivered each death of MINOR exactly once, was never fenced and is not
+# in a minority.
+cut_settled() {
+	local timeout_ms=$1 major=$2 minor=$3 i j
+	events_archive $minor
+	sleep $((5 * timeout_ms / 1000 + 1))
+	for i in $minor; do
+		grep -q 'NODE_DEAD\|FENCED' "$FTD_TMP/dev.$i" &&
+			{ cat "$FTD_TMP/dev.$i"; fail "node $i, in a minority, declared or was fenced again"; }
+	done
+	for i in $major; do
+		for j in $minor; do
+			[ "$(count_events "$FTD_TMP/dev.$i" NODE_DEAD "$j")" = 1 ] ||
+				fail "node $i: NODE_DEAD $j not exactly once"
+		done
+		[ "$(event_query count "$FTD_TMP/dev.$i" FENCED node "$i")" = 0 ] ||
+			fail "node $i, in the majority, was fenced"
+		[ "$(stat_counter "$i" minority)" = 0 ] || fail "node $i, in the majority, says it is in a minority"
+	done
+}
+
 # event_query WHAT FILE EVENT KEY VALUE: of the EVENT records in FILE whose
 # numeric field KEY is VALUE, print their time_ns (WHAT = times), the first
 # one's (first) or how many there are (count). The records are the compact

@@ -47,6 +47,7 @@ struct ftd_partition {
 	u32 dead;		/* deaths applied since */
 	u32 lowest;		/* the lowest live id then: the tie-break */
 	bool lowest_gone;	/* it died in the burst */
+	u32 burst;		/* bursts begun: names the current one */
 	u32 minority_of;	/* nonzero: in a minority of a membership this large */
 };
 
@@ -98,6 +99,7 @@ ftd_partition_judge(struct ftd_partition *p, u32 subject, u32 live, u32 lowest, 
 	if (!ftd_partition_in_burst(p, now_ns, timeout_ns)) {
 		p->base = live;
 		p->dead = 0;
+		p->burst++;
 		p->lowest = lowest;
 		p->lowest_gone = false;
 	}
@@ -127,6 +129,19 @@ ftd_partition_judge(struct ftd_partition *p, u32 subject, u32 live, u32 lowest, 
 static inline bool ftd_partition_takes_hearsay(const struct ftd_partition *p)
 {
 	return !p->minority_of;
+}
+
+/*
+ * We are in a minority of a membership of `members`, found otherwise
+ * than by a death (proto/reach.h): true unless we were already.
+ */
+static inline bool ftd_partition_lost(struct ftd_partition *p, u32 members)
+{
+	if (p->minority_of || !members)
+		return false;
+	ftd_store_once(p->minority_of, members);
+	p->last_ns = 0;
+	return true;
 }
 
 /* A member we held live left cleanly: it leaves the burst's membership. */

@@ -135,6 +135,25 @@ u32 ftd_ring_sweep_live(const struct ftd_ring *r, u32 self, u32 *cursor, u32 max
 	return n;
 }
 
+u32 ftd_ring_sample_live(const struct ftd_ring *r, u32 self, const u32 *rand, u32 m, u32 *out)
+{
+	u32 others = others_live(r, self), i, j, t, n = 0;
+
+	if (m > others)
+		m = others;
+	/* out holds the live distances chosen so far, then their positions. */
+	for (j = others - m + 1; j <= others; j++) {
+		t = 1 + rand[n] % j;
+		for (i = 0; i < n && out[i] != t; i++)
+			;
+		out[n] = i < n ? j : t;	/* t taken already: j, new in this round */
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		out[i] = live_after(r, self, out[i]);
+	return n;
+}
+
 bool ftd_ring_observes(const struct ftd_ring *r, u32 observer, u32 target, u32 k)
 {
 	u32 succ[FTD_MAX_OBSERVERS], i, n;

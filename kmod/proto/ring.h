@@ -68,6 +68,14 @@ u32 ftd_ring_random_live(const struct ftd_ring *r, u32 j);
  */
 u32 ftd_ring_sweep_live(const struct ftd_ring *r, u32 self, u32 *cursor, u32 max, u32 *out);
 
+/*
+ * Up to m distinct live members other than self, drawn uniformly (Floyd's
+ * sampling over live distances from self): rand holds m random numbers,
+ * the caller's entropy. Returns how many were written: m, or all the
+ * others when there are fewer.
+ */
+u32 ftd_ring_sample_live(const struct ftd_ring *r, u32 self, const u32 *rand, u32 m, u32 *out);
+
 /* Does observer receive target's heartbeats (is it one of its k live successors)? */
 bool ftd_ring_observes(const struct ftd_ring *r, u32 observer, u32 target, u32 k);
 

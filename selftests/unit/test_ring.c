@@ -149,4 +149,50 @@ TEST(a_sweep_asks_every_live_member_in_turn)
 	EXPECT_EQ(0, ftd_ring_sweep_live(&r, 1, &cursor, 2, out));
 }
 
+/*
+ * A sample is distinct live members other than self, all of them when
+ * there are fewer, and uniform: over many draws each live member is
+ * picked about as often as any other.
+ */
+TEST(a_sample_is_distinct_live_others_and_uniform)
+{
+	u32 mem[256], rnd[16], out[16], hits[40] = { 0 }, i, j, n, draw;
+	struct ftd_ring r;
+
+	ftd_ring_init(&r, 40, mem);
+	for (i = 0; i < 40; i += 3)
+		ftd_ring_set_live(&r, i, false);	/* 14 dead, 26 live */
+	srandom(11);
+	for (draw = 0; draw < 5000; draw++) {
+		for (i = 0; i < 16; i++)
+			rnd[i] = (u32)random();
+		n = ftd_ring_sample_live(&r, 1, rnd, 8, out);
+		ASSERT_EQ(8, n);
+		for (i = 0; i < n; i++) {
+			ASSERT_TRUE(ftd_ring_is_live(&r, out[i]));
+			ASSERT_NE(1, out[i]);
+			for (j = 0; j < i; j++)
+				ASSERT_NE(out[j], out[i]);
+			hits[out[i]]++;
+		}
+	}
+	/* 25 others, 8 a draw: 1600 each expected; 4 sigma is about 150. */
+	for (i = 0; i < 40; i++) {
+		if (!ftd_ring_is_live(&r, i) || i == 1)
+			continue;
+		EXPECT_GT(hits[i], 1450);
+		EXPECT_LT(hits[i], 1750);
+	}
+	/* Fewer others than asked for: all of them, once each. */
+	for (i = 0; i < 40; i++)
+		ftd_ring_set_live(&r, i, i < 4);
+	n = ftd_ring_sample_live(&r, 2, rnd, 16, out);
+	ASSERT_EQ(3, n);
+	EXPECT_EQ(0 + 1 + 3, out[0] + out[1] + out[2]);
+	/* Alone: nobody. */
+	for (i = 0; i < 40; i++)
+		ftd_ring_set_live(&r, i, i == 2);
+	EXPECT_EQ(0, ftd_ring_sample_live(&r, 2, rnd, 16, out));
+}
+
 TEST_HARNESS_MAIN

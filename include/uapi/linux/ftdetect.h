@@ -183,7 +183,11 @@ enum ftd_frame_type {
  * exactly half with the lowest node id among them. A death that would
  * leave it fewer fences it instead (FENCED, origin itself): it forgets its
  * view and declares nobody until it holds more than half of that
- * membership live again, when the partition heals.
+ * membership live again, when the partition heals. A node past k deaths
+ * in such a burst, or whose observed predecessor came back as a new
+ * incarnation, PROBEs a random sample of 32 members and, hearing fewer
+ * than a quarter of them within a timeout, fences the same way (a small
+ * island, kmod/proto/reach.h).
  */
 enum ftd_notice_kind {
 	FTD_NOTICE_DEAD = 1,
@@ -714,8 +718,8 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *       FTDETECT_A_STATS_REPAIRS     u64      views exchanged because a member's digest
  *                                             differed from ours (FTD_NOTICE_DIGEST)
  *       FTDETECT_A_STATS_MINORITY    u64      not a counter: nonzero while this node is in
- *                                             a minority (the partition rule, see the
- *                                             notices above), the size of the membership
+ *                                             a minority (the partition rule or the reach
+ *                                             check, docs/detection.md), the size of the membership
  *                                             whose majority it lost; it declares nobody
  *                                             until it holds more than half of it live
  *

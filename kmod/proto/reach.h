@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * A small island fences itself: the reach check.
+ *
+ * The partition rule (proto/partition.h) fences a node whose deaths would
+ * take it below half of the membership. A small island at the edge of a
+ * large ring (a rack that lost its uplink but still hears itself) never
+ * gets there: its observers declare only the members they walk back to
+ * (proto/watch.h: past half of the ring a silence is declared k at a time,
+ * a timeout apart), while the majority declares the island in one or two
+ * timeouts; its ranks would run on as zombies long after. The lease
+ * (proto/lease.h) fences only a node that hears nobody at all, and an
+ * island's nodes hear each other.
+ *
+ * So a node asks whether it still reaches the cluster when a burst passes
+ * k deaths (more than the nearest observers of one node declare), or when
+ * a predecessor it observes comes back as a new incarnation while held
+ * live (it fenced itself: the lease of an island's first node, which hears
+ * nobody, ends first, and its successors on the island hear only it and
+ * would never learn a death to count). It PROBEs a sample of
+ * FTD_REACH_SAMPLE members it holds live, drawn at random from the whole
+ * ring (proto/ring.h ftd_ring_sample_live), each every quarter of a
+ * timeout until heard, and after a timeout counts those it heard (an
+ * answer, a heartbeat, anything valid). Fewer than a quarter heard: it is
+ * in a minority of the burst's membership (or, without a burst, of the
+ * members it held live when the check began), fenced as by the partition
+ * rule, until it holds more than half of them live again. A burst's check is made again each time its deaths double, so
+ * an island whose first check came before its cut is still caught.
+ *
+ * An island of a fraction f of the cluster hears about f of its sample
+ * (binomial, 32 asked): it fences at its first check with a probability
+ * of 0.96 at an eighth of the cluster, above 0.999 at a sixteenth, and
+ * each doubling of the deaths checks again; islands larger than that are
+ * fenced by the partition rule as their count crosses half. A node of the
+ * majority hears at least half of its sample, less loss (each member is
+ * asked four times, so 20 % loss each way leaves 98 % answering): a rack
+ * failure leaves most of the sample answering, and in an even split of a
+ * large cluster a node of the winning half is fenced by one check with a
+ * probability of about 0.001 (7 or fewer heard of 32), the price of
+ * catching islands without a cluster-wide exchange.
+ *
+ * A starved node judges nothing (answers may wait in its receive queues);
+ * the check waits for a tick on time.
+ */
+#ifndef FTD_PROTO_REACH_H
+#define FTD_PROTO_REACH_H
+
+#include "compat.h"
+
+#define FTD_REACH_SAMPLE	32	/* members asked by one check */
+#define FTD_REACH_ASKS		4	/* asks per member and timeout */
+
+struct ftd_reach {
+	u64 since_ns;			/* the check under way began; 0: none */
+	u32 asked;			/* members in the sample */
+	u32 members;			/* the membership whose majority it asks for */
+	u32 deaths;			/* the burst's deaths that started it; 0: a restart */
+	u32 burst;			/* the burst the next check is for */
+	u32 next;			/* its deaths that start that check; 0: k + 1 */
+	u32 ids[FTD_REACH_SAMPLE];	/* the sample's node ids */
+};
+
+enum ftd_reach_verdict {
+	FTD_REACH_WAIT,		/* no check, or not over yet */
+	FTD_REACH_HELD,		/* we reach the cluster */
+	FTD_REACH_FENCE,	/* we do not: a minority */
+};
+
+/*
+ * Should a check start now? burst: the partition rule's burst (its
+ * number), deaths: the deaths applied in it so far (0: none under way),
+ * k: the observers per node; restarted: a predecessor we observe came
+ * back as a new incarnation while we held it live. A burst's next check
+ * waits for twice as many deaths.
+ */
+static inline bool ftd_reach_due(struct ftd_reach *r, u32 burst, u32 deaths, u32 k,
+				 bool restarted)
+{
+	if (burst != r->burst) {
+		r->burst = burst;
+		r->next = 0;
+	}
+	if (r->since_ns)
+		return false;
+	r->deaths = 0;
+	if (deaths && deaths >= (r->next ? r->next : k + 1)) {
+		r->next = 2 * deaths;
+		r->deaths = deaths;
+		return true;
+	}
+	return restarted;
+}
+
+/* The sample is drawn (asked of a membership of members): the check runs from now_ns. */
+static inline void ftd_reach_start(struct ftd_reach *r, u32 asked, u32 members, u64 now_ns)
+{
+	r->asked = asked;
+	r->members = members;
+	r->since_ns = asked ? (now_ns ? now_ns : 1) : 0;
+}
+
+/*
+ * The check under way, at now_ns, heard: how many of the sample were
+ * heard since it began. Over after a timeout, unless starved (then at the
+ * next tick on time).
+ */
+static inline enum ftd_reach_verdict ftd_reach_judge(struct ftd_reach *r, u32 heard, u64 now_ns,
+						     u64 timeout_ns, bool starved)
+{
+	if (!r->since_ns || now_ns - r->since_ns < timeout_ns || starved)
+		return FTD_REACH_WAIT;
+	r->since_ns = 0;
+	return 4 * heard < r->asked ? FTD_REACH_FENCE : FTD_REACH_HELD;
+}
+
+#endif

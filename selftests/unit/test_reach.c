@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The reach check (kmod/proto/reach.h): a burst past k deaths asks a
+ * sample of the cluster, and a node that hears fewer than a quarter of it
+ * is in a minority (proto/partition.h ftd_partition_lost).
+ */
+#include "harness.h"
+#include "proto/partition.h"
+#include "proto/reach.h"
+
+#define MS 1000000ULL
+#define T (100 * MS)
+
+TEST(a_check_starts_past_k_deaths_and_again_when_they_double)
+{
+	struct ftd_reach r = {};
+
+	/* k = 2: one and two deaths are what one node's observers declare. */
+	EXPECT_FALSE(ftd_reach_due(&r, 1, 0, 2, false));
+	EXPECT_FALSE(ftd_reach_due(&r, 1, 1, 2, false));
+	EXPECT_FALSE(ftd_reach_due(&r, 1, 2, 2, false));
+	EXPECT_TRUE(ftd_reach_due(&r, 1, 3, 2, false));
+	EXPECT_EQ(3, r.deaths);
+	ftd_reach_start(&r, 16, 40, 1000 * MS);
+	/* One check at a time. */
+	EXPECT_FALSE(ftd_reach_due(&r, 1, 9, 2, false));
+	EXPECT_EQ(FTD_REACH_HELD, ftd_reach_judge(&r, 16, 1100 * MS, T, false));
+	/* The next one when the deaths doubled: 6. */
+	EXPECT_FALSE(ftd_reach_due(&r, 1, 5, 2, false));
+	EXPECT_TRUE(ftd_reach_due(&r, 1, 6, 2, false));
+	ftd_reach_start(&r, 16, 40, 1200 * MS);
+	EXPECT_EQ(FTD_REACH_HELD, ftd_reach_judge(&r, 8, 1300 * MS, T, false));
+	EXPECT_FALSE(ftd_reach_due(&r, 1, 11, 2, false));
+	/* A new burst starts over at k + 1. */
+	EXPECT_FALSE(ftd_reach_due(&r, 2, 2, 2, false));
+	EXPECT_TRUE(ftd_reach_due(&r, 2, 3, 2, false));
+	/* No burst under way (0 deaths): nothing, whatever the number. */
+	ftd_reach_start(&r, 16, 40, 2000 * MS);
+	ftd_reach_judge(&r, 16, 2100 * MS, T, false);
+	EXPECT_FALSE(ftd_reach_due(&r, 3, 0, 1, false));
+}
+
+TEST(a_predecessor_that_fenced_itself_starts_a_check)
+{
+	struct ftd_reach r = {};
+
+	/* No burst at all: a restart alone starts one. */
+	EXPECT_FALSE(ftd_reach_due(&r, 0, 0, 2, false));
+	EXPECT_TRUE(ftd_reach_due(&r, 0, 0, 2, true));
+	EXPECT_EQ(0, r.deaths);
+	ftd_reach_start(&r, 12, 13, 1000 * MS);
+	/* Not while one runs. */
+	EXPECT_FALSE(ftd_reach_due(&r, 0, 0, 2, true));
+	EXPECT_EQ(FTD_REACH_FENCE, ftd_reach_judge(&r, 2, 1100 * MS, T, false));
+	EXPECT_EQ(13, r.members);
+	/* Nor does it spend a burst's check: that still comes past k. */
+	EXPECT_TRUE(ftd_reach_due(&r, 1, 0, 2, true));
+	ftd_reach_start(&r, 12, 13, 1200 * MS);
+	ftd_reach_judge(&r, 12, 1300 * MS, T, false);
+	EXPECT_TRUE(ftd_reach_due(&r, 1, 3, 2, false));
+}
+
+TEST(a_check_ends_after_a_timeout_on_time)
+{
+	struct ftd_reach r = {};
+
+	ASSERT_TRUE(ftd_reach_due(&r, 1, 2, 1, false));
+	ftd_reach_start(&r, 32, 40, 1000 * MS);
+	EXPECT_EQ(FTD_REACH_WAIT, ftd_reach_judge(&r, 0, 1000 * MS, T, false));
+	EXPECT_EQ(FTD_REACH_WAIT, ftd_reach_judge(&r, 0, 1099 * MS, T, false));
+	/* Starved: the answers may be queued behind us; wait for a tick on time. */
+	EXPECT_EQ(FTD_REACH_WAIT, ftd_reach_judge(&r, 0, 1100 * MS, T, true));
+	EXPECT_EQ(FTD_REACH_FENCE, ftd_reach_judge(&r, 0, 1110 * MS, T, false));
+	/* Over: no verdict twice. */
+	EXPECT_EQ(FTD_REACH_WAIT, ftd_reach_judge(&r, 0, 1200 * MS, T, false));
+	/* Nobody to ask (alone in the ring): no check runs. */
+	ftd_reach_start(&r, 0, 40, 2000 * MS);
+	EXPECT_EQ(FTD_REACH_WAIT, ftd_reach_judge(&r, 0, 3000 * MS, T, false));
+}
+
+TEST(fewer_than_a_quarter_heard_is_a_minority)
+{
+	struct ftd_reach r = {};
+	u32 heard;
+
+	for (heard = 0; heard <= 32; heard++) {
+		r = (struct ftd_reach){};
+		ASSERT_TRUE(ftd_reach_due(&r, 1, 3, 2, false));
+		ftd_reach_start(&r, 32, 40, 1000 * MS);
+		EXPECT_EQ(heard < 8 ? FTD_REACH_FENCE : FTD_REACH_HELD,
+			  ftd_reach_judge(&r, heard, 1100 * MS, T, false));
+	}
+	/* A small ring: 3 asked, none heard fences, one heard holds. */
+	ftd_reach_start(&r, 3, 40, 1000 * MS);
+	EXPECT_EQ(FTD_REACH_FENCE, ftd_reach_judge(&r, 0, 1100 * MS, T, false));
+	ftd_reach_start(&r, 3, 40, 1000 * MS);
+	EXPECT_EQ(FTD_REACH_HELD, ftd_reach_judge(&r, 1, 1100 * MS, T, false));
+}
+
+TEST(a_lost_reach_is_a_minority_of_the_burst)
+{
+	struct ftd_partition p = {};
+	u32 i;
+
+	/* No burst: nothing to be a minority of. */
+	EXPECT_FALSE(ftd_partition_lost(&p, 0));
+	/* 1000 members; an island declares 3 of them, far from half. */
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(FTD_PARTITION_APPLY,
+			  ftd_partition_judge(&p, 100 + i, 1000 - i, 1, 1000 * MS + i * T, T));
+	EXPECT_EQ(1, p.burst);
+	EXPECT_TRUE(ftd_partition_lost(&p, 997));
+	EXPECT_EQ(997, p.minority_of);
+	EXPECT_FALSE(ftd_partition_lost(&p, 997));	/* once */
+	/* In it, like any minority: nothing applied until over half are live. */
+	EXPECT_EQ(FTD_PARTITION_HOLD, ftd_partition_judge(&p, 200, 16, 1, 2000 * MS, T));
+	EXPECT_FALSE(ftd_partition_healed(&p, 498));
+	EXPECT_TRUE(ftd_partition_healed(&p, 499));
+	/* A later burst is a new one. */
+	ASSERT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 300, 990, 1, 9000 * MS, T));
+	EXPECT_EQ(2, p.burst);
+}
+
+TEST_HARNESS_MAIN
