@@ -3,8 +3,8 @@
  * The reach check (proto/reach.h) for one instance: a burst of deaths
  * past k, or a predecessor that fenced itself, makes a node ask a sample
  * of the cluster whether it is still there, and a node that hears too few
- * of them fences as a minority. Its
- * state is the timer's own (ftd_net.reach).
+ * of them fences as a minority. Its state is the timer's own
+ * (ftd_net.reach).
  */
 #ifndef FTD_REACH_H
 #define FTD_REACH_H
