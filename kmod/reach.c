@@ -33,6 +33,7 @@ bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool restarted
 	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
 	struct ftd_reach *r = &fn->reach;
 	u32 burst, deaths, base, heard, lowest;
+	u64 last;
 	enum ftd_reach_verdict v;
 	bool lost;
 
@@ -40,6 +41,11 @@ bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool restarted
 		r->since_ns = 0;	/* fenced meanwhile: that check is moot */
 		return false;
 	}
+	/* Nothing due and no check on, as on nearly every tick: no lock. */
+	last = READ_ONCE(fn->partition.last_ns);
+	if (!r->since_ns && !restarted &&
+	    !(last && now_ns - last < ftd_partition_window(timeout)))
+		return false;
 	spin_lock_bh(&fn->partition_lock);
 	burst = fn->partition.burst;
 	deaths = ftd_partition_in_burst(&fn->partition, now_ns, timeout) ? fn->partition.dead : 0;

@@ -42,7 +42,7 @@
 #include "compat.h"
 
 struct ftd_partition {
-	u64 last_ns;		/* the burst's last death; 0: none yet */
+	u64 last_ns;		/* the burst's last death; 0: none yet (read unlocked) */
 	u32 base;		/* live members when the burst began */
 	u32 dead;		/* deaths applied since */
 	u32 lowest;		/* the lowest live id then: the tie-break */
@@ -83,6 +83,20 @@ static inline bool ftd_partition_healed(struct ftd_partition *p, u32 live)
 }
 
 /*
+ * We are in a minority of a membership of `members`: a death would leave
+ * too few of it live (below), or we reach too few of it (proto/reach.h).
+ * True unless we were already.
+ */
+static inline bool ftd_partition_lost(struct ftd_partition *p, u32 members)
+{
+	if (p->minority_of || !members)
+		return false;
+	ftd_store_once(p->minority_of, members);
+	ftd_store_once(p->last_ns, 0);
+	return true;
+}
+
+/*
  * Should the death of subject, a member we hold live, be applied at now_ns?
  * live: the members we hold live now (ourselves and subject included),
  * lowest: the lowest of their ids. An APPLY is counted in the burst; a
@@ -106,13 +120,12 @@ ftd_partition_judge(struct ftd_partition *p, u32 subject, u32 live, u32 lowest, 
 	after = p->base > p->dead + 1 ? p->base - p->dead - 1 : 0;
 	if (2 * after > p->base ||
 	    (2 * after == p->base && !p->lowest_gone && subject != p->lowest)) {
-		p->last_ns = now_ns ? now_ns : 1;
+		ftd_store_once(p->last_ns, now_ns ? now_ns : 1);
 		p->dead++;
 		p->lowest_gone |= subject == p->lowest;
 		return FTD_PARTITION_APPLY;
 	}
-	ftd_store_once(p->minority_of, p->base);
-	p->last_ns = 0;
+	ftd_partition_lost(p, p->base);
 	return FTD_PARTITION_FENCE;
 }
 
@@ -129,19 +142,6 @@ ftd_partition_judge(struct ftd_partition *p, u32 subject, u32 live, u32 lowest, 
 static inline bool ftd_partition_takes_hearsay(const struct ftd_partition *p)
 {
 	return !p->minority_of;
-}
-
-/*
- * We are in a minority of a membership of `members`, found otherwise
- * than by a death (proto/reach.h): true unless we were already.
- */
-static inline bool ftd_partition_lost(struct ftd_partition *p, u32 members)
-{
-	if (p->minority_of || !members)
-		return false;
-	ftd_store_once(p->minority_of, members);
-	p->last_ns = 0;
-	return true;
 }
 
 /* A member we held live left cleanly: it leaves the burst's membership. */

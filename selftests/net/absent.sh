@@ -17,7 +17,7 @@ source "$(dirname "$0")/../lib.sh"
 
 N=5
 cluster_create "$N"
-cluster_config "$FTD_TMP/cluster.conf" 10ms 100ms 4
+cluster_config "$FTD_TMP/cluster.conf" "$FTD_TEST_PERIOD" "$FTD_TEST_TIMEOUT" 4
 for i in 1 2 3 4; do
 	n "$i" ftctl apply "$FTD_TMP/cluster.conf" > /dev/null || fail "node $i: apply failed"
 done
@@ -43,7 +43,7 @@ sleep 1
 tx5=$(n 4 ftstat -j | jq '.nodes[] | select(.id == 5) | .tx // 0')
 sleep 2
 tx5_after=$(n 4 ftstat -j | jq '.nodes[] | select(.id == 5) | .tx // 0')
-log "node 4 sent node 5 (never started) $((tx5_after - tx5)) frames in 2 s (at 10 ms periods)"
+log "node 4 sent node 5 (never started) $((tx5_after - tx5)) frames in 2 s (at $FTD_TEST_PERIOD periods)"
 [ $((tx5_after - tx5)) -le 4 ] || fail "node 4 heartbeats to the absent node 5"
 for i in 1 2 3; do
 	watch_events "$i"
@@ -67,7 +67,7 @@ for i in 1 2 3; do
 		[ "$(count_events "$FTD_TMP/dev.$i" NODE_DEAD "$j")" = 0 ] || fail "node $i declared node $j dead"
 	done
 	t=$(first_event_time "$FTD_TMP/dev.$i" NODE_DEAD 4)
-	log "node $i: NODE_DEAD 4 $(( (t - before) / 1000 )) us after the cut (timeout 100 ms)"
+	log "node $i: NODE_DEAD 4 $(( (t - before) / 1000 )) us after the cut (timeout $FTD_TEST_TIMEOUT)"
 done
 
 # --- 3. node 5 starts

@@ -13,8 +13,8 @@
 source "$(dirname "$0")/../lib.sh"
 
 NODES=${1:-3}
-PERIOD_MS=${2:-10}
-TIMEOUT_MS=${3:-50}
+PERIOD_MS=$(scaled "${2:-10}")
+TIMEOUT_MS=$(scaled "${3:-50}")
 VICTIM=$NODES
 
 cluster_create "$NODES"

@@ -20,8 +20,8 @@
 source "$(dirname "$0")/../lib.sh"
 
 N=5
-PERIOD_MS=10
-TIMEOUT_MS=100
+PERIOD_MS=$(scaled 10)
+TIMEOUT_MS=$(scaled 100)
 cluster_create "$N"
 cluster_up "${PERIOD_MS}ms" "${TIMEOUT_MS}ms"
 wait_until 30 all_alive || { n 1 ftstat; fail "cluster did not come up"; }

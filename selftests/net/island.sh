@@ -25,13 +25,13 @@
 source "$(dirname "$0")/../lib.sh"
 
 N=12
-TIMEOUT_MS=200
+TIMEOUT_MS=$(scaled 200)
 MAJOR=$(seq 1 10)
 ISLAND="11 12"
 cluster_create "$N"
 sw ip link add br1 type bridge
 sw ip link set br1 up
-FTD_CLUSTER_EXTRA="observers = 1" cluster_up 10ms ${TIMEOUT_MS}ms
+FTD_CLUSTER_EXTRA="observers = 1" cluster_up "$FTD_TEST_PERIOD" "${TIMEOUT_MS}ms"
 wait_until 90 all_alive || { n 1 ftstat; fail "cluster did not come up"; }
 watch_devices $(seq 1 $N)
 sleep 0.5

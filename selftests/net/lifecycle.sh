@@ -23,7 +23,7 @@ source "$(dirname "$0")/../lib.sh"
 
 N=16
 cluster_create "$N"
-cluster_up 1ms 50ms
+cluster_up "$(scaled 1)ms" "$(scaled 50)ms"
 # instances_up [NODE...]: each (default: all) has its instance up.
 instances_up() {
 	local i nodes=("$@")

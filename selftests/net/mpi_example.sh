@@ -32,7 +32,7 @@ cluster_create "$N"
 # emulated vCPU starve the observers now and then, and a node declared dead
 # by mistake would be fenced and lose its ranks too (a right sum, but not
 # the failures this test counts).
-cluster_up "$FTD_TEST_PERIOD" 1000ms
+cluster_up "$FTD_TEST_PERIOD" "$(scaled 1000)ms"
 wait_until 60 all_alive || fail "cluster did not come up"
 NODES=$(seq 1 "$N")
 

@@ -43,7 +43,7 @@ test_start=$(now_ns)
 FLAVOUR=${1:?usage: mpi_glue.sh openmpi|mpich}
 N=5 RANKS=6
 KILLED=3 UNATTACHED=4 CUT=3 FENCED_RANK=2
-PERIOD_MS=10 TIMEOUT_MS=1000
+PERIOD_MS=$(scaled 10) TIMEOUT_MS=$(scaled 1000)
 BOUND_MS=$((TIMEOUT_MS / 2))
 mpi_require "$FLAVOUR"
 PROG=$FTD_ROOT/build/selftests/mpi_watch.$FLAVOUR

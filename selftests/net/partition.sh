@@ -28,11 +28,11 @@
 source "$(dirname "$0")/../lib.sh"
 
 N=6
-TIMEOUT_MS=200
+TIMEOUT_MS=$(scaled 200)
 cluster_create "$N"
 sw ip link add br1 type bridge
 sw ip link set br1 up
-cluster_up 10ms ${TIMEOUT_MS}ms
+cluster_up "$FTD_TEST_PERIOD" "${TIMEOUT_MS}ms"
 wait_until 60 all_alive || { n 1 ftstat; fail "cluster did not come up"; }
 watch_devices $(seq 1 $N)
 sleep 0.5

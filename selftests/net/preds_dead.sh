@@ -17,11 +17,20 @@ source "$(dirname "$0")/../lib.sh"
 N=9
 WATCHED="4 7"
 cluster_create "$N"
-cluster_up 10ms 100ms
+cluster_up "$FTD_TEST_PERIOD" "$FTD_TEST_TIMEOUT"
 wait_until 60 all_alive || { n 1 ftstat; fail "cluster did not come up"; }
 watch_events 4
 watch_events 7
 sleep 0.5
+mark=$(kernel_mark)
+show_watched() {
+	show_files "$FTD_TMP/dev.4" "$FTD_TMP/dev.7"
+	echo "---- kernel"
+	kernel_since "$mark" | grep ftdetect
+	n 1 ftctl stats -j
+	n 4 ftctl stats -j
+}
+FTD_ON_FAIL=show_watched
 
 before=$(now_ns)
 printf 'link set s%sr0 down\n' 2 3 5 6 | sw ip -batch - || fail "cannot cut the four off"
@@ -43,7 +52,7 @@ for i in $WATCHED; do
 		[ "$(count_events "$FTD_TMP/nl.$i" NODE_DEAD "$j")" = 1 ] ||
 			fail "node $i (netlink): NODE_DEAD $j not exactly once"
 		t=$(first_event_time "$FTD_TMP/dev.$i" NODE_DEAD "$j")
-		log "node $i: NODE_DEAD $j $(( (t - before) / 1000 )) us after the cut (timeout 100 ms)"
+		log "node $i: NODE_DEAD $j $(( (t - before) / 1000 )) us after the cut (timeout $FTD_TEST_TIMEOUT)"
 	done
 done
 for i in $WATCHED; do

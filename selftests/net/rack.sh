@@ -18,10 +18,10 @@ source "$(dirname "$0")/../lib.sh"
 N=10
 RUN="4 5 6 7"
 SURVIVORS="1 2 3 8 9 10"
-TIMEOUT_MS=400
+TIMEOUT_MS=$(scaled 400)
 FTD_CLUSTER_EXTRA="observers = 1"
 cluster_create "$N"
-cluster_up 10ms ${TIMEOUT_MS}ms
+cluster_up "$FTD_TEST_PERIOD" "${TIMEOUT_MS}ms"
 wait_until 60 all_alive || { n 1 ftstat; fail "cluster did not come up"; }
 watch_devices $SURVIVORS
 sleep 0.5

@@ -17,7 +17,7 @@ source "$(dirname "$0")/../lib.sh"
 
 N=6
 cluster_create "$N"
-cluster_up 10ms 100ms
+cluster_up "$FTD_TEST_PERIOD" "$FTD_TEST_TIMEOUT"
 wait_until 30 all_alive || { n 1 ftstat; fail "cluster did not come up"; }
 watch_devices 1 2 4 5
 watch_events 3

@@ -14,9 +14,9 @@
 #   n1 n2 n3 ── br0
 source "$(dirname "$0")/../lib.sh"
 
-TIMEOUT_S=10
+TIMEOUT_S=$(scaled 10)
 cluster_create 3
-cluster_up 200ms "${TIMEOUT_S}s"
+cluster_up "$(scaled 200)ms" "${TIMEOUT_S}s"
 wait_until 30 all_alive || { n 1 ftstat; fail "cluster did not come up"; }
 watch_events 1
 watch_events 3
