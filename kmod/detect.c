@@ -526,6 +526,13 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			ftd_dissem_last_straw(fn, straw, straw_inc, FTD_NODE_NONE);
 		ftd_net_fence_minority(fn);
 	} else if (fence) {
+		u64 last = READ_ONCE(fn->last_rx_ns);
+
+		/* Why: the last news we processed, and our own timer's health then. */
+		pr_info("node %u: last valid frame from anyone %llu ms ago (timeout %llu ms), this tick %llu ms late, %lld ticks behind the receive path so far\n",
+			fn->cfg.node, last ? div_u64(now_ns - last, NSEC_PER_MSEC) : 0,
+			div_u64(timeout, NSEC_PER_MSEC), div_u64(now_ns - due_ns, NSEC_PER_MSEC),
+			(s64)atomic64_read(&fn->stats.ticks_rx_behind));
 		ftd_net_fence(fn, fn->cfg.node);
 	}
 }

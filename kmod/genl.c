@@ -574,7 +574,9 @@ static int ftd_get_stats(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_REPAIRS, atomic64_read(&s->repairs),
 			      FTDETECT_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_MINORITY, ftd_majority_minority_of(fn),
-			      FTDETECT_A_STATS_PAD))
+			      FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TICKS_RX_BEHIND,
+			      atomic64_read(&s->ticks_rx_behind), FTDETECT_A_STATS_PAD))
 		goto err;
 	nla_nest_end(msg, nest);
 	genlmsg_end(msg, hdr);

@@ -9,6 +9,7 @@
 #include "peer.h"
 #include "detect.h"
 #include "dissem.h"
+#include "lag.h"
 #include "stamp.h"
 #include "fresh.h"
 #include "proto/wire.h"
@@ -71,7 +72,10 @@ int ftd_hb_rx(struct sock *sk, struct sk_buff *skb)
 
 	atomic64_inc(&fn->stats.rx);
 	if (f.type == FTD_FRAME_HEARTBEAT) {
-		ftd_detect_heard(fn, peer, &f, ftd_arrival_of(skb, now));
+		struct ftd_arrival at = ftd_arrival_of(skb, now);
+
+		ftd_lag_note(fn, now - at.ns);
+		ftd_detect_heard(fn, peer, &f, at);
 	} else {
 		WRITE_ONCE(fn->last_rx_ns, now);
 		ftd_dissem_rx(fn, peer, &f);

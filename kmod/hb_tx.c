@@ -5,6 +5,7 @@
 #include "peer.h"
 #include "socket.h"
 #include "detect.h"
+#include "lag.h"
 #include "members.h"
 #include "proto/wire.h"
 
@@ -98,17 +99,20 @@ static enum hrtimer_restart hb_timer_fired(struct hrtimer *timer)
 	struct ftd_net *fn = container_of(timer, struct ftd_net, timer);
 	u64 period = READ_ONCE(fn->cfg.period_ns);
 	u64 now = ktime_get_ns();
+	bool behind;
 	u64 late;
 
 	if (!READ_ONCE(fn->up))
 		return HRTIMER_NORESTART;
 	late = tick_lateness(fn, timer, now, period);
+	behind = ftd_lag_behind(fn, period);
 	send_heartbeats(fn);
 	/*
 	 * The tick after a late one is starved too: it comes right after the
 	 * catch-up, before the receive path has drained what queued meanwhile.
+	 * So is one while that path lags (lag.h).
 	 */
-	ftd_detect_tick(fn, now, now - late, late > period || fn->tick_was_late);
+	ftd_detect_tick(fn, now, now - late, late > period || fn->tick_was_late || behind);
 	fn->tick_was_late = late > period;
 	/* Overruns (a late softirq) skip periods instead of bursting. */
 	hrtimer_forward_now(timer, ns_to_ktime(period));

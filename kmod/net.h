@@ -43,6 +43,7 @@ struct ftd_stats {
 	atomic64_t rx, rx_malformed, rx_foreign, rx_badmac;
 	atomic64_t events;
 	atomic64_t ticks, ticks_late;
+	atomic64_t ticks_rx_behind;	/* lag.h */
 	atomic64_t tick_late_max_ns;	/* written by the timer only */
 	atomic64_t notices_tx, notices_rx, notices_dup;
 	atomic64_t fenced;
@@ -70,6 +71,7 @@ struct ftd_net {
 	u64 isolated_since;		/* the timer's own: hearing nobody since, 0: no */
 	u32 reach_cursor;		/* the timer's own: whom it asks next, then */
 	bool tick_was_late;		/* the timer's own: its last tick was late */
+	atomic64_t rx_lag_ns;		/* lag.h: the longest wait since the last tick */
 	struct ftd_lease lease;		/* the timer's own: our membership (proto/lease.h) */
 	spinlock_t partition_lock;	/* majority.h; _bh */
 	struct ftd_partition partition;	/* under partition_lock; minority_of also READ_ONCE */

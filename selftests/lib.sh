@@ -27,7 +27,7 @@ declare -a FTD_BG_PIDS=()
 # guest loses its vCPUs to the host for tens of milliseconds at a time, which
 # a real node does not. Benchmarks, not these tests, measure tight settings.
 #
-# FTD_TEST_SCALE (an integer, 1 unless set; make test-debug sets 5) is how
+# FTD_TEST_SCALE (an integer, 1 unless set; make test-debug sets 10) is how
 # many times slower than Debian's kernel the guest's kernel runs: the debug
 # kernel (KASAN, lockdep, kmemleak) under TCG spends that much more per
 # frame, and at the usual 10 ms period a 9-node cluster keeps its only vCPU

@@ -98,6 +98,7 @@ static const struct nla_policy stats_policy[FTDETECT_A_STATS_MAX + 1] = {
 	[FTDETECT_A_STATS_RX_UNPROVEN]	= U64,
 	[FTDETECT_A_STATS_REPAIRS]	= U64,
 	[FTDETECT_A_STATS_MINORITY]	= U64,
+	[FTDETECT_A_STATS_TICKS_RX_BEHIND] = U64,
 };
 
 static const struct nla_policy event_policy[FTDETECT_A_EVENT_MAX + 1] = {
@@ -404,6 +405,7 @@ int ftu_msg_parse_stats(struct nl_msg *msg, struct ftu_stats *st)
 	st->rx_unproven = get_u64(tb, FTDETECT_A_STATS_RX_UNPROVEN, &st->present);
 	st->repairs = get_u64(tb, FTDETECT_A_STATS_REPAIRS, &st->present);
 	st->minority = get_u64(tb, FTDETECT_A_STATS_MINORITY, &st->present);
+	st->ticks_rx_behind = get_u64(tb, FTDETECT_A_STATS_TICKS_RX_BEHIND, &st->present);
 	return 0;
 }
 

@@ -101,6 +101,7 @@ struct ftu_stats {
 	uint64_t rx_unproven;
 	uint64_t repairs;
 	uint64_t minority;	/* a state, not a counter */
+	uint64_t ticks_rx_behind;
 };
 
 /*

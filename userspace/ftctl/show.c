@@ -128,7 +128,8 @@ void ftctl_show_print(FILE *f, const struct ftu_config *cfg,
 	X(FTDETECT_A_STATS_RX_REPLAY, "rx_replay", rx_replay)	\
 	X(FTDETECT_A_STATS_RX_UNPROVEN, "rx_unproven", rx_unproven) \
 	X(FTDETECT_A_STATS_REPAIRS, "repairs", repairs)	\
-	X(FTDETECT_A_STATS_MINORITY, "minority", minority)
+	X(FTDETECT_A_STATS_MINORITY, "minority", minority)	\
+	X(FTDETECT_A_STATS_TICKS_RX_BEHIND, "ticks_rx_behind", ticks_rx_behind)
 
 void ftctl_stats_print(FILE *f, const struct ftu_stats *st, bool json)
 {

@@ -722,6 +722,12 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *                                             check, docs/detection.md), the size of the membership
  *                                             whose majority it lost; it declares nobody
  *                                             until it holds more than half of it live
+ *       FTDETECT_A_STATS_TICKS_RX_BEHIND u64  ticks that judged no silence because a
+ *                                             frame handled since the tick before had
+ *                                             waited more than a period in the receive
+ *                                             path (a swamped CPU's backlog): like a late
+ *                                             tick, they suspect but neither declare nor
+ *                                             fence (docs/detection.md)
  *
  *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
  *     FTDETECT_A_EVENT               nest
@@ -884,6 +890,7 @@ enum ftdetect_stats_attr {
 	FTDETECT_A_STATS_RX_UNPROVEN,
 	FTDETECT_A_STATS_REPAIRS,
 	FTDETECT_A_STATS_MINORITY,
+	FTDETECT_A_STATS_TICKS_RX_BEHIND,
 	__FTDETECT_A_STATS_MAX
 };
 #define FTDETECT_A_STATS_MAX (__FTDETECT_A_STATS_MAX - 1)
