@@ -29,6 +29,9 @@ show_watched() {
 	kernel_since "$mark" | grep ftdetect
 	n 1 ftctl stats -j
 	n 4 ftctl stats -j
+	# Per CPU, in hex: processed, dropped (backlog full), time_squeeze (budget spent).
+	echo "---- /proc/net/softnet_stat"
+	cut -d' ' -f1-3 /proc/net/softnet_stat
 }
 FTD_ON_FAIL=show_watched
 
