@@ -11,7 +11,8 @@
 #                   docs/testing.md)
 #   make demo       boot the VM, run a small cluster, kill a node, show detection
 #   make bench      benchmarks (bench/, docs/benchmarks.md); not part of make test
-#   make install    install tools, library, headers (DESTDIR, PREFIX)
+#   make install    install tools, library, headers (DESTDIR, PREFIX); make uninstall
+#   make dkms-install  the module for the running kernel (KERNELRELEASE=R: another)
 #
 # KERNELRELEASE and KDIR select the kernel to build against; the default is the
 # newest kernel that has both headers and an image installed (the VM boots it).
@@ -28,7 +29,7 @@ NL_CFLAGS = $(shell pkg-config --cflags libnl-genl-3.0)
 NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0)
 UCFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -I$(CURDIR)/include/uapi -I$(CURDIR)/kmod -I$(CURDIR)/userspace
 
-.PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-vm test-debug demo deps clean install dkms-install dkms-remove
+.PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-vm test-debug demo deps clean install uninstall dkms-install dkms-remove
 
 all: module ebpf userspace selftests mpi
 
@@ -313,26 +314,58 @@ demo: deps
 deps:
 	@selftests/deps/install
 
+# ldconfig only for a real install: a DESTDIR is a package's staging tree.
 install: userspace install-lib
 	install -D -m 0755 $(B)/bin/ftctl $(DESTDIR)$(PREFIX)/sbin/ftctl
 	install -D -m 0755 $(B)/bin/ftstat $(DESTDIR)$(PREFIX)/bin/ftstat
 	install -D -m 0644 docs/man/ftctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/ftctl.8
 	install -D -m 0644 docs/man/ftstat.8 $(DESTDIR)$(PREFIX)/share/man/man8/ftstat.8
+	$(if $(DESTDIR),,ldconfig)
+
+# Every file `make install` writes (userspace/mpi/mpi.mk adds the MPI glue's,
+# for every MPI flavour, built here or not), so that uninstall removes
+# exactly those: never a directory it may share with others.
+INSTALLED += $(PREFIX)/sbin/ftctl $(PREFIX)/bin/ftstat \
+	$(PREFIX)/share/man/man8/ftctl.8 $(PREFIX)/share/man/man8/ftstat.8 \
+	$(INCLUDEDIR)/linux/ftdetect.h $(INCLUDEDIR)/ftdetect/ftdetect.h \
+	$(LIBDIR)/$(LIB_REAL) $(LIBDIR)/$(LIB_SONAME) $(LIBDIR)/libftdetect.so \
+	$(LIBDIR)/libftdetect.a $(LIBDIR)/pkgconfig/libftdetect.pc \
+	$(PREFIX)/share/man/man3/libftdetect.3 $(LIB_MAN_LINKS:%=$(PREFIX)/share/man/man3/%.3)
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rmdir --ignore-fail-on-non-empty $(DESTDIR)$(INCLUDEDIR)/ftdetect \
+		$(DESTDIR)$(PREFIX)/share/doc/ftdetect/examples $(DESTDIR)$(PREFIX)/share/doc/ftdetect \
+		2>/dev/null || true
+	$(if $(DESTDIR),,ldconfig)
 
 # ---------------------------------------------------------------- DKMS
 # Only what kbuild needs goes to /usr/src: the module sources and the contract.
 DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 DKMS_SRC := /usr/src/ftdetect-$(DKMS_VERSION)
 
+# For the running kernel (DKMS then follows the kernels installed later),
+# unless KERNELRELEASE is given (the tests give the VM's).
+ifeq ($(origin KERNELRELEASE),file)
+DKMS_KERNEL := $(shell uname -r)
+else
+DKMS_KERNEL := $(KERNELRELEASE)
+endif
+
 dkms-install:
+	@test -e /lib/modules/$(DKMS_KERNEL)/build/Makefile || { \
+		echo "dkms-install: no headers for kernel $(DKMS_KERNEL) (/lib/modules/$(DKMS_KERNEL)/build):" \
+			"apt-get install linux-headers-$(DKMS_KERNEL), or name another kernel: make dkms-install KERNELRELEASE=R" >&2; \
+		exit 1; }
+	@echo "dkms-install: ftdetect $(DKMS_VERSION) for kernel $(DKMS_KERNEL)"
 	-dkms remove -m ftdetect -v $(DKMS_VERSION) --all >/dev/null 2>&1
 	rm -rf $(DKMS_SRC)
 	mkdir -p $(DKMS_SRC)/selftests/vm
 	cp -r Kbuild Makefile dkms.conf kmod include $(DKMS_SRC)/
 	cp selftests/vm/kernel-release $(DKMS_SRC)/selftests/vm/
 	dkms add -m ftdetect -v $(DKMS_VERSION)
-	dkms build -m ftdetect -v $(DKMS_VERSION) -k $(KERNELRELEASE)
-	dkms install -m ftdetect -v $(DKMS_VERSION) -k $(KERNELRELEASE)
+	dkms build -m ftdetect -v $(DKMS_VERSION) -k $(DKMS_KERNEL)
+	dkms install -m ftdetect -v $(DKMS_VERSION) -k $(DKMS_KERNEL)
 
 dkms-remove:
 	-dkms remove -m ftdetect -v $(DKMS_VERSION) --all

@@ -13,6 +13,9 @@ case $path in
 */updates/dkms/*) ;;
 *) skip "no DKMS-installed ftdetect for $(uname -r) (run through make test, which installs it)" ;;
 esac
+# An admin's DKMS install, which make test leaves alone, is not this tree's.
+[ "$(modinfo -F srcversion "$path")" = "$(modinfo -F srcversion "$FTD_KO")" ] ||
+	skip "the DKMS-installed $path is not built from this tree (an install make test left alone)"
 rmmod ftdetect
 modprobe ftdetect || fail "modprobe of the DKMS module failed"
 [ -c /dev/ftdetect ] || fail "/dev/ftdetect missing"

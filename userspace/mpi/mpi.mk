@@ -144,14 +144,22 @@ mpi: $(MPI_TARGETS)
 	@$(if $(MPI_FOUND),,echo "mpi: no MPI found: libftdetect_mpi not built")
 
 # ---------------------------------------------------------------- install
+# Each function of ftdetect_mpi(3) gets a man page name.
+MPI_MAN_LINKS := ftd_mpi_attach ftd_mpi_detach ftd_mpi_set_callback ftd_mpi_register \
+	ftd_mpi_identity ftd_mpi_progress ftd_mpi_fd ftd_mpi_failed ftd_mpi_node_of \
+	ftd_mpi_features ftd_mpi_strerror ftd_mpi_cause_name ftd_mpi_action_name
+INSTALLED += $(MPI_INCLUDEDIR)/ftdetect/ftdetect_mpi.h $(PREFIX)/share/man/man3/ftdetect_mpi.3 \
+	$(MPI_MAN_LINKS:%=$(PREFIX)/share/man/man3/%.3) \
+	$(PREFIX)/share/doc/ftdetect/examples/mpi_iterate.c \
+	$(foreach f,$(FTD_MPI_FLAVOURS),$(addprefix $(MPI_LIBDIR)/,libftdetect_mpi_$(f).so.1 \
+		libftdetect_mpi_$(f).so libftdetect_mpi_$(f).a pkgconfig/ftdetect-mpi-$(f).pc))
+
 .PHONY: install-mpi
 install: install-mpi
 install-mpi: mpi
 	install -D -m 0644 $(MPI_SRC_DIR)/ftdetect_mpi.h $(DESTDIR)$(MPI_INCLUDEDIR)/ftdetect/ftdetect_mpi.h
 	install -D -m 0644 docs/man/ftdetect_mpi.3 $(DESTDIR)$(PREFIX)/share/man/man3/ftdetect_mpi.3
-	for f in ftd_mpi_attach ftd_mpi_detach ftd_mpi_set_callback ftd_mpi_register \
-		ftd_mpi_identity ftd_mpi_progress ftd_mpi_fd ftd_mpi_failed ftd_mpi_node_of \
-		ftd_mpi_features ftd_mpi_strerror ftd_mpi_cause_name ftd_mpi_action_name; do \
+	for f in $(MPI_MAN_LINKS); do \
 		echo '.so man3/ftdetect_mpi.3' > $(DESTDIR)$(PREFIX)/share/man/man3/$$f.3; done
 	install -D -m 0644 $(MPI_SRC_DIR)/examples/mpi_iterate.c \
 		$(DESTDIR)$(PREFIX)/share/doc/ftdetect/examples/mpi_iterate.c
