@@ -99,20 +99,18 @@ static enum hrtimer_restart hb_timer_fired(struct hrtimer *timer)
 	struct ftd_net *fn = container_of(timer, struct ftd_net, timer);
 	u64 period = READ_ONCE(fn->cfg.period_ns);
 	u64 now = ktime_get_ns();
-	bool behind;
 	u64 late;
 
 	if (!READ_ONCE(fn->up))
 		return HRTIMER_NORESTART;
 	late = tick_lateness(fn, timer, now, period);
-	behind = ftd_lag_behind(fn, period);
+	ftd_lag_count(fn, period);	/* measured only: see lag.h */
 	send_heartbeats(fn);
 	/*
 	 * The tick after a late one is starved too: it comes right after the
 	 * catch-up, before the receive path has drained what queued meanwhile.
-	 * So is one while that path lags (lag.h).
 	 */
-	ftd_detect_tick(fn, now, now - late, late > period || fn->tick_was_late || behind);
+	ftd_detect_tick(fn, now, now - late, late > period || fn->tick_was_late);
 	fn->tick_was_late = late > period;
 	/* Overruns (a late softirq) skip periods instead of bursting. */
 	hrtimer_forward_now(timer, ns_to_ktime(period));

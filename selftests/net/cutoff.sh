@@ -25,10 +25,7 @@ for ((i = 1; i < NODES; i++)); do
 done
 sleep 0.5
 
-for ((i = 1; i < NODES; i++)); do
-	late0[i]=$(stat_counter "$i" ticks_late)
-	behind0[i]=$(stat_counter "$i" ticks_rx_behind)
-done
+for ((i = 1; i < NODES; i++)); do late0[i]=$(stat_counter "$i" ticks_late); done
 cut=$(cut_node "$VICTIM")
 before=$(jq '.before_ns' <<< "$cut")
 after=$(jq '.after_ns' <<< "$cut")
@@ -66,13 +63,6 @@ for ((i = 1; i < NODES; i++)); do
 	if [ "$(stat_counter "$i" ticks_late)" != "${late0[i]}" ]; then
 		bound_i=$(( bound_i + $(stat_counter "$i" tick_late_max_ns) ))
 		log "node $i: its timer ran late during the cut ($(stat_counter "$i" ticks_late) late ticks, worst $(( $(stat_counter "$i" tick_late_max_ns) / 1000 )) us): bound $(( bound_i / 1000 )) us"
-	fi
-	# A tick on time while the receive path lagged judges nobody either
-	# (kmod/lag.h): each such tick puts the verdict off by a period.
-	behind=$(( $(stat_counter "$i" ticks_rx_behind) - behind0[i] ))
-	if [ "$behind" != 0 ]; then
-		bound_i=$(( bound_i + behind * PERIOD_MS * 1000000 ))
-		log "node $i: $behind ticks while its receive path lagged: bound $(( bound_i / 1000 )) us"
 	fi
 	for src in dev nl; do
 		f=$FTD_TMP/$src.$i

@@ -722,12 +722,12 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *                                             check, docs/detection.md), the size of the membership
  *                                             whose majority it lost; it declares nobody
  *                                             until it holds more than half of it live
- *       FTDETECT_A_STATS_TICKS_RX_BEHIND u64  ticks that judged no silence because a
- *                                             frame handled since the tick before had
- *                                             waited more than a period in the receive
- *                                             path (a swamped CPU's backlog): like a late
- *                                             tick, they suspect but neither declare nor
- *                                             fence (docs/detection.md)
+ *       FTDETECT_A_STATS_TICKS_RX_BEHIND u64  ticks on time at which a heartbeat handled
+ *                                             since the tick before had waited more than
+ *                                             a period in this host's receive path (a
+ *                                             swamped CPU's backlog): silence measured
+ *                                             then may be frames still queued; counted
+ *                                             only (docs/detection.md)
  *
  *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
  *     FTDETECT_A_EVENT               nest
