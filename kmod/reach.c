@@ -33,7 +33,6 @@ bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool restarted
 	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
 	struct ftd_reach *r = &fn->reach;
 	u32 burst, deaths, base, heard, lowest;
-	u64 last;
 	enum ftd_reach_verdict v;
 	bool lost;
 
@@ -42,9 +41,8 @@ bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool restarted
 		return false;
 	}
 	/* Nothing due and no check on, as on nearly every tick: no lock. */
-	last = READ_ONCE(fn->partition.last_ns);
 	if (!r->since_ns && !restarted &&
-	    !(last && now_ns - last < ftd_partition_window(timeout)))
+	    !ftd_partition_in_burst(&fn->partition, now_ns, timeout))
 		return false;
 	spin_lock_bh(&fn->partition_lock);
 	burst = fn->partition.burst;

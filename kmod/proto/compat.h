@@ -27,14 +27,17 @@ typedef int64_t s64;
 
 /*
  * Stores that a reader in another context (user space mapping the status
- * table) checks with a sequence counter: ftd_store_once() is one untorn
- * store, ftd_wmb() orders the stores before it ahead of those after it.
+ * table, a lockless fast path) checks: ftd_store_once() is one untorn
+ * store and ftd_load_once() its untorn load; ftd_wmb() orders the stores
+ * before it ahead of those after it.
  */
 #ifdef __KERNEL__
 #define ftd_store_once(x, v)	WRITE_ONCE(x, v)
+#define ftd_load_once(x)	READ_ONCE(x)
 #define ftd_wmb()		smp_wmb()
 #else
 #define ftd_store_once(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define ftd_load_once(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define ftd_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
 #endif
 

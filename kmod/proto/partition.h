@@ -63,10 +63,13 @@ static inline u64 ftd_partition_window(u64 timeout_ns)
 	return 4 * timeout_ns;
 }
 
+/* Safe without the lock too (last_ns is read once): a fast path's hint. */
 static inline bool ftd_partition_in_burst(const struct ftd_partition *p, u64 now_ns,
 					  u64 timeout_ns)
 {
-	return p->last_ns && now_ns - p->last_ns < ftd_partition_window(timeout_ns);
+	u64 last = ftd_load_once(p->last_ns);
+
+	return last && now_ns - last < ftd_partition_window(timeout_ns);
 }
 
 /*
