@@ -79,6 +79,8 @@ PROTO_SRC := $(wildcard kmod/proto/*.c)
 COMMON_SRC := userspace/common/nl.c userspace/common/names.c userspace/common/duration.c \
 	userspace/common/addr.c userspace/common/json.c userspace/common/msg.c \
 	userspace/common/query.c userspace/common/table.c
+# A key id is defined once, in the protocol core: the tools link that part.
+KEYID_SRC := userspace/common/keyid.c kmod/proto/keyring.c kmod/proto/siphash.c kmod/proto/wire.c
 # The tools' files other than main.c (config parser, formatters): unit-tested.
 TOOL_UNIT_SRC = $(filter-out %/main.c,$(wildcard userspace/ftctl/*.c userspace/ftstat/*.c))
 LIB_SRC := userspace/lib/ftdetect.c userspace/lib/status.c
@@ -87,13 +89,13 @@ userspace: tools lib
 tools: $(B)/bin/ftctl $(B)/bin/ftstat
 lib: $(B)/lib/libftdetect.so $(B)/lib/libftdetect.so.1 $(B)/lib/libftdetect.a $(B)/lib/libftdetect.pc
 
-$(B)/bin/ftctl: userspace/ftctl/*.c userspace/ftctl/*.h $(COMMON_SRC) userspace/common/*.h include/uapi/linux/ftdetect.h $(EBPF_USER_DEPS)
+$(B)/bin/ftctl: userspace/ftctl/*.c userspace/ftctl/*.h $(COMMON_SRC) $(KEYID_SRC) userspace/common/*.h kmod/proto/*.h include/uapi/linux/ftdetect.h $(EBPF_USER_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) -o $@ userspace/ftctl/*.c $(COMMON_SRC) $(EBPF_USER_SRC) $(NL_LIBS) $(EBPF_LIBS)
+	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) -o $@ userspace/ftctl/*.c $(COMMON_SRC) $(KEYID_SRC) $(EBPF_USER_SRC) $(NL_LIBS) $(EBPF_LIBS)
 
-$(B)/bin/ftstat: userspace/ftstat/*.c userspace/ftstat/*.h $(COMMON_SRC) userspace/common/*.h include/uapi/linux/ftdetect.h ebpf/status.c ebpf/*.h
+$(B)/bin/ftstat: userspace/ftstat/*.c userspace/ftstat/*.h $(COMMON_SRC) $(KEYID_SRC) userspace/common/*.h kmod/proto/*.h include/uapi/linux/ftdetect.h ebpf/status.c ebpf/*.h
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) -o $@ userspace/ftstat/*.c $(COMMON_SRC) ebpf/status.c $(NL_LIBS) $(EBPF_LIBS)
+	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) -o $@ userspace/ftstat/*.c $(COMMON_SRC) $(KEYID_SRC) ebpf/status.c $(NL_LIBS) $(EBPF_LIBS)
 
 # So that `make build/bin/ftctl` (a relative name for the same file) works.
 build/bin/ftctl build/bin/ftstat: build/bin/%: $(B)/bin/% ;
@@ -220,9 +222,9 @@ SELFTEST_BINS := $(patsubst selftests/ftdetect/%.c,$(B)/selftests/%,$(wildcard s
 	$(B)/selftests/ftd-replay $(B)/selftests/ftd-hold $(B)/selftests/ftd-nlfuzz
 STCFLAGS = $(UCFLAGS) -I$(CURDIR)/selftests $(NL_CFLAGS)
 
-$(B)/selftests/%: selftests/ftdetect/%.c selftests/ftdetect/*.h $(COMMON_SRC) include/uapi/linux/ftdetect.h
+$(B)/selftests/%: selftests/ftdetect/%.c selftests/ftdetect/*.h $(COMMON_SRC) $(KEYID_SRC) include/uapi/linux/ftdetect.h
 	@mkdir -p $(@D)
-	$(CC) $(STCFLAGS) -Wno-missing-prototypes -o $@ $< $(COMMON_SRC) $(NL_LIBS) -lpthread
+	$(CC) $(STCFLAGS) -Wno-missing-prototypes -o $@ $< $(COMMON_SRC) $(KEYID_SRC) $(NL_LIBS) -lpthread
 
 # status_test also reads the table through libftdetect, as an MPI runtime would.
 $(B)/selftests/status_test: selftests/ftdetect/status_test.c selftests/ftdetect/*.h $(COMMON_SRC) $(B)/lib/libftdetect.a include/uapi/linux/ftdetect.h
@@ -278,7 +280,7 @@ UNIT_TESTS := $(patsubst selftests/unit/%.c,$(B)/unit/%,$(wildcard selftests/uni
 
 $(B)/unit/%: selftests/unit/%.c $(PROTO_SRC) $(COMMON_SRC) $(TOOL_UNIT_SRC) $(SIM_UNIT_SRC) kmod/proto/*.h $(wildcard userspace/*/*.h) selftests/kselftest_harness.h selftests/harness.h $(EBPF_USER_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) -fsanitize=address,undefined -I$(CURDIR)/selftests -o $@ $< $(PROTO_SRC) $(COMMON_SRC) $(TOOL_UNIT_SRC) $(SIM_UNIT_SRC) $(EBPF_USER_SRC) $(NL_LIBS) $(EBPF_LIBS) -lm
+	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) -fsanitize=address,undefined -I$(CURDIR)/selftests -o $@ $< $(PROTO_SRC) $(COMMON_SRC) userspace/common/keyid.c $(TOOL_UNIT_SRC) $(SIM_UNIT_SRC) $(EBPF_USER_SRC) $(NL_LIBS) $(EBPF_LIBS) -lm
 
 # test_status reads the table with libftdetect's private reader, compiled in.
 $(B)/unit/test_status: userspace/lib/status.c

@@ -7,6 +7,7 @@
 #include "members.h"
 #include "bounds.h"
 #include "majority.h"
+#include "keys.h"
 
 static struct genl_family ftd_genl_family;
 
@@ -67,6 +68,11 @@ static const struct nla_policy ftd_policy[FTDETECT_A_MAX + 1] = {
 	[FTDETECT_A_PERIOD_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &period_range),
 	[FTDETECT_A_TIMEOUT_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &timeout_range),
 	[FTDETECT_A_KEY] = NLA_POLICY_EXACT_LEN(FTD_KEY_LEN),
+	/* A whole number of keys: checked in ftd_set_config(). */
+	[FTDETECT_A_KEYS_ACCEPTED] = { .type = NLA_BINARY,
+				       .len = FTD_KEYS_ACCEPTED_MAX * FTD_KEY_LEN },
+	[FTDETECT_A_KEY_ID] = { .type = NLA_REJECT },
+	[FTDETECT_A_KEYS_ACCEPTED_IDS] = { .type = NLA_REJECT },
 	[FTDETECT_A_UP] = NLA_POLICY_MAX(NLA_U8, 1),
 	[FTDETECT_A_OBSERVERS] = NLA_POLICY_RANGE(NLA_U8, 1, FTD_MAX_OBSERVERS),
 	[FTDETECT_A_QUORUM] = NLA_POLICY_RANGE(NLA_U8, 1, FTD_MAX_OBSERVERS),
@@ -83,10 +89,21 @@ static struct ftd_net *info_fn(struct genl_info *info)
 
 /* ------------------------------------------------------------------ config */
 
+static int fill_key_ids(struct sk_buff *skb, const struct ftd_keyring *keys)
+{
+	if (nla_put_u64_64bit(skb, FTDETECT_A_KEY_ID, keys->id[0], FTDETECT_A_PAD))
+		return -EMSGSIZE;
+	if (keys->n > 1 && nla_put(skb, FTDETECT_A_KEYS_ACCEPTED_IDS,
+				   (keys->n - 1) * sizeof(keys->id[0]), &keys->id[1]))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int fill_config(struct sk_buff *skb, struct ftd_net *fn)
 {
 	lockdep_assert_held(&fn->lock);
-	if (nla_put_u32(skb, FTDETECT_A_CLUSTER_ID, fn->cfg.cluster) ||
+	if (fill_key_ids(skb, ftd_keys_locked(fn)) ||
+	    nla_put_u32(skb, FTDETECT_A_CLUSTER_ID, fn->cfg.cluster) ||
 	    nla_put_u32(skb, FTDETECT_A_LOCAL_NODE, fn->cfg.node) ||
 	    nla_put_u16(skb, FTDETECT_A_PORT, fn->cfg.port) ||
 	    nla_put_u64_64bit(skb, FTDETECT_A_PERIOD_NS, fn->cfg.period_ns, FTDETECT_A_PAD) ||
@@ -166,6 +183,18 @@ static int ftd_set_config(struct sk_buff *skb, struct genl_info *info)
 	if (a[FTDETECT_A_KEY]) {
 		nla_memcpy(cfg.key, a[FTDETECT_A_KEY], FTD_KEY_LEN);
 		mask |= FTD_CFG_KEY;
+	}
+	if (a[FTDETECT_A_KEYS_ACCEPTED]) {
+		int len = nla_len(a[FTDETECT_A_KEYS_ACCEPTED]);
+
+		if (len % FTD_KEY_LEN) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[FTDETECT_A_KEYS_ACCEPTED],
+					    "accepted keys: a whole number of FTD_KEY_LEN-byte keys");
+			return -EINVAL;
+		}
+		nla_memcpy(cfg.accepted, a[FTDETECT_A_KEYS_ACCEPTED], len);
+		cfg.n_accepted = len / FTD_KEY_LEN;
+		mask |= FTD_CFG_KEYS_ACCEPTED;
 	}
 	if (a[FTDETECT_A_OBSERVERS]) {
 		cfg.observers = nla_get_u8(a[FTDETECT_A_OBSERVERS]);
@@ -439,7 +468,12 @@ static int fill_node_locked(struct sk_buff *skb, const struct ftd_peer *p, u64 n
 	    nla_put_u32(skb, FTDETECT_A_NODE_PROVEN, p->fresh.incarnation) ||
 	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_SLOW_NS,
 			      ftd_health_deadline(&p->slow, timeout, now) - timeout,
-			      FTDETECT_A_NODE_PAD))
+			      FTDETECT_A_NODE_PAD) ||
+	    (READ_ONCE(p->key_id) &&
+	     nla_put_u64_64bit(skb, FTDETECT_A_NODE_KEY_ID, READ_ONCE(p->key_id),
+			       FTDETECT_A_NODE_PAD)) ||
+	    put_age(skb, FTDETECT_A_NODE_BADMAC_AGE_NS, FTDETECT_A_NODE_PAD,
+		    READ_ONCE(p->badmac_ns), now))
 		goto err;
 	nla_nest_end(skb, node);
 	return 0;

@@ -12,6 +12,7 @@
 #include "lag.h"
 #include "stamp.h"
 #include "fresh.h"
+#include "keys.h"
 #include "proto/wire.h"
 
 static bool source_of(const struct sk_buff *skb, union ftd_addr *src)
@@ -37,8 +38,10 @@ int ftd_hb_rx(struct sock *sk, struct sk_buff *skb)
 	struct ftd_peer *peer;
 	union ftd_addr src;
 	struct ftd_frame f;
+	const struct ftd_keyring *keys;
 	unsigned int off, len;
 	const u8 *buf;
+	int k;
 
 	if (unlikely(!fn || !READ_ONCE(fn->up)))
 		goto drop;
@@ -62,10 +65,16 @@ int ftd_hb_rx(struct sock *sk, struct sk_buff *skb)
 	if (!peer || peer->self || f.rail >= peer->nrails ||
 	    !ftd_addr_equal(&src, &peer->rails[f.rail].addr))
 		goto foreign;
-	if (!ftd_wire_mac_ok(buf, len, fn->cfg.key)) {
+	keys = ftd_keys_get(fn);
+	k = ftd_keyring_verify(keys, buf, len);
+	if (k < 0) {
 		WRITE_ONCE(peer->rx_badmac, peer->rx_badmac + 1);
+		WRITE_ONCE(peer->badmac_ns, now);
 		goto badmac;
 	}
+	/* Which key it speaks with: rounds of a key change show there. */
+	if (unlikely(READ_ONCE(peer->key_id) != keys->id[k]))
+		WRITE_ONCE(peer->key_id, keys->id[k]);
 	/* Authentic; but new? Stale, replayed and unproven frames stop here. */
 	if (!ftd_fresh_accept(fn, peer, &f, now))
 		goto drop;

@@ -8,6 +8,7 @@
 #include "lag.h"
 #include "members.h"
 #include "proto/wire.h"
+#include "keys.h"
 
 int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type,
 		 const u8 *payload, u16 payload_len)
@@ -44,10 +45,9 @@ int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type
 		f.seq = atomic64_inc_return(&fn->notice_seq);
 	}
 	f.tx_ns = ktime_get_clocktai_ns();
-	ftd_wire_encode(buf, len, &f, payload, payload_len, fn->cfg.key);
-
 	/* Rail i of a node pairs with rail i of its peers (parallel fabrics). */
 	rcu_read_lock();
+	ftd_wire_encode(buf, len, &f, payload, payload_len, ftd_keys_get(fn)->key[0]);
 	self = ftd_peer_find(fn, fn->cfg.node);
 	if (self && rail_idx < self->nrails)
 		src = &self->rails[rail_idx].addr;

@@ -15,6 +15,7 @@
 #include "fresh.h"
 #include "bounds.h"
 #include "majority.h"
+#include "keys.h"
 
 unsigned int ftd_net_id __read_mostly;
 
@@ -22,8 +23,7 @@ static bool changes(const struct ftd_config *cur, const struct ftd_config *want,
 {
 	return ((mask & FTD_CFG_CLUSTER) && cur->cluster != want->cluster) ||
 	       ((mask & FTD_CFG_NODE) && cur->node != want->node) ||
-	       ((mask & FTD_CFG_PORT) && cur->port != want->port) ||
-	       ((mask & FTD_CFG_KEY) && memcmp(cur->key, want->key, FTD_KEY_LEN));
+	       ((mask & FTD_CFG_PORT) && cur->port != want->port);
 }
 
 /* Can the instance be in this state? Nothing changes here. */
@@ -52,7 +52,7 @@ static int check_config(struct ftd_net *fn, const struct ftd_config *want, u32 m
 	/* Peers identify us by these, and the receive path reads them unlocked. */
 	if (fn->up && up != FTD_UP_DOWN && changes(&fn->cfg, want, mask)) {
 		NL_SET_ERR_MSG_MOD(extack,
-			"cluster id, node id, port and key are fixed while up: take the instance down first");
+			"cluster id, node id and port are fixed while up: take the instance down first");
 		return -EBUSY;
 	}
 	if (up == FTD_UP_UP && !fn->up) {
@@ -68,6 +68,17 @@ static int check_config(struct ftd_net *fn, const struct ftd_config *want, u32 m
 	return 0;
 }
 
+/* The keys as configured; the ring built from them is published apart. */
+static void apply_config_keys(struct ftd_config *cfg, const struct ftd_config *want, u32 mask)
+{
+	if (mask & FTD_CFG_KEY)
+		memcpy(cfg->key, want->key, FTD_KEY_LEN);
+	if (mask & FTD_CFG_KEYS_ACCEPTED) {
+		memcpy(cfg->accepted, want->accepted, sizeof(cfg->accepted));
+		cfg->n_accepted = want->n_accepted;
+	}
+}
+
 static void apply_config(struct ftd_net *fn, const struct ftd_config *want, u32 mask)
 {
 	lockdep_assert_held(&fn->lock);
@@ -75,8 +86,7 @@ static void apply_config(struct ftd_net *fn, const struct ftd_config *want, u32 
 		fn->cfg.cluster = want->cluster;
 	if (mask & FTD_CFG_PORT)
 		fn->cfg.port = want->port;
-	if (mask & FTD_CFG_KEY)
-		memcpy(fn->cfg.key, want->key, FTD_KEY_LEN);
+	apply_config_keys(&fn->cfg, want, mask);
 	if (mask & FTD_CFG_OBSERVERS)
 		WRITE_ONCE(fn->cfg.observers, want->observers);
 	if (mask & FTD_CFG_QUORUM)
@@ -159,6 +169,7 @@ void ftd_net_down(struct ftd_net *fn)
 int ftd_net_configure(struct ftd_net *fn, const struct ftd_config *want, u32 mask,
 		      enum ftd_up_change up, struct netlink_ext_ack *extack)
 {
+	struct ftd_keys *keys = NULL, *old_keys = NULL;
 	struct ftd_config old;
 	int ret;
 
@@ -166,16 +177,35 @@ int ftd_net_configure(struct ftd_net *fn, const struct ftd_config *want, u32 mas
 	ret = check_config(fn, want, mask, up, extack);
 	if (ret)
 		goto out;
+	old = fn->cfg;
+	if (mask & (FTD_CFG_KEY | FTD_CFG_KEYS_ACCEPTED)) {
+		struct ftd_config next = fn->cfg;
+
+		apply_config_keys(&next, want, mask);
+		/* Before anything changes: a failed allocation changes nothing. */
+		keys = ftd_keys_new(&next);
+		if (!keys) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
 	/* Going down first lets one request reconfigure a running node. */
 	if (up == FTD_UP_DOWN)
 		net_down_locked(fn);
-	old = fn->cfg;
 	apply_config(fn, want, mask);
+	if (keys)
+		old_keys = ftd_keys_swap(fn, keys);
 	if (up == FTD_UP_UP && !fn->up) {
 		ret = net_up_locked(fn, extack);
-		if (ret)	/* down, as before: the old configuration too */
+		if (ret) {	/* down, as before: the old configuration too */
 			apply_config(fn, &old, FTD_CFG_ALL);
+			if (keys) {	/* and the old ring: the new one goes */
+				ftd_keys_swap(fn, old_keys);
+				old_keys = keys;
+			}
+		}
 	}
+	ftd_keys_free(old_keys);
 out:
 	mutex_unlock(&fn->lock);
 	return ret;
@@ -314,6 +344,7 @@ void ftd_net_fence_minority(struct ftd_net *fn)
 static __net_init int ftd_net_pernet_init(struct net *net)
 {
 	struct ftd_net *fn = ftd_net(net);
+	struct ftd_keys *keys;
 
 	fn->net = net;
 	mutex_init(&fn->lock);
@@ -332,6 +363,11 @@ static __net_init int ftd_net_pernet_init(struct net *net)
 	fn->cfg.timeout_ns = FTD_DEFAULT_TIMEOUT_NS;
 	fn->cfg.observers = FTD_DEFAULT_OBSERVERS;
 	fn->cfg.quorum = 1;
+	/* The all-zero key until one is set. */
+	keys = ftd_keys_new(&fn->cfg);
+	if (!keys)
+		return -ENOMEM;
+	RCU_INIT_POINTER(fn->keys, keys);
 	return 0;
 }
 
@@ -351,6 +387,8 @@ static __net_exit void ftd_net_pernet_exit(struct net *net)
 	/* Its last file took the status table away (ftd_reader_destroy). */
 	if (WARN_ON(fn->status))
 		ftd_status_free(fn->status);
+	/* Nothing sends any more; a frame still in the receive path may read it. */
+	ftd_keys_free(rcu_dereference_protected(fn->keys, true));
 }
 
 static struct pernet_operations ftd_net_ops = {

@@ -24,6 +24,7 @@
 
 struct socket;
 struct ftd_members;
+struct ftd_keys;
 struct ftd_status;
 struct ftd_watchlist;
 
@@ -35,7 +36,10 @@ struct ftd_config {
 	u64 timeout_ns;		/* read locklessly by the timer: READ_ONCE */
 	u32 observers;		/* k; READ_ONCE */
 	u32 quorum;		/* q; READ_ONCE */
-	u8 key[FTD_KEY_LEN];	/* fixed while up, so readers need no lock */
+	/* The keys as configured; senders and the receive path use fn->keys. */
+	u8 key[FTD_KEY_LEN];
+	u8 accepted[FTD_KEYS_ACCEPTED_MAX][FTD_KEY_LEN];
+	u8 n_accepted;
 };
 
 struct ftd_stats {
@@ -55,6 +59,7 @@ struct ftd_net {
 	struct net *net;
 	struct mutex lock;		/* config, membership, up/down */
 	struct ftd_config cfg;
+	struct ftd_keys __rcu *keys;	/* keys.h: never NULL once created */
 	bool up;			/* written under lock; read by rx/timer */
 	u32 incarnation;		/* ours; set at each up */
 	atomic_t regid;			/* numbers registrations of local ranks */
@@ -130,7 +135,8 @@ enum {
 	FTD_CFG_KEY	= BIT(5),
 	FTD_CFG_OBSERVERS = BIT(6),
 	FTD_CFG_QUORUM	= BIT(7),
-	FTD_CFG_ALL	= BIT(8) - 1,
+	FTD_CFG_KEYS_ACCEPTED = BIT(8),
+	FTD_CFG_ALL	= BIT(9) - 1,
 };
 
 /*

@@ -13,6 +13,7 @@
 #include "util.h"
 #include "common/nl.h"
 #include "common/msg.h"
+#include "common/keyid.h"
 
 struct dump {
 	unsigned int n;
@@ -196,6 +197,72 @@ TEST_F(genl, wrong_key_length_is_refused)
 	EXPECT_NE(0, self->nl.extack[0]);
 }
 
+/* The ids GET_CONFIG reports: of the key, then of each accepted one. */
+TEST_F(genl, keys_change_live_and_are_named_by_id)
+{
+	const char *const a1[] = { "192.0.2.1", NULL };
+	struct ftu_config cfg = {
+		.present = FTU_BIT(FTDETECT_A_KEY) | FTU_BIT(FTDETECT_A_KEYS_ACCEPTED),
+		.key = { 1 }, .n_accepted = 2,
+		.accepted = { { 2 }, { 3 } },
+	}, got;
+	struct nl_msg *msg;
+
+	ASSERT_EQ(0, get_config(&self->nl, &got));
+	EXPECT_TRUE(FTU_HAS(&got, FTDETECT_A_KEY_ID));
+	EXPECT_EQ(0x6caa1397dd5f64d0ULL, got.key_id);	/* the all-zero key's */
+	EXPECT_EQ(0, got.n_accepted_ids);
+
+	ASSERT_EQ(0, set_u32(&self->nl, FTDETECT_A_LOCAL_NODE, 1));
+	ASSERT_EQ(0, add_node(&self->nl, 1, a1));
+	ASSERT_EQ(0, set_up(&self->nl, 1));
+	msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_SET_CONFIG, 0);
+	ASSERT_EQ(0, ftu_msg_put_config(msg, &cfg));
+	ASSERT_EQ(0, ftu_nl_call(&self->nl, msg, NULL, NULL));	/* while up */
+	ASSERT_EQ(0, get_config(&self->nl, &got));
+	EXPECT_TRUE(got.up);
+	EXPECT_EQ(ftu_key_id(cfg.key), got.key_id);
+	ASSERT_EQ(2, got.n_accepted_ids);
+	EXPECT_EQ(ftu_key_id(cfg.accepted[0]), got.accepted_ids[0]);
+	EXPECT_EQ(ftu_key_id(cfg.accepted[1]), got.accepted_ids[1]);
+
+	/* An empty list clears them; the key stays. */
+	cfg.present = FTU_BIT(FTDETECT_A_KEYS_ACCEPTED);
+	cfg.n_accepted = 0;
+	msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_SET_CONFIG, 0);
+	ASSERT_EQ(0, ftu_msg_put_config(msg, &cfg));
+	ASSERT_EQ(0, ftu_nl_call(&self->nl, msg, NULL, NULL));
+	ASSERT_EQ(0, get_config(&self->nl, &got));
+	EXPECT_EQ(ftu_key_id(cfg.key), got.key_id);
+	EXPECT_EQ(0, got.n_accepted_ids);
+	EXPECT_FALSE(FTU_HAS(&got, FTDETECT_A_KEYS_ACCEPTED));	/* write-only */
+}
+
+TEST_F(genl, bad_accepted_keys_are_refused)
+{
+	uint8_t keys[(FTD_KEYS_ACCEPTED_MAX + 1) * FTD_KEY_LEN] = { 1 };
+	struct nl_msg *msg;
+	struct ftu_config got;
+
+	/* Not a whole number of keys. */
+	msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_SET_CONFIG, 0);
+	nla_put(msg, FTDETECT_A_KEYS_ACCEPTED, FTD_KEY_LEN + 1, keys);
+	EXPECT_EQ(-EINVAL, ftu_nl_call(&self->nl, msg, NULL, NULL));
+	EXPECT_EXTACK("whole number");
+	/* More than FTD_KEYS_ACCEPTED_MAX. */
+	msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_SET_CONFIG, 0);
+	nla_put(msg, FTDETECT_A_KEYS_ACCEPTED, sizeof(keys), keys);
+	EXPECT_EQ(-ERANGE, ftu_nl_call(&self->nl, msg, NULL, NULL));
+	EXPECT_NE(0, self->nl.extack[0]);
+	/* Ids are reported, never set. */
+	msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_SET_CONFIG, 0);
+	nla_put_u64(msg, FTDETECT_A_KEY_ID, 1);
+	EXPECT_EQ(-EINVAL, ftu_nl_call(&self->nl, msg, NULL, NULL));
+	ASSERT_EQ(0, get_config(&self->nl, &got));
+	EXPECT_EQ(0, got.n_accepted_ids);
+	ASSERT_CONFIG_UNCHANGED();
+}
+
 TEST_F(genl, truncated_u32_is_refused)
 {
 	struct nl_msg *msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_SET_CONFIG, 0);
@@ -348,7 +415,7 @@ TEST_F(genl, up_needs_a_local_node_in_the_table)
 	EXPECT_EQ(0, set_up(&self->nl, 1));
 }
 
-TEST_F(genl, identity_is_fixed_while_up_but_timing_is_live)
+TEST_F(genl, identity_is_fixed_while_up_but_timing_and_keys_are_live)
 {
 	const char *const a1[] = { "192.0.2.1", NULL };
 	struct ftu_config cfg;

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -42,7 +44,7 @@ static struct ftu_addr addr(const char *s)
 	return a;
 }
 
-#define MINIMAL "[cluster]\nid = 1\n[nodes]\n1 192.0.2.1\n2 192.0.2.2\n"
+#define MINIMAL "[cluster]\nid = 1\nkey = none\n[nodes]\n1 192.0.2.1\n2 192.0.2.2\n"
 
 FIXTURE(conf) {
 	struct ftctl_conf c;
@@ -144,7 +146,7 @@ TEST_F(conf, ebpf_keys)
 	char text[256];
 
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		snprintf(text, sizeof(text), "[cluster]\nid = 1\nxdp = %s\ntc = %s\n"
+		snprintf(text, sizeof(text), "[cluster]\nid = 1\nkey = none\nxdp = %s\ntc = %s\n"
 			 "[nodes]\n1 192.0.2.1\n", modes[i].v, i % 2 ? "on" : "off");
 		ASSERT_EQ(0, parse(text, &self->c, self->err)) TH_LOG("%s", self->err);
 		EXPECT_EQ(modes[i].x, self->c.xdp);
@@ -177,6 +179,7 @@ TEST_F(conf, whitespace_comments_and_crlf)
 		"id=7\r\n"
 		"  period\t=\t200us  \r\n"
 		"timeout =400us#no space before the comment\r\n"
+		"key=none\r\n"
 		"[nodes]\r\n"
 		"\t10\t192.0.2.10 \t 198.51.100.10\t\r\n"
 		"   \t  \r\n"
@@ -196,7 +199,7 @@ TEST_F(conf, whitespace_comments_and_crlf)
 TEST_F(conf, sections_may_repeat)
 {
 	static const char text[] =
-		"[nodes]\n1 192.0.2.1\n[cluster]\nid = 3\n[nodes]\n2 192.0.2.2\n[cluster]\nport = 9\n";
+		"[nodes]\n1 192.0.2.1\n[cluster]\nid = 3\nkey = none\n[nodes]\n2 192.0.2.2\n[cluster]\nport = 9\n";
 
 	ASSERT_EQ(0, parse(text, &self->c, self->err)) TH_LOG("%s", self->err);
 	EXPECT_EQ(3, self->c.cluster);
@@ -207,7 +210,7 @@ TEST_F(conf, sections_may_repeat)
 TEST_F(conf, limits_accepted)
 {
 	static const char text[] =
-		"[cluster]\nid = 4294967295\nport = 65535\nperiod = 100us\ntimeout = 200us\n"
+		"[cluster]\nid = 4294967295\nkey = none\nport = 65535\nperiod = 100us\ntimeout = 200us\n"
 		"node = 4294967294\n"
 		"[nodes]\n0 192.0.2.1\n4294967294 192.0.2.2\n";
 
@@ -223,7 +226,7 @@ TEST_F(conf, limits_accepted)
 TEST_F(conf, longest_period_and_timeout)
 {
 	static const char text[] =
-		"[cluster]\nid = 1\nperiod = 10s\ntimeout = 600s\n[nodes]\n1 192.0.2.1\n";
+		"[cluster]\nid = 1\nkey = none\nperiod = 10s\ntimeout = 600s\n[nodes]\n1 192.0.2.1\n";
 
 	ASSERT_EQ(0, parse(text, &self->c, self->err)) TH_LOG("%s", self->err);
 	EXPECT_EQ(FTD_MAX_PERIOD_NS, self->c.period_ns);
@@ -341,7 +344,7 @@ TEST_F(conf, timeout_shorter_than_two_periods)
 
 TEST_F(conf, timeout_may_precede_period)
 {
-	ASSERT_EQ(0, parse("[cluster]\nid = 1\ntimeout = 1s\nperiod = 500ms\n[nodes]\n1 192.0.2.1\n",
+	ASSERT_EQ(0, parse("[cluster]\nid = 1\nkey = none\ntimeout = 1s\nperiod = 500ms\n[nodes]\n1 192.0.2.1\n",
 			   &self->c, self->err)) TH_LOG("%s", self->err);
 	EXPECT_EQ(500000000, self->c.period_ns);
 	EXPECT_EQ(1000000000, self->c.timeout_ns);
@@ -349,12 +352,121 @@ TEST_F(conf, timeout_may_precede_period)
 
 TEST_F(conf, bad_key)
 {
-	EXPECT_CONF_ERROR("[cluster]\nkey = 00112233445566778899aabbccddeef\n",
-			  "cluster.conf:2: bad key: expected 32 hex digits (16 bytes)");
-	EXPECT_CONF_ERROR("[cluster]\nkey = 00112233445566778899aabbccddeefg\n",
-			  "cluster.conf:2: bad key: expected 32 hex digits (16 bytes)");
-	EXPECT_CONF_ERROR("[cluster]\nkey = 00112233445566778899aabbccddeeff00\n",
-			  "cluster.conf:2: bad key: expected 32 hex digits (16 bytes)");
+	static const char why[] = "bad key: expected 32 hex digits (16 bytes; "
+				  "ftctl genkey makes one), or none";
+	char want[FTCTL_CONF_ERRSZ];
+
+	snprintf(want, sizeof(want), "cluster.conf:2: %s", why);
+	EXPECT_CONF_ERROR("[cluster]\nkey = 00112233445566778899aabbccddeef\n", want);
+	EXPECT_CONF_ERROR("[cluster]\nkey = 00112233445566778899aabbccddeefg\n", want);
+	EXPECT_CONF_ERROR("[cluster]\nkey = 00112233445566778899aabbccddeeff00\n", want);
+	EXPECT_CONF_ERROR("[cluster]\nkey = None\n", want);
+}
+
+/* No key at all is a mistake; running unauthenticated must be said. */
+TEST_F(conf, key_required)
+{
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\n[nodes]\n1 192.0.2.1\n",
+			  "cluster.conf: no key: add 'key = <32 hex digits>' (ftctl genkey makes "
+			  "one) or 'keyfile = PATH' under [cluster]; 'key = none' runs without "
+			  "authentication, so that anyone on the network can forge heartbeats");
+	ASSERT_EQ(0, parse(MINIMAL, &self->c, self->err)) TH_LOG("%s", self->err);
+	EXPECT_FALSE(self->c.has_key);
+	EXPECT_TRUE(self->c.key_none);
+	EXPECT_EQ(0, self->c.n_accepted);
+}
+
+#define KEY_A "00112233445566778899aabbccddeeff"
+#define KEY_B "0123456789abcdef0123456789abcdef"
+#define KEY_C "fedcba9876543210fedcba9876543210"
+#define KEY_D "ffeeddccbbaa99887766554433221100"
+#define KEY_E "0f0e0d0c0b0a09080706050403020100"
+
+/* The rounds of a key change: keys accepted besides the one we sign with. */
+TEST_F(conf, accept_key)
+{
+	ASSERT_EQ(0, parse("[cluster]\nid = 1\naccept_key = " KEY_B ", " KEY_C "\nkey = " KEY_A
+			   "\n[nodes]\n1 192.0.2.1\n", &self->c, self->err)) TH_LOG("%s", self->err);
+	EXPECT_TRUE(self->c.has_key);
+	EXPECT_EQ(0x00, self->c.key[0]);
+	ASSERT_EQ(2, self->c.n_accepted);
+	EXPECT_EQ(0x01, self->c.accepted[0][0]);
+	EXPECT_EQ(0xfe, self->c.accepted[1][0]);
+	ftctl_conf_free(&self->c);
+
+	/* From no key to a key: the all-zero key is accepted meanwhile. */
+	ASSERT_EQ(0, parse("[cluster]\nid = 1\nkey = none\naccept_key = " KEY_A
+			   "\n[nodes]\n1 192.0.2.1\n", &self->c, self->err)) TH_LOG("%s", self->err);
+	EXPECT_EQ(1, self->c.n_accepted);
+
+	EXPECT_CONF_ERROR("[cluster]\naccept_key = " KEY_B " " KEY_C " " KEY_D " " KEY_E "\n",
+			  "cluster.conf:2: accept_key: more than 3 accepted keys");
+	EXPECT_CONF_ERROR("[cluster]\naccept_key = " KEY_B " " KEY_B "\n",
+			  "cluster.conf:2: accept_key: the same accepted key twice");
+	EXPECT_CONF_ERROR("[cluster]\naccept_key = abc\n",
+			  "cluster.conf:2: accept_key: bad key: expected 32 hex digits (16 bytes)");
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\naccept_key = " KEY_A "\nkey = " KEY_A
+			  "\n[nodes]\n1 192.0.2.1\n",
+			  "cluster.conf:3: an accepted key equal to the key itself");
+}
+
+/* write_file PATH TEXT MODE: a keyfile for the tests below. */
+static void write_file(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(text, f) < 0 || fclose(f) || chmod(path, mode))
+		abort();
+}
+
+TEST_F(conf, keyfile)
+{
+	char dir[] = "/tmp/ftd-keyfile-XXXXXX", key[64], conf[64], text[256];
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(key, sizeof(key), "%s/cluster.key", dir);
+	snprintf(conf, sizeof(conf), "%s/cluster.conf", dir);
+	snprintf(text, sizeof(text), "[cluster]\nid = 1\nkeyfile = cluster.key\n"
+		 "[nodes]\n1 192.0.2.1\n");
+	write_file(conf, text, 0644);
+
+	/* Relative to the config's directory; first key signs, the rest are accepted. */
+	write_file(key, "# rotated 2026-11\n" KEY_A "\n\n" KEY_B "  # the old one\n", 0600);
+	ASSERT_EQ(0, ftctl_conf_load(conf, &self->c, self->err, sizeof(self->err)))
+		TH_LOG("%s", self->err);
+	EXPECT_TRUE(self->c.has_key);
+	EXPECT_TRUE(self->c.keyfile);
+	EXPECT_EQ(0x11, self->c.key[1]);
+	ASSERT_EQ(1, self->c.n_accepted);
+	EXPECT_EQ(0x23, self->c.accepted[0][1]);
+	ftctl_conf_free(&self->c);
+
+	/* Others may read it: refused, and the message says how to mend it. */
+	chmod(key, 0640);
+	EXPECT_EQ(-1, ftctl_conf_load(conf, &self->c, self->err, sizeof(self->err)));
+	EXPECT_NE(NULL, strstr(self->err, "can be read or written by others (mode 640): chmod 600"))
+		TH_LOG("%s", self->err);
+
+	write_file(key, "# nothing yet\n", 0600);
+	EXPECT_EQ(-1, ftctl_conf_load(conf, &self->c, self->err, sizeof(self->err)));
+	EXPECT_NE(NULL, strstr(self->err, "holds no key")) TH_LOG("%s", self->err);
+
+	write_file(key, KEY_A "x\n", 0600);
+	EXPECT_EQ(-1, ftctl_conf_load(conf, &self->c, self->err, sizeof(self->err)));
+	EXPECT_NE(NULL, strstr(self->err, "cluster.key:1: bad key")) TH_LOG("%s", self->err);
+
+	unlink(key);
+	EXPECT_EQ(-1, ftctl_conf_load(conf, &self->c, self->err, sizeof(self->err)));
+	EXPECT_NE(NULL, strstr(self->err, "No such file or directory")) TH_LOG("%s", self->err);
+
+	/* A keyfile excludes the config's own key lines. */
+	EXPECT_CONF_ERROR("[cluster]\nkey = " KEY_A "\nkeyfile = x\n",
+			  "cluster.conf:3: both key (line 2) and keyfile: set one");
+	EXPECT_CONF_ERROR("[cluster]\naccept_key = " KEY_A "\nkeyfile = x\n",
+			  "cluster.conf:3: accept_key (line 2) with a keyfile: list accepted keys "
+			  "in the keyfile, after its first key");
+	unlink(conf);
+	rmdir(dir);
 }
 
 TEST_F(conf, local_node_not_listed)
@@ -475,7 +587,7 @@ TEST_F(conf, rail_family_must_agree_across_nodes)
 			  "cluster.conf:5: rail 2 of node 2 is IPv4, but IPv6 on line 4: "
 			  "address i of every node must be of one family");
 	/* Fewer rails on one node is fine. */
-	ASSERT_EQ(0, parse("[cluster]\nid = 1\n[nodes]\n1 192.0.2.1 2001:db8:1::1\n2 192.0.2.2\n",
+	ASSERT_EQ(0, parse("[cluster]\nid = 1\nkey = none\n[nodes]\n1 192.0.2.1 2001:db8:1::1\n2 192.0.2.2\n",
 			   &self->c, self->err)) TH_LOG("%s", self->err);
 }
 
@@ -511,14 +623,14 @@ TEST_F(conf, many_nodes)
 	FILE *f = open_memstream(&text, &len);
 
 	ASSERT_NE(NULL, f);
-	fputs("[cluster]\nid = 1\n[nodes]\n", f);
+	fputs("[cluster]\nid = 1\nkey = none\n[nodes]\n", f);
 	for (unsigned int i = 0; i < 20000; i++)
 		fprintf(f, "%u 10.%u.%u.%u fd00::%x\n", i, i >> 16, (i >> 8) & 255, i & 255, i + 1);
 	fprintf(f, "20000 10.0.78.32\n");	/* = node 19999's 10.0.78.31 + 1: fine */
 	fprintf(f, "20001 fd00::1\n");	/* node 0's second rail */
 	fclose(f);
-	EXPECT_CONF_ERROR(text, "cluster.conf:20005: address fd00::1 of node 20001 is "
-			  "already used by node 0 (line 4)");
+	EXPECT_CONF_ERROR(text, "cluster.conf:20006: address fd00::1 of node 20001 is "
+			  "already used by node 0 (line 5)");
 	free(text);
 }
 
@@ -542,7 +654,7 @@ TEST(rail_ifaces)
 		ifaddr("192.0.2.2", "eth9"),	/* another node's: not ours */
 	};
 
-	ASSERT_EQ(0, parse("[cluster]\nid = 1\n[nodes]\n"
+	ASSERT_EQ(0, parse("[cluster]\nid = 1\nkey = none\n[nodes]\n"
 			   "1 192.0.2.1 2001:db8:1::1 2001:db8::1 198.51.100.1\n"
 			   "2 192.0.2.2 2001:db8:1::2 2001:db8::2 198.51.100.2\n", &c, err))
 		TH_LOG("%s", err);
@@ -564,7 +676,7 @@ FIXTURE(local) {
 
 static FIXTURE_SETUP(local)
 {
-	ASSERT_EQ(0, parse("[cluster]\nid = 1\n[nodes]\n"
+	ASSERT_EQ(0, parse("[cluster]\nid = 1\nkey = none\n[nodes]\n"
 			   "1 192.0.2.1 2001:db8::1\n2 192.0.2.2\n3 192.0.2.3 2001:db8::3\n",
 			   &self->c, self->err)) TH_LOG("%s", self->err);
 }

@@ -688,19 +688,25 @@ TEST_F(out, ftctl_requests)
 	EXPECT_FALSE(FTU_HAS(&req, FTDETECT_A_PORT));
 	ftctl_print_set_config(self->f, &req);
 
-	/* No key in the file: the all-zero key is sent, replacing any old one. */
+	/* key = none: the all-zero key is sent, replacing any old one, and
+	 * the accepted keys always go too (none: the kernel's are cleared).
+	 */
 	conf.has_key = false;
+	conf.key_none = true;
 	ftctl_config_request(&conf, 2, false, &req);
 	EXPECT_TRUE(FTU_HAS(&req, FTDETECT_A_KEY));
 	EXPECT_EQ(0, req.key[0]);
+	EXPECT_TRUE(FTU_HAS(&req, FTDETECT_A_KEYS_ACCEPTED));
+	EXPECT_EQ(0, req.n_accepted);
 
 	ftctl_print_add_node(self->f, &node);
 	req = (struct ftu_config){ .present = FTU_BIT(FTDETECT_A_UP), .up = true };
 	ftctl_print_set_config(self->f, &req);
 	/* Durations print exactly: 1234567ns has no short exact form. */
+	/* The key by its id (from an independent SipHash), never itself. */
 	EXPECT_STREQ("set-config cluster 42 node 2 port 7061 period 1234567ns timeout 50ms "
-		     "key (secret)\n"
-		     "set-config period 1234567ns timeout 50ms key (secret)\n"
+		     "key f9b98d78065cdb55 accept none\n"
+		     "set-config period 1234567ns timeout 50ms key f9b98d78065cdb55 accept none\n"
 		     "add-node 2 192.0.2.2 2001:db8::2\n"
 		     "set-config up\n", text(self));
 }

@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "proto/siphash.h"
 #include "proto/wire.h"
+#include "proto/keyring.h"
 #include "proto/detect.h"
 #include "proto/iat.h"
 #include "proto/delay.h"
@@ -82,6 +83,56 @@ TEST(wire_round_trip)
 	EXPECT_EQ(0, out.rx_ns);
 	EXPECT_EQ(len, out.length);
 	EXPECT_TRUE(ftd_wire_mac_ok(buf, len, ref_key));
+}
+
+/*
+ * A key id is the uapi's definition: SipHash-2-4 of FTD_KEY_ID_INPUT. The
+ * expected values come from an independent SipHash implementation.
+ */
+TEST(key_id_matches_its_definition)
+{
+	static const u8 zero[FTD_KEY_LEN];
+
+	EXPECT_EQ(0x9b8f94160d9622afULL, ftd_key_id(ref_key));
+	EXPECT_EQ(0x6caa1397dd5f64d0ULL, ftd_key_id(zero));
+}
+
+/* Frames under any key of the ring verify, under the primary first. */
+TEST(keyring_accepts_its_keys_only)
+{
+	u8 keys[3][FTD_KEY_LEN], buf[3][FTD_MAX_FRAME];
+	struct ftd_frame f = sample_frame();
+	struct ftd_keyring r;
+	size_t len[3];
+
+	for (int i = 0; i < 3; i++) {
+		memset(keys[i], 0x11 * (i + 1), FTD_KEY_LEN);
+		len[i] = ftd_wire_encode(buf[i], sizeof(buf[i]), &f, NULL, 0, keys[i]);
+	}
+	/* Primary keys[0], accepting keys[1] (given twice, and the primary again). */
+	u8 accepted[3 * FTD_KEY_LEN];
+
+	memcpy(accepted, keys[1], FTD_KEY_LEN);
+	memcpy(accepted + FTD_KEY_LEN, keys[0], FTD_KEY_LEN);
+	memcpy(accepted + 2 * FTD_KEY_LEN, keys[1], FTD_KEY_LEN);
+	ftd_keyring_init(&r, keys[0], accepted, 3);
+	ASSERT_EQ(2, r.n);
+	EXPECT_EQ(ftd_key_id(keys[0]), r.id[0]);
+	EXPECT_EQ(ftd_key_id(keys[1]), r.id[1]);
+	EXPECT_EQ(0, ftd_keyring_verify(&r, buf[0], len[0]));
+	EXPECT_EQ(1, ftd_keyring_verify(&r, buf[1], len[1]));
+	EXPECT_EQ(-1, ftd_keyring_verify(&r, buf[2], len[2]));
+	/* One flipped bit under an accepted key: refused like any forgery. */
+	buf[1][20] ^= 1;
+	EXPECT_EQ(-1, ftd_keyring_verify(&r, buf[1], len[1]));
+
+	/* The most accepted keys there can be; more are not held. */
+	u8 many[(FTD_KEYS_ACCEPTED_MAX + 1) * FTD_KEY_LEN];
+
+	for (int i = 0; i <= FTD_KEYS_ACCEPTED_MAX; i++)
+		memset(many + i * FTD_KEY_LEN, 0x21 + i, FTD_KEY_LEN);
+	ftd_keyring_init(&r, keys[0], many, FTD_KEYS_ACCEPTED_MAX + 1);
+	EXPECT_EQ(FTD_KEYRING_MAX, r.n);
 }
 
 /* The byte layout is the uapi contract: check it field by field. */

@@ -33,6 +33,11 @@ static const struct nla_policy top_policy[FTDETECT_A_MAX + 1] = {
 	[FTDETECT_A_PERIOD_NS]		= U64,
 	[FTDETECT_A_TIMEOUT_NS]		= U64,
 	[FTDETECT_A_KEY]		= BIN(FTD_KEY_LEN),
+	[FTDETECT_A_KEYS_ACCEPTED]	= { .type = NLA_UNSPEC,
+					    .maxlen = FTD_KEYS_ACCEPTED_MAX * FTD_KEY_LEN },
+	[FTDETECT_A_KEY_ID]		= U64,
+	[FTDETECT_A_KEYS_ACCEPTED_IDS]	= { .type = NLA_UNSPEC,
+					    .maxlen = FTD_KEYS_ACCEPTED_MAX * sizeof(uint64_t) },
 	[FTDETECT_A_UP]			= U8,
 	[FTDETECT_A_INCARNATION]	= U32,
 	[FTDETECT_A_NODE]		= NEST,
@@ -57,6 +62,8 @@ static const struct nla_policy node_policy[FTDETECT_A_NODE_MAX + 1] = {
 	[FTDETECT_A_NODE_RX_REPLAY]	= U64,
 	[FTDETECT_A_NODE_RX_UNPROVEN]	= U64,
 	[FTDETECT_A_NODE_SLOW_NS]	= U64,
+	[FTDETECT_A_NODE_KEY_ID]	= U64,
+	[FTDETECT_A_NODE_BADMAC_AGE_NS]	= U64,
 	[FTDETECT_A_NODE_PROVEN]	= U32,
 };
 
@@ -142,6 +149,10 @@ int ftu_msg_put_config(struct nl_msg *msg, const struct ftu_config *cfg)
 	     nla_put_u64(msg, FTDETECT_A_TIMEOUT_NS, cfg->timeout_ns) < 0) ||
 	    (p & FTU_BIT(FTDETECT_A_KEY) &&
 	     nla_put(msg, FTDETECT_A_KEY, FTD_KEY_LEN, cfg->key) < 0) ||
+	    (p & FTU_BIT(FTDETECT_A_KEYS_ACCEPTED) &&
+	     (cfg->n_accepted > FTD_KEYS_ACCEPTED_MAX ||
+	      nla_put(msg, FTDETECT_A_KEYS_ACCEPTED, (int)(cfg->n_accepted * FTD_KEY_LEN),
+		      cfg->accepted) < 0)) ||
 	    (p & FTU_BIT(FTDETECT_A_OBSERVERS) &&
 	     nla_put_u8(msg, FTDETECT_A_OBSERVERS, cfg->observers) < 0) ||
 	    (p & FTU_BIT(FTDETECT_A_QUORUM) &&
@@ -265,6 +276,16 @@ int ftu_msg_parse_config(struct nl_msg *msg, struct ftu_config *cfg)
 		cfg->observers = nla_get_u8(tb[FTDETECT_A_OBSERVERS]);
 	if (tb[FTDETECT_A_QUORUM])
 		cfg->quorum = nla_get_u8(tb[FTDETECT_A_QUORUM]);
+	if (tb[FTDETECT_A_KEY_ID])
+		cfg->key_id = nla_get_u64(tb[FTDETECT_A_KEY_ID]);
+	if (tb[FTDETECT_A_KEYS_ACCEPTED_IDS]) {
+		int len = nla_len(tb[FTDETECT_A_KEYS_ACCEPTED_IDS]);
+
+		if (len % sizeof(uint64_t))
+			return -EPROTO;
+		cfg->n_accepted_ids = (unsigned int)(len / sizeof(uint64_t));
+		memcpy(cfg->accepted_ids, nla_data(tb[FTDETECT_A_KEYS_ACCEPTED_IDS]), len);
+	}
 	return 0;
 }
 
@@ -372,6 +393,8 @@ int ftu_msg_parse_node(struct nl_msg *msg, struct ftu_node *n)
 	n->rx_replay = get_u64(tb, FTDETECT_A_NODE_RX_REPLAY, &n->present);
 	n->rx_unproven = get_u64(tb, FTDETECT_A_NODE_RX_UNPROVEN, &n->present);
 	n->slow_ns = get_u64(tb, FTDETECT_A_NODE_SLOW_NS, &n->present);
+	n->key_id = get_u64(tb, FTDETECT_A_NODE_KEY_ID, &n->present);
+	n->badmac_age_ns = get_u64(tb, FTDETECT_A_NODE_BADMAC_AGE_NS, &n->present);
 	if (tb[FTDETECT_A_NODE_PROVEN]) {
 		n->proven = nla_get_u32(tb[FTDETECT_A_NODE_PROVEN]);
 		n->present |= FTU_BIT(FTDETECT_A_NODE_PROVEN);

@@ -34,8 +34,14 @@ struct ftu_config {
 	uint8_t observers;
 	uint8_t quorum;
 	uint8_t key[FTD_KEY_LEN];	/* write only: never in a reply */
+	/* FTDETECT_A_KEYS_ACCEPTED: write only; n_accepted 0 clears them. */
+	uint8_t accepted[FTD_KEYS_ACCEPTED_MAX][FTD_KEY_LEN];
+	unsigned int n_accepted;
 	bool up;
 	uint32_t incarnation;		/* read only */
+	uint64_t key_id;		/* read only: FTD_KEY_ID_INPUT */
+	uint64_t accepted_ids[FTD_KEYS_ACCEPTED_MAX];	/* read only */
+	unsigned int n_accepted_ids;
 };
 
 /* FTDETECT_A_ADDR_DELAY: the driver-to-module delay; bits FTDETECT_A_DELAY_*. */
@@ -77,6 +83,8 @@ struct ftu_node {
 	uint64_t rx_badmac, rx_stale, rx_replay, rx_unproven;	/* refused, by reason */
 	uint32_t proven;		/* the incarnation it proved, 0: none */
 	uint64_t slow_ns;		/* extra silence its lateness buys it */
+	uint64_t key_id;		/* the key its last accepted frame used */
+	uint64_t badmac_age_ns;		/* since its last frame with a bad MAC */
 };
 
 /* FTDETECT_A_STATS nest; present bits are FTDETECT_A_STATS_*. */

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "common/duration.h"
+#include "common/keyid.h"
 #include "common/nl.h"
 #include "common/query.h"
 #include "ftctl/ebpf.h"
@@ -62,8 +63,22 @@ void ftctl_print_set_config(FILE *f, const struct ftu_config *req)
 		fprintf(f, " period %s", exact_duration(req->period_ns, buf, sizeof(buf)));
 	if (FTU_HAS(req, FTDETECT_A_TIMEOUT_NS))
 		fprintf(f, " timeout %s", exact_duration(req->timeout_ns, buf, sizeof(buf)));
-	if (FTU_HAS(req, FTDETECT_A_KEY))
-		fputs(" key (secret)", f);
+	if (FTU_HAS(req, FTDETECT_A_KEY)) {
+		char id[FTU_KEYID_BUFSZ];
+
+		fprintf(f, " key %s", ftu_key_id_format(ftu_key_id(req->key), id));
+	}
+	if (FTU_HAS(req, FTDETECT_A_KEYS_ACCEPTED)) {
+		fputs(" accept", f);
+		if (!req->n_accepted)
+			fputs(" none", f);
+		for (unsigned int i = 0; i < req->n_accepted; i++) {
+			char id[FTU_KEYID_BUFSZ];
+
+			fprintf(f, "%s%s", i ? "," : " ",
+				ftu_key_id_format(ftu_key_id(req->accepted[i]), id));
+		}
+	}
 	if (FTU_HAS(req, FTDETECT_A_UP))
 		fputs(req->up ? " up" : " down", f);
 	fputc('\n', f);
@@ -84,18 +99,20 @@ void ftctl_config_request(const struct ftctl_conf *conf, uint32_t local, bool fi
 {
 	*req = (struct ftu_config){
 		.present = FTU_BIT(FTDETECT_A_PERIOD_NS) | FTU_BIT(FTDETECT_A_TIMEOUT_NS) |
-			   FTU_BIT(FTDETECT_A_KEY) | FTU_BIT(FTDETECT_A_OBSERVERS) |
-			   FTU_BIT(FTDETECT_A_QUORUM),
+			   FTU_BIT(FTDETECT_A_KEY) | FTU_BIT(FTDETECT_A_KEYS_ACCEPTED) |
+			   FTU_BIT(FTDETECT_A_OBSERVERS) | FTU_BIT(FTDETECT_A_QUORUM),
 		.period_ns = conf->period_ns,
 		.timeout_ns = conf->timeout_ns,
 		.observers = conf->observers,
 		.quorum = conf->quorum,
 	};
-	/* Always sent: a file without a key means the all-zero key, so that
-	 * removing the key from the file removes it from the kernel too.
+	/* Always sent, so that a key removed from the file leaves the kernel
+	 * too: "key = none" is the all-zero key, and no accept_key none.
 	 */
 	if (conf->has_key)
 		memcpy(req->key, conf->key, FTD_KEY_LEN);
+	memcpy(req->accepted, conf->accepted, sizeof(req->accepted));
+	req->n_accepted = conf->n_accepted;
 	if (fixed) {
 		req->present |= FTU_BIT(FTDETECT_A_CLUSTER_ID) | FTU_BIT(FTDETECT_A_LOCAL_NODE) |
 				FTU_BIT(FTDETECT_A_PORT);
@@ -252,10 +269,6 @@ static int run(struct applier *a, const struct ftctl_conf *conf, uint32_t local)
 
 	ftctl_config_request(conf, local, !up, &req);
 	err = set_config(a, &req, "set-config");
-	if (err == -EBUSY && up)
-		fprintf(stderr, "%s: the key differs from the running one; 'ftctl apply "
-			"--restart' applies it (this node falls silent for a moment)\n",
-			program_invocation_short_name);
 	if (err || sync_nodes(a, conf))
 		return -1;
 	req = (struct ftu_config){ .present = FTU_BIT(FTDETECT_A_UP), .up = true };

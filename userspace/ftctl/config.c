@@ -14,13 +14,17 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/duration.h"
 
-enum ckey { K_ID, K_PORT, K_PERIOD, K_TIMEOUT, K_KEY, K_NODE, K_OBSERVERS, K_QUORUM, K_XDP, K_TC, NKEYS };
+enum ckey { K_ID, K_PORT, K_PERIOD, K_TIMEOUT, K_KEY, K_NODE, K_OBSERVERS, K_QUORUM, K_XDP, K_TC,
+	    K_KEYFILE, K_ACCEPT_KEY, NKEYS };
 
 static const char *const key_names[NKEYS] = {
 	[K_ID] = "id",
@@ -33,6 +37,8 @@ static const char *const key_names[NKEYS] = {
 	[K_QUORUM] = "quorum",
 	[K_XDP] = "xdp",
 	[K_TC] = "tc",
+	[K_KEYFILE] = "keyfile",
+	[K_ACCEPT_KEY] = "accept_key",
 };
 
 static const char *const xdp_names[] = {
@@ -144,6 +150,107 @@ static int parse_key(const char *s, uint8_t key[FTD_KEY_LEN])
 	return 0;
 }
 
+/* Add one accepted key (hex at s) to c; a message for fail() if it cannot be. */
+static const char *accept_key(struct ftctl_conf *c, const char *s)
+{
+	uint8_t k[FTD_KEY_LEN];
+
+	if (parse_key(s, k))
+		return "bad key: expected 32 hex digits (16 bytes)";
+	if (c->has_key && !memcmp(k, c->key, FTD_KEY_LEN))
+		return "an accepted key equal to the key itself";
+	for (unsigned int i = 0; i < c->n_accepted; i++)
+		if (!memcmp(k, c->accepted[i], FTD_KEY_LEN))
+			return "the same accepted key twice";
+	if (c->n_accepted == FTD_KEYS_ACCEPTED_MAX)
+		return "more than 3 accepted keys";
+	memcpy(c->accepted[c->n_accepted++], k, FTD_KEY_LEN);
+	return NULL;
+}
+
+/*
+ * The keys of a keyfile: one per line (blank lines and # comments aside),
+ * the first signs, the others are accepted. It must be a regular file that
+ * only its owner, root or the caller, can read or write: it is the
+ * cluster's secret, and anyone who reads it can forge any node.
+ */
+static int load_keyfile(struct parser *p, const char *v)
+{
+	char path[4096], *line = NULL, *hash;
+	unsigned int nr = 0, keys = 0;
+	const char *slash = strrchr(p->name, '/'), *why;
+	struct ftctl_conf *c = p->c;
+	size_t cap = 0;
+	struct stat st;
+	int fd, ret = -1;
+	FILE *f;
+
+	if (v[0] != '/' && slash)
+		snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - p->name), p->name, v);
+	else
+		snprintf(path, sizeof(path), "%s", v);
+	/* Not blocking: a FIFO named here must not hang apply. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return fail(p, p->line, "keyfile %s: %s", path, strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return fail(p, p->line, "keyfile %s is not a regular file", path);
+	}
+	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+		close(fd);
+		return fail(p, p->line, "keyfile %s can be read or written by others "
+			    "(mode %03o): chmod 600 %s", path, st.st_mode & 0777, path);
+	}
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		close(fd);
+		return fail(p, p->line, "keyfile %s belongs to uid %u, not to root or to us",
+			    path, (unsigned int)st.st_uid);
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return fail(p, p->line, "keyfile %s: %s", path, strerror(errno));
+	}
+	while (getline(&line, &cap, f) >= 0) {
+		char *k;
+
+		nr++;
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		k = trim(line);
+		if (!*k)
+			continue;
+		if (!keys) {
+			if (parse_key(k, c->key)) {
+				fail(p, p->line, "keyfile %s:%u: bad key: expected 32 hex digits "
+				     "(16 bytes; ftctl genkey makes one)", path, nr);
+				goto out;
+			}
+			c->has_key = true;
+		} else if ((why = accept_key(c, k))) {
+			fail(p, p->line, "keyfile %s:%u: %s", path, nr, why);
+			goto out;
+		}
+		keys++;
+	}
+	if (ferror(f))
+		fail(p, p->line, "keyfile %s: read error", path);
+	else if (!keys)
+		fail(p, p->line, "keyfile %s holds no key (ftctl genkey makes one)", path);
+	else
+		ret = 0;
+	c->keyfile = !ret;
+out:
+	/* Not left in freed memory: it is the secret. */
+	if (line)
+		explicit_bzero(line, cap);
+	free(line);
+	fclose(f);
+	return ret;
+}
+
 static int parse_period(struct parser *p, const char *key, const char *v, uint64_t *ns,
 			uint64_t min, uint64_t max)
 {
@@ -204,11 +311,40 @@ static int cluster_line(struct parser *p, char *s)
 		return parse_period(p, k, v, &c->timeout_ns, 2 * FTD_MIN_PERIOD_NS,
 				    FTD_MAX_TIMEOUT_NS);
 	case K_KEY:
+		if (p->key_line[K_KEYFILE])
+			return fail(p, p->line, "both key and keyfile (line %u): set one",
+				    p->key_line[K_KEYFILE]);
+		if (!strcmp(v, "none")) {
+			c->key_none = true;
+			return 0;
+		}
 		if (parse_key(v, c->key))
-			return fail(p, p->line, "bad key: expected %d hex digits (%d bytes)",
-				    2 * FTD_KEY_LEN, FTD_KEY_LEN);
+			return fail(p, p->line, "bad key: expected %d hex digits (%d bytes; "
+				    "ftctl genkey makes one), or none", 2 * FTD_KEY_LEN, FTD_KEY_LEN);
 		c->has_key = true;
 		return 0;
+	case K_KEYFILE:
+		if (p->key_line[K_KEY])
+			return fail(p, p->line, "both key (line %u) and keyfile: set one",
+				    p->key_line[K_KEY]);
+		if (p->key_line[K_ACCEPT_KEY])
+			return fail(p, p->line, "accept_key (line %u) with a keyfile: list "
+				    "accepted keys in the keyfile, after its first key",
+				    p->key_line[K_ACCEPT_KEY]);
+		return load_keyfile(p, v);
+	case K_ACCEPT_KEY: {
+		char *save, *tok;
+		const char *why;
+
+		if (p->key_line[K_KEYFILE])
+			return fail(p, p->line, "accept_key with a keyfile (line %u): list "
+				    "accepted keys in the keyfile, after its first key",
+				    p->key_line[K_KEYFILE]);
+		for (tok = strtok_r(v, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save))
+			if ((why = accept_key(c, tok)))
+				return fail(p, p->line, "accept_key: %s", why);
+		return 0;
+	}
 	case K_NODE:
 		if (parse_node_id(v, &c->node))
 			return fail(p, p->line, "bad node id '%s' (expected 0..%u)", v,
@@ -495,6 +631,14 @@ static int check_whole(struct parser *p)
 			    ftu_duration_format(c->timeout_ns, a, sizeof(a)),
 			    p->key_line[K_TIMEOUT] ? "" : " (the default)",
 			    ftu_duration_format(c->period_ns, b, sizeof(b)));
+	if (!c->has_key && !c->key_none)
+		return fail(p, 0, "no key: add 'key = <32 hex digits>' (ftctl genkey makes one) "
+			    "or 'keyfile = PATH' under [cluster]; 'key = none' runs without "
+			    "authentication, so that anyone on the network can forge heartbeats");
+	for (unsigned int i = 0; i < c->n_accepted; i++)
+		if (c->has_key && !memcmp(c->accepted[i], c->key, FTD_KEY_LEN))
+			return fail(p, p->key_line[K_ACCEPT_KEY],
+				    "an accepted key equal to the key itself");
 	return 0;
 }
 

@@ -7,7 +7,8 @@
  *   port = 7061
  *   period = 10ms
  *   timeout = 50ms
- *   key = 00112233445566778899aabbccddeeff
+ *   key = 00112233445566778899aabbccddeeff   # or: keyfile = PATH, or: key = none
+ *   accept_key = 0123456789abcdef0123456789abcdef   # during a key change only
  *   node = 1
  *   xdp = auto          # off (default), auto, native, generic
  *   tc = on             # off (default), on
@@ -53,8 +54,13 @@ struct ftctl_conf {
 	uint64_t timeout_ns;
 	uint32_t observers;		/* k */
 	uint32_t quorum;		/* q */
-	bool has_key;
-	uint8_t key[FTD_KEY_LEN];
+	bool has_key;			/* a key, from "key =" or "keyfile =" */
+	bool key_none;			/* "key = none": no authentication, on purpose */
+	bool keyfile;			/* the keys came from "keyfile =" */
+	uint8_t key[FTD_KEY_LEN];	/* signs what this node sends */
+	/* "accept_key =" or the keyfile's further lines: accepted too, never sent. */
+	uint8_t accepted[FTD_KEYS_ACCEPTED_MAX][FTD_KEY_LEN];
+	unsigned int n_accepted;
 	bool has_node;			/* "node =": the local node */
 	uint32_t node;
 	enum ftctl_conf_xdp xdp;	/* "xdp =" */
@@ -75,7 +81,10 @@ struct ftctl_conf {
 int ftctl_conf_parse(FILE *f, const char *name, struct ftctl_conf *conf,
 		     char *err, size_t errlen);
 
-/* ftctl_conf_parse() on the file at `path`. */
+/*
+ * ftctl_conf_parse() on the file at `path`. A relative "keyfile =" is
+ * found from the directory of `name` (of `path`).
+ */
 int ftctl_conf_load(const char *path, struct ftctl_conf *conf, char *err, size_t errlen);
 
 void ftctl_conf_free(struct ftctl_conf *conf);

@@ -20,6 +20,7 @@
 #include "ftctl/apply.h"
 #include "ftctl/config.h"
 #include "ftctl/ebpf.h"
+#include "ftctl/keys.h"
 #include "ftctl/local.h"
 #include "ftctl/show.h"
 
@@ -45,6 +46,8 @@ static const char main_usage[] =
 	"  show [-j]      show the configuration and the node list\n"
 	"  stats [-j]     show the instance's frame and event counters\n"
 	"  down           stop heartbeats (configuration and nodes are kept)\n"
+	"  genkey         print a new random cluster key\n"
+	"  keyid          print the id of each key read on standard input\n"
 	"  xdp attach|detach DEV, xdp status [-j]\n"
 	"                 the XDP program: driver-level arrival stamps, early filter\n"
 	"  tc attach|detach DEV, tc status [-j]\n"
@@ -58,9 +61,10 @@ static const char apply_usage[] =
 	"Usage: ftctl apply [--node ID] [--dry-run] [--restart] [-v] FILE\n"
 	"\n"
 	"Make the instance match FILE: set cluster id, local node, port, period,\n"
-	"timeout and key, add or replace the listed nodes, remove the others, and\n"
+	"timeout and keys, add or replace the listed nodes, remove the others, and\n"
 	"start heartbeats. A running instance stays up unless the cluster id, the\n"
-	"local node or the port change.\n"
+	"local node or the port change; keys change live (see ftctl(8), KEYS, for\n"
+	"changing a cluster's key without a false suspicion).\n"
 	"\n"
 	"The local node is --node ID, else 'node =' in FILE, else the one node\n"
 	"whose address is configured on this host (in this network namespace).\n"
@@ -71,7 +75,6 @@ static const char apply_usage[] =
 	"  -d, --dry-run   check FILE, resolve the local node, print the steps;\n"
 	"                  do not touch the instance\n"
 	"  -r, --restart   take the instance down first even if not needed\n"
-	"                  (needed to change the key of a running instance)\n"
 	"  -v, --verbose   print each request as it is sent\n"
 	"  -f, --force     apply even if this host has no address of the node\n"
 	"                  (its interfaces are not configured yet)\n"
@@ -222,11 +225,10 @@ static void check_key_perms(const char *path, const struct ftctl_conf *conf)
 {
 	struct stat st;
 
-	if (!conf->has_key)
-		fprintf(stderr, "%s: warning: %s sets no key: any host that reaches the "
-			"heartbeat port can forge heartbeats (add key = <32 hex digits>)\n",
-			program_invocation_short_name, path);
-	else if (!stat(path, &st) && (st.st_mode & (S_IROTH | S_IWOTH)))
+	if (conf->keyfile)
+		return;	/* the parser checked the keyfile's owner and mode */
+	if ((conf->has_key || conf->n_accepted) && !stat(path, &st) &&
+	    (st.st_mode & (S_IROTH | S_IWOTH)))
 		fprintf(stderr, "%s: warning: %s holds the cluster key and other users "
 			"can read or write it (chmod o-rw %s)\n", program_invocation_short_name,
 			path, path);
@@ -348,6 +350,8 @@ static const struct command commands[] = {
 	{ "show", cmd_show, show_usage },
 	{ "stats", cmd_stats, stats_usage },
 	{ "down", cmd_down, down_usage },
+	{ "genkey", ftctl_cmd_genkey, ftctl_genkey_usage },
+	{ "keyid", ftctl_cmd_keyid, ftctl_keyid_usage },
 	{ "xdp", ftctl_cmd_xdp, ftctl_xdp_usage },
 	{ "tc", ftctl_cmd_tc, ftctl_tc_usage },
 	{ "help", cmd_help, help_usage },

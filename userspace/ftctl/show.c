@@ -10,9 +10,11 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/duration.h"
 #include "common/json.h"
+#include "common/keyid.h"
 #include "common/nl.h"
 #include "common/query.h"
 #include "common/table.h"
@@ -40,6 +42,16 @@ static void show_json(FILE *f, const struct ftu_config *cfg,
 		ftu_json_kv_u64(&j, "quorum", cfg->quorum);
 	ftu_json_kv_bool(&j, "up", cfg->up);
 	ftu_json_kv_u64(&j, "incarnation", cfg->incarnation);
+	if (FTU_HAS(cfg, FTDETECT_A_KEY_ID)) {
+		char id[FTU_KEYID_BUFSZ];
+
+		ftu_json_kv_string(&j, "key_id", ftu_key_id_format(cfg->key_id, id));
+		ftu_json_key(&j, "accepted_key_ids");
+		ftu_json_array_begin(&j);
+		for (unsigned int i = 0; i < cfg->n_accepted_ids; i++)
+			ftu_json_string(&j, ftu_key_id_format(cfg->accepted_ids[i], id));
+		ftu_json_array_end(&j);
+	}
 	ftu_json_key(&j, "nodes");
 	ftu_json_array_begin(&j);
 	for (size_t i = 0; i < n; i++) {
@@ -78,6 +90,15 @@ static void show_text(FILE *f, const struct ftu_config *cfg,
 		fprintf(f, "quorum       %u\n", cfg->quorum);
 	fprintf(f, "state        %s\n", cfg->up ? "up" : "down");
 	fprintf(f, "incarnation  %" PRIu32 "\n", cfg->incarnation);
+	if (FTU_HAS(cfg, FTDETECT_A_KEY_ID)) {
+		char id[FTU_KEYID_BUFSZ];
+
+		fprintf(f, "key          %s%s\n", ftu_key_id_format(cfg->key_id, id),
+			strcmp(id, "none") ? "" : " (frames are not authenticated)");
+		for (unsigned int i = 0; i < cfg->n_accepted_ids; i++)
+			fprintf(f, "%s %s\n", i ? "            " : "accepted    ",
+				ftu_key_id_format(cfg->accepted_ids[i], id));
+	}
 	fputc('\n', f);
 
 	ftu_table_init(&t, cols, 2);

@@ -13,6 +13,7 @@
 
 #include "common/duration.h"
 #include "common/json.h"
+#include "common/keyid.h"
 #include "common/names.h"
 #include "common/table.h"
 
@@ -41,6 +42,17 @@ static const char *state_name(uint8_t state, char *buf, size_t len)
 		return name;
 	snprintf(buf, len, "%u", state);	/* a state newer than this tool */
 	return buf;
+}
+
+/*
+ * Its last frame carried a MAC none of our keys makes, and came after its
+ * last accepted one: it speaks, but with a key we do not hold (a wrong
+ * key, or a key change whose rounds were skipped), so it is not "left".
+ */
+static bool bad_key(const struct ftu_node *n)
+{
+	return FTU_HAS(n, FTDETECT_A_NODE_BADMAC_AGE_NS) &&
+	       (!FTU_HAS(n, FTDETECT_A_NODE_AGE_NS) || n->badmac_age_ns < n->age_ns);
 }
 
 static void duration_cell(char *cell, bool present, uint64_t ns)
@@ -129,8 +141,8 @@ static void add_node_row(struct ftu_table *t, const struct ftu_node *n)
 	else
 		snprintf(cells[C_ADDR], CELL, "%s (+%u)",
 			 ftu_addr_format(&n->rails[0].addr, addr, sizeof(addr)), n->nr_rails - 1);
-	snprintf(cells[C_STATE], CELL, "%s", FTU_HAS(n, FTDETECT_A_NODE_STATE) ?
-		 state_name(n->state, st, sizeof(st)) : "-");
+	snprintf(cells[C_STATE], CELL, "%s%s", FTU_HAS(n, FTDETECT_A_NODE_STATE) ?
+		 state_name(n->state, st, sizeof(st)) : "-", bad_key(n) ? " (bad key)" : "");
 	duration_cell(cells[C_HEARD], FTU_HAS(n, FTDETECT_A_NODE_AGE_NS), n->age_ns);
 	duration_cell(cells[C_IAT], iat && FTU_HAS(n, FTDETECT_A_NODE_IAT_MEAN_NS), n->iat_mean_ns);
 	duration_cell(cells[C_JITTER], iat && FTU_HAS(n, FTDETECT_A_NODE_IAT_JITTER_NS),
@@ -168,6 +180,14 @@ static void print_instance(FILE *f, const struct ftu_config *cfg)
 		fputs("local node not set, ", f);
 	fprintf(f, "period %s, timeout %s, ", ftu_duration_format(cfg->period_ns, p, sizeof(p)),
 		ftu_duration_format(cfg->timeout_ns, t, sizeof(t)));
+	if (FTU_HAS(cfg, FTDETECT_A_KEY_ID)) {
+		char id[FTU_KEYID_BUFSZ];
+
+		fprintf(f, "key %s", ftu_key_id_format(cfg->key_id, id));
+		if (cfg->n_accepted_ids)
+			fprintf(f, " (+%u accepted)", cfg->n_accepted_ids);
+		fputs(", ", f);
+	}
 	if (cfg->up)
 		fprintf(f, "up (incarnation %" PRIu32 ")\n", cfg->incarnation);
 	else
@@ -401,6 +421,15 @@ static void node_json(struct ftu_json *j, const struct ftu_node *n)
 	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_RX_REPLAY), "rx_replay", n->rx_replay);
 	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_RX_UNPROVEN), "rx_unproven", n->rx_unproven);
 	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_SLOW_NS), "slow_ns", n->slow_ns);
+	if (FTU_HAS(n, FTDETECT_A_NODE_KEY_ID)) {
+		char id[FTU_KEYID_BUFSZ];
+
+		ftu_json_kv_string(j, "key_id", ftu_key_id_format(n->key_id, id));
+	}
+	if (FTU_HAS(n, FTDETECT_A_NODE_BADMAC_AGE_NS)) {
+		ftu_json_kv_u64(j, "badmac_age_ns", n->badmac_age_ns);
+		ftu_json_kv_bool(j, "bad_key", bad_key(n));
+	}
 	ftu_json_key(j, "rails");
 	ftu_json_array_begin(j);
 	for (unsigned int i = 0; i < n->nr_rails; i++) {
@@ -441,6 +470,16 @@ void ftstat_print_nodes_json(FILE *f, const struct ftu_config *cfg,
 	ftu_json_kv_u64(&j, "timeout_ns", cfg->timeout_ns);
 	ftu_json_kv_bool(&j, "up", cfg->up);
 	ftu_json_kv_u64(&j, "incarnation", cfg->incarnation);
+	if (FTU_HAS(cfg, FTDETECT_A_KEY_ID)) {
+		char id[FTU_KEYID_BUFSZ];
+
+		ftu_json_kv_string(&j, "key_id", ftu_key_id_format(cfg->key_id, id));
+		ftu_json_key(&j, "accepted_key_ids");
+		ftu_json_array_begin(&j);
+		for (unsigned int i = 0; i < cfg->n_accepted_ids; i++)
+			ftu_json_string(&j, ftu_key_id_format(cfg->accepted_ids[i], id));
+		ftu_json_array_end(&j);
+	}
 	ftu_json_key(&j, "nodes");
 	ftu_json_array_begin(&j);
 	for (size_t i = 0; i < n; i++)

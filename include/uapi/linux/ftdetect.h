@@ -94,6 +94,13 @@
 					 * 3: DIGEST */
 #define FTD_DEFAULT_PORT	7061
 #define FTD_KEY_LEN		16		/* SipHash-2-4 key */
+#define FTD_KEYS_ACCEPTED_MAX	3		/* keys accepted besides the one we send with */
+/*
+ * A key's id, which names a key without revealing it (ftctl show, ftstat,
+ * FTDETECT_A_KEY_ID): the SipHash-2-4, under that key, of the 15 bytes
+ * FTD_KEY_ID_INPUT, as a 64-bit number (printed as 16 hex digits).
+ */
+#define FTD_KEY_ID_INPUT	"ftdetect-key-id"
 #define FTD_MAX_RAILS		4		/* addresses per node */
 #define FTD_MAX_FRAME		1024		/* largest frame a node emits or accepts */
 
@@ -635,17 +642,32 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *     FTDETECT_A_PORT                u16      UDP port, 1..65535
  *     FTDETECT_A_PERIOD_NS           u64      heartbeat period, >= FTD_MIN_PERIOD_NS
  *     FTDETECT_A_TIMEOUT_NS          u64      silence before a node is dead, >= 2 periods
- *     FTDETECT_A_KEY                 binary   FTD_KEY_LEN bytes (write only)
+ *     FTDETECT_A_KEY                 binary   FTD_KEY_LEN bytes (write only): the key
+ *                                             every frame we send is signed with;
+ *                                             frames under it are accepted; live
+ *     FTDETECT_A_KEYS_ACCEPTED       binary   0..FTD_KEYS_ACCEPTED_MAX keys of
+ *                                             FTD_KEY_LEN bytes each (write only):
+ *                                             frames signed with these are accepted
+ *                                             too, never sent; empty: none; live
  *     FTDETECT_A_UP                  u8       1: start heartbeats; 0: stop (as CMD_DOWN)
  *     FTDETECT_A_OBSERVERS           u8       k: observers of each node, 1..FTD_MAX_OBSERVERS,
  *                                             default FTD_DEFAULT_OBSERVERS; live
  *     FTDETECT_A_QUORUM              u8       q: observers that must agree before a node is
  *                                             declared dead, 1..k, default 1; live
- *   (GET_CONFIG also returns FTDETECT_A_INCARNATION u32 and FTDETECT_A_UP u8.)
- *   While the instance is up, a request that would change CLUSTER_ID, LOCAL_NODE,
- *   PORT or KEY fails with -EBUSY (the same values are accepted); PERIOD_NS and
- *   TIMEOUT_NS change live. The key is all zeroes until set: frames are then
- *   still checked for integrity, but anyone who knows the format can forge them.
+ *   (GET_CONFIG also returns FTDETECT_A_INCARNATION u32, FTDETECT_A_UP u8,
+ *   FTDETECT_A_KEY_ID u64, the id of the key we send with (FTD_KEY_ID_INPUT),
+ *   and FTDETECT_A_KEYS_ACCEPTED_IDS, __u64[] in host order: the ids of the
+ *   accepted keys, absent when there are none.)
+ *   While the instance is up, a request that would change CLUSTER_ID, LOCAL_NODE
+ *   or PORT fails with -EBUSY (the same values are accepted); PERIOD_NS,
+ *   TIMEOUT_NS, KEY and KEYS_ACCEPTED change live. The key is all zeroes until
+ *   set: frames are then still checked for integrity, but anyone who knows the
+ *   format can forge them.
+ *   Changing the key of a running cluster without a false suspicion takes
+ *   three rounds, each done at every node before the next starts: (1) accept
+ *   the new key; (2) send with the new key, accept the old one; (3) stop
+ *   accepting the old key. A node's FTDETECT_A_NODE_KEY_ID tells which key
+ *   its frames use.
  *
  *   FTDETECT_CMD_DOWN                (do, admin)   stop heartbeats, keep config and nodes
  *
@@ -695,6 +717,11 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *                                             heartbeats' own clocks show: the extra
  *                                             silence it is given before it is declared
  *                                             dead, at most one timeout; 0: none
+ *       FTDETECT_A_NODE_KEY_ID       u64      (dump) the id of the key its last accepted
+ *                                             frame was signed with, if any
+ *       FTDETECT_A_NODE_BADMAC_AGE_NS u64     (dump) since its last frame with a bad
+ *                                             MAC (RX_BADMAC), if ever: newer than
+ *                                             AGE_NS, it speaks with a key we do not hold
  *
  *   FTDETECT_CMD_GET_STATS           (do)     instance counters
  *     FTDETECT_A_STATS               nest
@@ -807,6 +834,9 @@ enum ftdetect_attr {
 	FTDETECT_A_EVENT,
 	FTDETECT_A_OBSERVERS,
 	FTDETECT_A_QUORUM,
+	FTDETECT_A_KEYS_ACCEPTED,
+	FTDETECT_A_KEY_ID,
+	FTDETECT_A_KEYS_ACCEPTED_IDS,
 	__FTDETECT_A_MAX
 };
 #define FTDETECT_A_MAX (__FTDETECT_A_MAX - 1)
@@ -831,6 +861,8 @@ enum ftdetect_node_attr {
 	FTDETECT_A_NODE_RX_UNPROVEN,
 	FTDETECT_A_NODE_PROVEN,
 	FTDETECT_A_NODE_SLOW_NS,
+	FTDETECT_A_NODE_KEY_ID,
+	FTDETECT_A_NODE_BADMAC_AGE_NS,
 	__FTDETECT_A_NODE_MAX
 };
 #define FTDETECT_A_NODE_MAX (__FTDETECT_A_NODE_MAX - 1)

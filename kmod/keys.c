@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/slab.h>
+#include "keys.h"
+
+struct ftd_keys *ftd_keys_new(const struct ftd_config *cfg)
+{
+	struct ftd_keys *keys = kzalloc(sizeof(*keys), GFP_KERNEL_ACCOUNT);
+
+	if (keys)
+		ftd_keyring_init(&keys->ring, cfg->key, &cfg->accepted[0][0], cfg->n_accepted);
+	return keys;
+}
+
+struct ftd_keys *ftd_keys_swap(struct ftd_net *fn, struct ftd_keys *keys)
+{
+	return rcu_replace_pointer(fn->keys, keys, lockdep_is_held(&fn->lock));
+}
+
+void ftd_keys_free(struct ftd_keys *keys)
+{
+	if (keys)
+		kfree_rcu(keys, rcu);
+}
