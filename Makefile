@@ -316,18 +316,24 @@ demo: deps
 deps:
 	@selftests/deps/install
 
+# Where bash-completion looks for a command's completion, loaded on first use.
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+
 # ldconfig only for a real install: a DESTDIR is a package's staging tree.
 install: userspace install-lib
 	install -D -m 0755 $(B)/bin/ftctl $(DESTDIR)$(PREFIX)/sbin/ftctl
 	install -D -m 0755 $(B)/bin/ftstat $(DESTDIR)$(PREFIX)/bin/ftstat
 	install -D -m 0644 docs/man/ftctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/ftctl.8
 	install -D -m 0644 docs/man/ftstat.8 $(DESTDIR)$(PREFIX)/share/man/man8/ftstat.8
+	install -D -m 0644 completion/ftctl.bash $(DESTDIR)$(BASHCOMPDIR)/ftctl
+	install -D -m 0644 completion/ftstat.bash $(DESTDIR)$(BASHCOMPDIR)/ftstat
 	$(if $(DESTDIR),,ldconfig)
 
 # Every file `make install` writes (userspace/mpi/mpi.mk adds the MPI glue's,
 # for every MPI flavour, built here or not), so that uninstall removes
 # exactly those: never a directory it may share with others.
 INSTALLED += $(PREFIX)/sbin/ftctl $(PREFIX)/bin/ftstat \
+	$(BASHCOMPDIR)/ftctl $(BASHCOMPDIR)/ftstat \
 	$(PREFIX)/share/man/man8/ftctl.8 $(PREFIX)/share/man/man8/ftstat.8 \
 	$(INCLUDEDIR)/linux/ftdetect.h $(INCLUDEDIR)/ftdetect/ftdetect.h \
 	$(LIBDIR)/$(LIB_REAL) $(LIBDIR)/$(LIB_SONAME) $(LIBDIR)/libftdetect.so \

@@ -114,6 +114,18 @@ n "$o" ftstat | grep -E '^5 .*\(bad key\)' > /dev/null || fail "ftstat's table d
 bad=$(n "$o" ftstat -j | jq '.nodes[] | select(.id == 5) | .rx_badmac')
 [ "$bad" -gt 0 ] || fail "node $o counted no bad MAC from node 5"
 log "node 5 under key C: node $o refused $bad of its frames and shows: $(n "$o" ftstat | grep -E '^5 ')"
+# The same for Prometheus (node_exporter's textfile collector reads the file).
+n "$o" ftstat --prometheus --output "$FTD_TMP/ftdetect.prom" ||
+	fail "ftstat --prometheus --output failed"
+grep -qx 'ftdetect_node_bad_key{node="5"} 1' "$FTD_TMP/ftdetect.prom" ||
+	fail "no ftdetect_node_bad_key for node 5: $(grep bad_key "$FTD_TMP/ftdetect.prom")"
+grep -qx "ftdetect_node_frames_refused_total{node=\"5\",reason=\"badmac\"} [1-9][0-9]*" \
+	"$FTD_TMP/ftdetect.prom" || fail "no refused frames of node 5 in the metrics"
+grep -q "^ftdetect_info{cluster=\"42\",node=\"$o\",key_id=\"$ID_B\"} 1\$" "$FTD_TMP/ftdetect.prom" ||
+	fail "ftdetect_info does not name cluster 42, node $o, key B: $(grep ftdetect_info "$FTD_TMP/ftdetect.prom")"
+[ "$(stat -c %a "$FTD_TMP/ftdetect.prom")" = 644 ] && ! ls "$FTD_TMP"/ftdetect.prom.* 2> /dev/null ||
+	fail "the metrics file is not 0644 or a temporary file was left"
+log "ftstat --prometheus: $(grep -c '^ftdetect_' "$FTD_TMP/ftdetect.prom") samples, node 5 flagged bad_key"
 n 5 ftctl apply "$r3" > /dev/null
 wait_until 30 all_alive || { n 1 ftstat; fail "node 5 is not alive again under key B"; }
 log "ok"

@@ -21,6 +21,7 @@
 #include "ftctl/ebpf.h"
 #include "ftctl/show.h"
 #include "ftstat/format.h"
+#include "ftstat/prom.h"
 
 FIXTURE(out) {
 	char *buf;
@@ -709,6 +710,111 @@ TEST_F(out, ftctl_requests)
 		     "set-config period 1234567ns timeout 50ms key f9b98d78065cdb55 accept none\n"
 		     "add-node 2 192.0.2.2 2001:db8::2\n"
 		     "set-config up\n", text(self));
+}
+
+/*
+ * The exposition format's rules a scraper enforces: every sample belongs to
+ * a family declared before it (# HELP, # TYPE), counters end in _total,
+ * names and label names are [a-zA-Z_][a-zA-Z0-9_]*, label values are
+ * quoted, no series twice. Returns NULL or what is wrong.
+ */
+static const char *prom_problem(char *text, char *why, size_t len)
+{
+	char *save, *line, seen[64][96], declared[64][64];
+	size_t nseen = 0, ndecl = 0;
+
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[64], type[16];
+		size_t i, k;
+
+		if (sscanf(line, "# TYPE %63s %15s", name, type) == 2) {
+			if (strcmp(type, "counter") && strcmp(type, "gauge"))
+				return snprintf(why, len, "bad type: %s", line), why;
+			if (!strcmp(type, "counter") && !strstr(name, "_total"))
+				return snprintf(why, len, "counter without _total: %s", line), why;
+			snprintf(declared[ndecl++ % 64], 64, "%s", name);
+			continue;
+		}
+		if (line[0] == '#')
+			continue;
+		k = strcspn(line, "{ ");
+		if (!k || k >= sizeof(name) || !(line[0] == '_' || (line[0] | 32) >= 'a'))
+			return snprintf(why, len, "bad sample: %s", line), why;
+		for (i = 0; i < k; i++)
+			if (!(line[i] == '_' || (line[i] >= '0' && line[i] <= '9') ||
+			      ((line[i] | 32) >= 'a' && (line[i] | 32) <= 'z')))
+				return snprintf(why, len, "bad name: %s", line), why;
+		snprintf(name, sizeof(name), "%.*s", (int)k, line);
+		for (i = 0; i < ndecl && i < 64; i++)
+			if (!strcmp(declared[i], name))
+				break;
+		if (i == ndecl || i == 64)
+			return snprintf(why, len, "sample before its # TYPE: %s", line), why;
+		k = strcspn(line, " ");
+		for (i = 0; i < nseen; i++)
+			if (!strncmp(seen[i], line, k) && seen[i][k] == '\0')
+				return snprintf(why, len, "series twice: %s", line), why;
+		if (nseen < 64)
+			snprintf(seen[nseen++], 96, "%.*s", (int)k, line);
+		if (!line[k] || strtod(line + k + 1, NULL) < 0)
+			return snprintf(why, len, "bad value: %s", line), why;
+	}
+	return NULL;
+}
+
+TEST_F(out, prometheus)
+{
+	struct ftu_config pcfg = {
+		.present = FTU_BIT(FTDETECT_A_LOCAL_NODE) | FTU_BIT(FTDETECT_A_KEY_ID),
+		.cluster = 42, .node = 1, .period_ns = 10000000, .timeout_ns = 1500000000,
+		.up = true, .incarnation = 7, .key_id = 0x0123456789abcdefULL,
+	};
+	struct ftu_stats pst = {
+		.present = FTU_BIT(FTDETECT_A_STATS_TX) | FTU_BIT(FTDETECT_A_STATS_RX_BADMAC) |
+			   FTU_BIT(FTDETECT_A_STATS_RX_MALFORMED) |
+			   FTU_BIT(FTDETECT_A_STATS_TICK_LATE_MAX_NS) |
+			   FTU_BIT(FTDETECT_A_STATS_MINORITY),
+		.tx = 100, .rx_badmac = 3, .rx_malformed = 4, .tick_late_max_ns = 2500000,
+	};
+	struct ftu_node pnodes[2] = {
+		{ .id = 1, .present = FTU_BIT(FTDETECT_A_NODE_STATE), .state = FTD_NODE_SELF },
+		{ .id = 2, .present = FTU_BIT(FTDETECT_A_NODE_STATE) | FTU_BIT(FTDETECT_A_NODE_AGE_NS) |
+			   FTU_BIT(FTDETECT_A_NODE_RX) | FTU_BIT(FTDETECT_A_NODE_RX_BADMAC) |
+			   FTU_BIT(FTDETECT_A_NODE_BADMAC_AGE_NS),
+		  .state = FTD_NODE_DEAD, .age_ns = 2000000001, .rx = 55, .rx_badmac = 9,
+		  .badmac_age_ns = 1000 },
+	};
+	char why[256], *copy;
+
+	ftstat_print_prometheus(self->f, &pcfg, &pst, pnodes, 2);
+	const char *t = text(self);
+
+	EXPECT_NE(NULL, strstr(t, "ftdetect_info{cluster=\"42\",node=\"1\",key_id=\"0123456789abcdef\"} 1\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_up 1\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_timeout_seconds 1.500000000\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_frames_sent_total 100\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_frames_dropped_total{reason=\"malformed\"} 4\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_frames_dropped_total{reason=\"badmac\"} 3\n"));
+	EXPECT_EQ(NULL, strstr(t, "reason=\"stale\""));	/* not reported: not shown */
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_tick_late_max_seconds 0.002500000\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_minority 0\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_nodes{state=\"dead\"} 1\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_nodes{state=\"alive\"} 0\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_node_state{node=\"2\",state=\"dead\"} 1\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_node_last_heard_seconds{node=\"2\"} 2.000000001\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_node_frames_refused_total{node=\"2\",reason=\"badmac\"} 9\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_node_bad_key{node=\"2\"} 1\n"));
+	EXPECT_EQ(NULL, strstr(t, "node_bad_key{node=\"1\"}"));
+	copy = strdup(t);
+	ASSERT_NE(NULL, copy);
+	EXPECT_EQ(NULL, prom_problem(copy, why, sizeof(why))) TH_LOG("%s", why);
+	free(copy);
+
+	/* And the checker itself catches what it is for. */
+	char undeclared[] = "ftdetect_x 1\n", twice[] = "# TYPE ftdetect_y gauge\nftdetect_y 1\nftdetect_y 2\n";
+
+	EXPECT_NE(NULL, prom_problem(undeclared, why, sizeof(why)));
+	EXPECT_NE(NULL, prom_problem(twice, why, sizeof(why)));
 }
 
 TEST_HARNESS_MAIN

@@ -49,7 +49,7 @@ static const char *state_name(uint8_t state, char *buf, size_t len)
  * last accepted one: it speaks, but with a key we do not hold (a wrong
  * key, or a key change whose rounds were skipped), so it is not "left".
  */
-static bool bad_key(const struct ftu_node *n)
+bool ftstat_node_bad_key(const struct ftu_node *n)
 {
 	return FTU_HAS(n, FTDETECT_A_NODE_BADMAC_AGE_NS) &&
 	       (!FTU_HAS(n, FTDETECT_A_NODE_AGE_NS) || n->badmac_age_ns < n->age_ns);
@@ -142,7 +142,7 @@ static void add_node_row(struct ftu_table *t, const struct ftu_node *n)
 		snprintf(cells[C_ADDR], CELL, "%s (+%u)",
 			 ftu_addr_format(&n->rails[0].addr, addr, sizeof(addr)), n->nr_rails - 1);
 	snprintf(cells[C_STATE], CELL, "%s%s", FTU_HAS(n, FTDETECT_A_NODE_STATE) ?
-		 state_name(n->state, st, sizeof(st)) : "-", bad_key(n) ? " (bad key)" : "");
+		 state_name(n->state, st, sizeof(st)) : "-", ftstat_node_bad_key(n) ? " (bad key)" : "");
 	duration_cell(cells[C_HEARD], FTU_HAS(n, FTDETECT_A_NODE_AGE_NS), n->age_ns);
 	duration_cell(cells[C_IAT], iat && FTU_HAS(n, FTDETECT_A_NODE_IAT_MEAN_NS), n->iat_mean_ns);
 	duration_cell(cells[C_JITTER], iat && FTU_HAS(n, FTDETECT_A_NODE_IAT_JITTER_NS),
@@ -428,7 +428,7 @@ static void node_json(struct ftu_json *j, const struct ftu_node *n)
 	}
 	if (FTU_HAS(n, FTDETECT_A_NODE_BADMAC_AGE_NS)) {
 		ftu_json_kv_u64(j, "badmac_age_ns", n->badmac_age_ns);
-		ftu_json_kv_bool(j, "bad_key", bad_key(n));
+		ftu_json_kv_bool(j, "bad_key", ftstat_node_bad_key(n));
 	}
 	ftu_json_key(j, "rails");
 	ftu_json_array_begin(j);

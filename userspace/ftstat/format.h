@@ -62,6 +62,12 @@ void ftstat_print_event_json(FILE *f, const struct ftd_event *ev);
  */
 void ftstat_print_overflow(FILE *f, uint64_t now_ns, bool json);
 
+/*
+ * Its last frame carried a MAC none of our keys makes, after its last
+ * accepted one: it runs with a key we do not hold ("(bad key)", bad_key).
+ */
+bool ftstat_node_bad_key(const struct ftu_node *n);
+
 /* "2026-11-22T10:00:00.123456789Z" for a CLOCK_REALTIME time in ns. */
 char *ftstat_format_time(uint64_t ns, char *buf, size_t len);
 

@@ -26,6 +26,7 @@ enum { EXIT_USAGE = 2 };
 
 static const char usage[] =
 	"Usage: ftstat [-j] [-r | -d] [-i INTERVAL [-c COUNT] [-t TIMEOUT]]\n"
+	"       ftstat -p [-o FILE] [-i INTERVAL [-c COUNT] [-t TIMEOUT]]\n"
 	"       ftstat -w [-j] [-e EVENT[,EVENT...]] [-c COUNT] [-t TIMEOUT]\n"
 	"\n"
 	"Show the nodes of this network namespace's ftdetect instance: state,\n"
@@ -39,6 +40,10 @@ static const char usage[] =
 	"  -d, --delays          per rail: timestamp source and the distribution of the\n"
 	"                        delay from the XDP stamp to the module (min, mean,\n"
 	"                        max, histogram)\n"
+	"  -p, --prometheus      the instance's counters and every node in the\n"
+	"                        Prometheus text format (metrics ftdetect_*)\n"
+	"  -o, --output FILE     with -p: write FILE (replaced atomically, as\n"
+	"                        node_exporter's textfile collector needs)\n"
 	"  -i, --interval TIME   print the table every TIME (e.g. 1, 0.5, 200ms)\n"
 	"  -w, --watch           print events as they happen\n"
 	"  -e, --event NAMES     with -w: only these event types (comma-separated,\n"
@@ -125,6 +130,8 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "rails", no_argument, NULL, 'r' },
 		{ "delays", no_argument, NULL, 'd' },
+		{ "prometheus", no_argument, NULL, 'p' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "watch", no_argument, NULL, 'w' },
 		{ "event", required_argument, NULL, 'e' },
@@ -141,7 +148,7 @@ int main(int argc, char **argv)
 	int c, ret;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jrdi:we:c:t:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jrdpo:i:we:c:t:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
@@ -151,6 +158,12 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			no.delays = true;
+			break;
+		case 'p':
+			no.prometheus = true;
+			break;
+		case 'o':
+			no.output = optarg;
 			break;
 		case 'i':
 			if (parse_time(optarg, &no.interval_ns))
@@ -190,6 +203,11 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 
+	if (no.output && !no.prometheus)
+		return usage_error("--output needs --prometheus");
+	if (no.prometheus && (watch || json || no.rails || no.delays))
+		return usage_error("--prometheus is a format of its own: not with --watch, "
+				   "--json, --rails or --delays");
 	if (watch) {
 		if (no.rails || no.delays || no.interval_ns)
 			return usage_error("--rails, --delays and --interval apply to the table, "

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <linux/ftdetect.h>
@@ -14,13 +15,71 @@
 #include "common/query.h"
 #include "ftstat/format.h"
 #include "ftstat/loop.h"
+#include "ftstat/prom.h"
+
+/*
+ * --output FILE: each snapshot goes to a temporary file next to FILE that
+ * is renamed over it, so that a reader (node_exporter's textfile
+ * collector) never sees half of one.
+ */
+static FILE *output_open(const char *path, char **tmp)
+{
+	int fd;
+	FILE *f;
+
+	if (asprintf(tmp, "%s.XXXXXX", path) < 0) {
+		*tmp = NULL;
+		return NULL;
+	}
+	fd = mkstemp(*tmp);
+	if (fd < 0) {
+		fprintf(stderr, "%s: cannot create a file next to %s: %s\n",
+			program_invocation_short_name, path, strerror(errno));
+		free(*tmp);
+		*tmp = NULL;
+		return NULL;
+	}
+	fchmod(fd, 0644);	/* metrics are not secret; mkstemp made it 0600 */
+	f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+static int output_close(FILE *f, const char *path, char *tmp)
+{
+	int ret = 0;
+
+	if (fflush(f) || ferror(f) || fsync(fileno(f))) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", program_invocation_short_name,
+			tmp, strerror(errno));
+		ret = -1;
+	}
+	if (fclose(f) && !ret) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", program_invocation_short_name,
+			tmp, strerror(errno));
+		ret = -1;
+	}
+	if (!ret && rename(tmp, path)) {
+		fprintf(stderr, "%s: cannot rename %s to %s: %s\n",
+			program_invocation_short_name, tmp, path, strerror(errno));
+		ret = -1;
+	}
+	if (ret)
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}
 
 /* One snapshot: config first, then the nodes, printed together. */
 static int snapshot(struct ftu_nl *nl, const struct ftstat_nodes_opts *o, bool clear)
 {
 	struct ftu_node *nodes = NULL;
 	struct ftd_ebpf_status eb;
+	struct ftu_stats st = { 0 };
 	struct ftu_config cfg;
+	FILE *out = stdout;
+	char *tmp = NULL;
 	bool have_eb;
 	size_t n = 0;
 	int err;
@@ -34,6 +93,21 @@ static int snapshot(struct ftu_nl *nl, const struct ftstat_nodes_opts *o, bool c
 	if (err) {
 		ftu_nl_perror(nl, "get-node", err);
 		return -1;
+	}
+	if (o->prometheus) {
+		err = ftu_get_stats(nl, &st);
+		if (err) {
+			ftu_nl_perror(nl, "get-stats", err);
+			free(nodes);
+			return -1;
+		}
+		if (o->output && !(out = output_open(o->output, &tmp))) {
+			free(nodes);
+			return -1;
+		}
+		ftstat_print_prometheus(out, &cfg, &st, nodes, n);
+		free(nodes);
+		return o->output ? output_close(out, o->output, tmp) : 0;
 	}
 	/* Where the eBPF programs are: shown when the listing fails too. */
 	have_eb = !ftd_ebpf_status(&eb);
@@ -55,7 +129,7 @@ int ftstat_nodes(const struct ftstat_nodes_opts *o)
 {
 	/* Repeated tables redraw a terminal; into a pipe they are separated
 	 * by a blank line (JSON: one object per line, nothing in between). */
-	bool tty = o->interval_ns && !o->json && isatty(STDOUT_FILENO);
+	bool tty = o->interval_ns && !o->json && !o->prometheus && isatty(STDOUT_FILENO);
 	struct ftstat_loop l;
 	enum ftstat_wait w;
 	struct ftu_nl nl;
@@ -88,7 +162,7 @@ int ftstat_nodes(const struct ftstat_nodes_opts *o)
 		}
 		if (w != FTSTAT_WAIT_SLEPT)
 			break;	/* SIGINT/SIGTERM or the --timeout deadline */
-		if (!tty && !o->json)
+		if (!tty && !o->json && !o->output)
 			putchar('\n');
 	}
 out:

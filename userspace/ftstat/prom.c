@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Metric names follow Prometheus's conventions: base units (seconds),
+ * counters end in _total, one family per quantity with labels for what
+ * differs (a node, a refusal reason). A node's state is one series with
+ * the state as a label (value 1), and the count of nodes in each state is
+ * a gauge with every state present, so that a dashboard needs no
+ * absent() to see a state empty.
+ */
+#define _GNU_SOURCE
+#include "ftstat/prom.h"
+
+#include <inttypes.h>
+
+#include <linux/ftdetect.h>
+
+#include "common/keyid.h"
+#include "common/names.h"
+#include "ftstat/format.h"
+
+static void family(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP ftdetect_%s %s\n# TYPE ftdetect_%s %s\n", name, help, name, type);
+}
+
+static void seconds(FILE *f, const char *name, const char *labels, uint64_t ns)
+{
+	fprintf(f, "ftdetect_%s%s %" PRIu64 ".%09" PRIu64 "\n", name, labels,
+		ns / 1000000000, ns % 1000000000);
+}
+
+/* A counter of the instance (FTDETECT_A_STATS_*), if the module reports it. */
+static void stat_counter(FILE *f, const struct ftu_stats *st, int attr, const char *name,
+			 const char *help, uint64_t v)
+{
+	if (!FTU_HAS(st, attr))
+		return;
+	family(f, name, "counter", help);
+	fprintf(f, "ftdetect_%s %" PRIu64 "\n", name, v);
+}
+
+static void instance(FILE *f, const struct ftu_config *cfg, const struct ftu_stats *st)
+{
+	char id[FTU_KEYID_BUFSZ] = "";
+
+	if (FTU_HAS(cfg, FTDETECT_A_KEY_ID))
+		ftu_key_id_format(cfg->key_id, id);
+	family(f, "info", "gauge", "The instance: cluster id, local node, key id (value 1).");
+	fprintf(f, "ftdetect_info{cluster=\"%" PRIu32 "\",node=\"", cfg->cluster);
+	if (FTU_HAS(cfg, FTDETECT_A_LOCAL_NODE) && cfg->node != FTD_NODE_NONE)
+		fprintf(f, "%" PRIu32, cfg->node);
+	fprintf(f, "\",key_id=\"%s\"} 1\n", id);
+	family(f, "up", "gauge", "1 while the instance sends heartbeats, else 0.");
+	fprintf(f, "ftdetect_up %d\n", cfg->up ? 1 : 0);
+	family(f, "incarnation", "gauge", "This node's incarnation (grows at every start).");
+	fprintf(f, "ftdetect_incarnation %" PRIu32 "\n", cfg->incarnation);
+	family(f, "period_seconds", "gauge", "Heartbeat period.");
+	seconds(f, "period_seconds", "", cfg->period_ns);
+	family(f, "timeout_seconds", "gauge", "Silence after which a node is declared dead.");
+	seconds(f, "timeout_seconds", "", cfg->timeout_ns);
+
+	stat_counter(f, st, FTDETECT_A_STATS_TX, "frames_sent_total", "Frames sent.", st->tx);
+	stat_counter(f, st, FTDETECT_A_STATS_TX_ERR, "frames_send_errors_total",
+		     "Frames that could not be sent.", st->tx_err);
+	stat_counter(f, st, FTDETECT_A_STATS_RX, "frames_received_total",
+		     "Frames accepted.", st->rx);
+	family(f, "frames_dropped_total", "counter", "Frames dropped, by reason.");
+	static const struct { int attr; const char *reason; size_t off; } drops[] = {
+		{ FTDETECT_A_STATS_RX_MALFORMED, "malformed", offsetof(struct ftu_stats, rx_malformed) },
+		{ FTDETECT_A_STATS_RX_FOREIGN, "foreign", offsetof(struct ftu_stats, rx_foreign) },
+		{ FTDETECT_A_STATS_RX_BADMAC, "badmac", offsetof(struct ftu_stats, rx_badmac) },
+		{ FTDETECT_A_STATS_RX_STALE, "stale", offsetof(struct ftu_stats, rx_stale) },
+		{ FTDETECT_A_STATS_RX_REPLAY, "replay", offsetof(struct ftu_stats, rx_replay) },
+		{ FTDETECT_A_STATS_RX_UNPROVEN, "unproven", offsetof(struct ftu_stats, rx_unproven) },
+	};
+	for (size_t i = 0; i < sizeof(drops) / sizeof(drops[0]); i++)
+		if (FTU_HAS(st, drops[i].attr))
+			fprintf(f, "ftdetect_frames_dropped_total{reason=\"%s\"} %" PRIu64 "\n",
+				drops[i].reason,
+				*(const uint64_t *)((const char *)st + drops[i].off));
+	stat_counter(f, st, FTDETECT_A_STATS_EVENTS, "events_total", "Events emitted.",
+		     st->events);
+	stat_counter(f, st, FTDETECT_A_STATS_TICKS, "ticks_total", "Heartbeat timer ticks.",
+		     st->ticks);
+	stat_counter(f, st, FTDETECT_A_STATS_TICKS_LATE, "ticks_late_total",
+		     "Ticks that fired more than a period late.", st->ticks_late);
+	stat_counter(f, st, FTDETECT_A_STATS_TICKS_RX_BEHIND, "ticks_rx_behind_total",
+		     "Ticks at which the receive path lagged by more than a period.",
+		     st->ticks_rx_behind);
+	if (FTU_HAS(st, FTDETECT_A_STATS_TICK_LATE_MAX_NS)) {
+		family(f, "tick_late_max_seconds", "gauge", "The latest a tick has fired.");
+		seconds(f, "tick_late_max_seconds", "", st->tick_late_max_ns);
+	}
+	stat_counter(f, st, FTDETECT_A_STATS_NOTICES_TX, "notices_sent_total",
+		     "Notice frames sent (originated or forwarded).", st->notices_tx);
+	stat_counter(f, st, FTDETECT_A_STATS_NOTICES_RX, "notices_received_total",
+		     "Notice frames received.", st->notices_rx);
+	stat_counter(f, st, FTDETECT_A_STATS_NOTICES_DUP, "notices_duplicate_total",
+		     "Received notices that were no news.", st->notices_dup);
+	stat_counter(f, st, FTDETECT_A_STATS_FENCED, "fenced_total",
+		     "Times this node was fenced.", st->fenced);
+	stat_counter(f, st, FTDETECT_A_STATS_REPAIRS, "repairs_total",
+		     "Views exchanged because a member's digest differed.", st->repairs);
+	if (FTU_HAS(st, FTDETECT_A_STATS_MINORITY)) {
+		family(f, "minority", "gauge", "1 while this node is in the minority of a "
+		       "partition (it applies no death), else 0.");
+		fprintf(f, "ftdetect_minority %d\n", st->minority ? 1 : 0);
+	}
+}
+
+static void nodes_by_state(FILE *f, const struct ftu_node *nodes, size_t n)
+{
+	family(f, "nodes", "gauge", "Configured nodes, by state as this node sees them.");
+	for (unsigned int s = 0; s < __FTD_NODE_STATE_MAX; s++) {
+		size_t count = 0;
+
+		for (size_t i = 0; i < n; i++)
+			count += FTU_HAS(&nodes[i], FTDETECT_A_NODE_STATE) && nodes[i].state == s;
+		fprintf(f, "ftdetect_nodes{state=\"%s\"} %zu\n", ftu_node_state_name(s), count);
+	}
+}
+
+/* One family over every node: each node's line, where it has the value. */
+#define PER_NODE(name, type, help, attr, print)					\
+	do {									\
+		family(f, name, type, help);					\
+		for (size_t i = 0; i < n; i++) {				\
+			const struct ftu_node *nd = &nodes[i];			\
+			char l[48];						\
+										\
+			if (!FTU_HAS(nd, attr))					\
+				continue;					\
+			snprintf(l, sizeof(l), "{node=\"%" PRIu32 "\"}", nd->id); \
+			print;							\
+		}								\
+	} while (0)
+
+static void per_node(FILE *f, const struct ftu_node *nodes, size_t n)
+{
+	family(f, "node_state", "gauge", "Each node's state as this node sees it (value 1).");
+	for (size_t i = 0; i < n; i++) {
+		const char *s = ftu_node_state_name(nodes[i].state);
+
+		if (FTU_HAS(&nodes[i], FTDETECT_A_NODE_STATE) && s)
+			fprintf(f, "ftdetect_node_state{node=\"%" PRIu32 "\",state=\"%s\"} 1\n",
+				nodes[i].id, s);
+	}
+	PER_NODE("node_last_heard_seconds", "gauge", "Time since its last heartbeat.",
+		 FTDETECT_A_NODE_AGE_NS, seconds(f, "node_last_heard_seconds", l, nd->age_ns));
+	PER_NODE("node_heartbeats_received_total", "counter", "Frames accepted from it.",
+		 FTDETECT_A_NODE_RX,
+		 fprintf(f, "ftdetect_node_heartbeats_received_total%s %" PRIu64 "\n", l, nd->rx));
+	PER_NODE("node_heartbeats_lost_total", "counter",
+		 "Its heartbeats lost (sequence gaps).", FTDETECT_A_NODE_LOST,
+		 fprintf(f, "ftdetect_node_heartbeats_lost_total%s %" PRIu64 "\n", l, nd->lost));
+	PER_NODE("node_interarrival_mean_seconds", "gauge",
+		 "Mean time between its heartbeats (0 before two arrived).",
+		 FTDETECT_A_NODE_IAT_MEAN_NS,
+		 seconds(f, "node_interarrival_mean_seconds", l, nd->iat_mean_ns));
+	PER_NODE("node_interarrival_max_seconds", "gauge",
+		 "Longest gap between two of its heartbeats.", FTDETECT_A_NODE_IAT_MAX_NS,
+		 seconds(f, "node_interarrival_max_seconds", l, nd->iat_max_ns));
+	family(f, "node_frames_refused_total", "counter", "Its frames refused, by reason.");
+	for (size_t i = 0; i < n; i++) {
+		const struct ftu_node *nd = &nodes[i];
+		static const struct { int attr; const char *reason; size_t off; } why[] = {
+			{ FTDETECT_A_NODE_RX_BADMAC, "badmac", offsetof(struct ftu_node, rx_badmac) },
+			{ FTDETECT_A_NODE_RX_STALE, "stale", offsetof(struct ftu_node, rx_stale) },
+			{ FTDETECT_A_NODE_RX_REPLAY, "replay", offsetof(struct ftu_node, rx_replay) },
+			{ FTDETECT_A_NODE_RX_UNPROVEN, "unproven",
+			  offsetof(struct ftu_node, rx_unproven) },
+		};
+
+		for (size_t w = 0; w < sizeof(why) / sizeof(why[0]); w++)
+			if (FTU_HAS(nd, why[w].attr))
+				fprintf(f, "ftdetect_node_frames_refused_total{node=\"%" PRIu32
+					"\",reason=\"%s\"} %" PRIu64 "\n", nd->id, why[w].reason,
+					*(const uint64_t *)((const char *)nd + why[w].off));
+	}
+	PER_NODE("node_bad_key", "gauge",
+		 "1 when its last frame came under a key this node does not hold.",
+		 FTDETECT_A_NODE_BADMAC_AGE_NS,
+		 fprintf(f, "ftdetect_node_bad_key%s %d\n", l, ftstat_node_bad_key(nd)));
+	PER_NODE("node_slow_seconds", "gauge",
+		 "Extra silence it is given because its own ticks ran late.",
+		 FTDETECT_A_NODE_SLOW_NS, seconds(f, "node_slow_seconds", l, nd->slow_ns));
+}
+
+void ftstat_print_prometheus(FILE *f, const struct ftu_config *cfg,
+			     const struct ftu_stats *st, const struct ftu_node *nodes,
+			     size_t n)
+{
+	instance(f, cfg, st);
+	nodes_by_state(f, nodes, n);
+	per_node(f, nodes, n);
+}
