@@ -20,11 +20,15 @@ _ftstat()
 		_filedir prom
 		return
 		;;
-	-i | --interval | -c | --count | -t | --timeout)
+	-x | --exec)
+		COMPREPLY=($(compgen -c -- "$cur"))
+		return
+		;;
+	-i | --interval | -c | --count | -t | --timeout | -T | --exec-timeout)
 		return
 		;;
 	esac
 	COMPREPLY=($(compgen -W "--json --rails --delays --prometheus --output --interval
-		--watch --event --count --timeout --help --version" -- "$cur"))
+		--watch --event --exec --exec-timeout --count --timeout --help --version" -- "$cur"))
 } &&
 	complete -F _ftstat ftstat

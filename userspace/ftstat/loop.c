@@ -8,12 +8,34 @@
 #include <string.h>
 #include <time.h>
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, woken;
 
 static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
+}
+
+static void on_wake(int sig)
+{
+	(void)sig;
+	woken = 1;
+}
+
+int ftstat_loop_wake_on(struct ftstat_loop *l, int sig)
+{
+	struct sigaction sa;
+	sigset_t block;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_wake;
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&block);
+	sigaddset(&block, sig);
+	if (sigprocmask(SIG_BLOCK, &block, NULL) || sigaction(sig, &sa, NULL))
+		return -errno;
+	sigdelset(&l->waitmask, sig);
+	return 0;
 }
 
 uint64_t ftstat_now_ns(clockid_t clock)
@@ -61,6 +83,10 @@ enum ftstat_wait ftstat_loop_wait(struct ftstat_loop *l, int fd, uint64_t max_ns
 
 		if (stop)
 			return FTSTAT_WAIT_SIGNAL;
+		if (woken) {
+			woken = 0;
+			return FTSTAT_WAIT_WOKEN;
+		}
 		now = ftstat_now_ns(CLOCK_MONOTONIC);
 		if (until != UINT64_MAX) {
 			if (now >= until)

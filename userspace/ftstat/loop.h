@@ -17,6 +17,7 @@ enum ftstat_wait {
 	FTSTAT_WAIT_SLEPT,	/* max_ns went by */
 	FTSTAT_WAIT_DEADLINE,	/* the --timeout deadline passed */
 	FTSTAT_WAIT_SIGNAL,	/* SIGINT or SIGTERM */
+	FTSTAT_WAIT_WOKEN,	/* a signal of ftstat_loop_wake_on() */
 	FTSTAT_WAIT_ERROR,	/* ppoll failed (errno) */
 };
 
@@ -27,6 +28,12 @@ struct ftstat_loop {
 
 /* Block SIGINT/SIGTERM, install their handler; timeout_ns 0: no deadline. */
 int ftstat_loop_init(struct ftstat_loop *l, uint64_t timeout_ns);
+
+/*
+ * Let `sig` (SIGCHLD) end a wait too: blocked outside ppoll() like the
+ * others, so that one arriving just before the wait is not missed.
+ */
+int ftstat_loop_wake_on(struct ftstat_loop *l, int sig);
 
 /* Wait for `fd` (or not, if fd < 0) for at most max_ns (UINT64_MAX: no limit). */
 enum ftstat_wait ftstat_loop_wait(struct ftstat_loop *l, int fd, uint64_t max_ns);

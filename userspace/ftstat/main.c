@@ -27,7 +27,7 @@ enum { EXIT_USAGE = 2 };
 static const char usage[] =
 	"Usage: ftstat [-j] [-r | -d] [-i INTERVAL [-c COUNT] [-t TIMEOUT]]\n"
 	"       ftstat -p [-o FILE] [-i INTERVAL [-c COUNT] [-t TIMEOUT]]\n"
-	"       ftstat -w [-j] [-e EVENT[,EVENT...]] [-c COUNT] [-t TIMEOUT]\n"
+	"       ftstat -w [-j] [-e EVENT[,EVENT...]] [-x PROGRAM [-T TIME]] [-c COUNT] [-t TIMEOUT]\n"
 	"\n"
 	"Show the nodes of this network namespace's ftdetect instance: state,\n"
 	"time since last heard, heartbeat inter-arrival mean and jitter, lost and\n"
@@ -48,6 +48,12 @@ static const char usage[] =
 	"  -w, --watch           print events as they happen\n"
 	"  -e, --event NAMES     with -w: only these event types (comma-separated,\n"
 	"                        e.g. NODE_DEAD,PROC_DEAD); OVERFLOW lines always show\n"
+	"  -x, --exec PROGRAM    with -w: run PROGRAM (with sh -c) on each event shown,\n"
+	"                        the event as a JSON line on its stdin and as FTD_*\n"
+	"                        variables (FTD_EVENT, FTD_NODE, ...); at most 4 at\n"
+	"                        once, the others wait in order\n"
+	"  -T, --exec-timeout TIME  stop a PROGRAM still running after TIME\n"
+	"                        (SIGTERM, then SIGKILL; default 30s)\n"
 	"  -c, --count N         stop after N events (-w) or N tables (-i)\n"
 	"  -t, --timeout TIME    stop after TIME in all (e.g. 5, 2.5s, 500ms)\n"
 	"  -h, --help            show this help\n"
@@ -135,6 +141,8 @@ int main(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "watch", no_argument, NULL, 'w' },
 		{ "event", required_argument, NULL, 'e' },
+		{ "exec", required_argument, NULL, 'x' },
+		{ "exec-timeout", required_argument, NULL, 'T' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
@@ -148,7 +156,7 @@ int main(int argc, char **argv)
 	int c, ret;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jrdpo:i:we:c:t:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jrdpo:i:we:x:T:c:t:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
@@ -177,6 +185,15 @@ int main(int argc, char **argv)
 			if (ret)
 				return ret;
 			break;
+		case 'x':
+			if (!*optarg)
+				return usage_error("--exec needs a program");
+			wo.exec = optarg;
+			break;
+		case 'T':
+			if (parse_time(optarg, &wo.exec_timeout_ns))
+				return usage_error("bad exec timeout '%s' (e.g. 30, 2.5s, 500ms)", optarg);
+			break;
 		case 'c':
 			if (parse_count(optarg, &count))
 				return usage_error("bad count '%s' (a positive integer)", optarg);
@@ -203,6 +220,12 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 
+	if ((wo.exec || wo.exec_timeout_ns) && !watch)
+		return usage_error("--exec and --exec-timeout need --watch");
+	if (wo.exec_timeout_ns && !wo.exec)
+		return usage_error("--exec-timeout needs --exec");
+	if (!wo.exec_timeout_ns)
+		wo.exec_timeout_ns = 30000000000ULL;
 	if (no.output && !no.prometheus)
 		return usage_error("--output needs --prometheus");
 	if (no.prometheus && (watch || json || no.rails || no.delays))

@@ -10,6 +10,7 @@
 #include "ftstat/watch.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,10 +23,12 @@
 #include "common/msg.h"
 #include "common/nl.h"
 #include "ftstat/format.h"
+#include "ftstat/hook.h"
 #include "ftstat/loop.h"
 
 struct watch {
 	const struct ftstat_watch_opts *o;
+	struct ftstat_hook *hook;	/* --exec, else NULL */
 	uint64_t seen;
 };
 
@@ -53,6 +56,8 @@ static int on_event(struct nl_msg *msg, void *arg)
 	else
 		ftstat_print_event(stdout, &ev);
 	fflush(stdout);
+	if (w->hook)
+		ftstat_hook_event(w->hook, &ev);
 	w->seen++;
 	return w->o->count && w->seen >= w->o->count ? NL_STOP : NL_OK;
 }
@@ -64,27 +69,57 @@ static int any_seq(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+/*
+ * Before exiting, the hook's programs finish (each within its timeout) and
+ * the events still queued for it run: with --count 1 the one event is
+ * handed over. A signal stops the waiting for queued ones (reported).
+ */
+static void hook_drain(struct ftstat_hook *h, struct ftstat_loop *l)
+{
+	bool stopping = false;
+
+	while (h && ftstat_hook_busy(h)) {
+		uint64_t next = ftstat_hook_poll(h);
+
+		if (!ftstat_hook_busy(h))
+			break;
+		if (ftstat_loop_wait(l, -1, next) == FTSTAT_WAIT_SIGNAL && !stopping && h->len) {
+			fprintf(stderr, "%s: hook: stopped: %u queued events not handed over\n",
+				program_invocation_short_name, h->len);
+			h->len = 0;
+			stopping = true;
+		}
+	}
+}
+
 static int loop(struct ftu_nl *nl, struct nl_cb *cb, struct watch *w)
 {
 	struct ftstat_loop l;
-	int fd = nl_socket_get_fd(nl->sk), err;
+	int fd = nl_socket_get_fd(nl->sk), err, ret;
 
 	err = ftstat_loop_init(&l, w->o->timeout_ns);
+	if (!err && w->hook)
+		err = ftstat_loop_wake_on(&l, SIGCHLD);
 	if (err) {
 		fprintf(stderr, "%s: cannot set up signals: %s\n", program_invocation_short_name,
 			strerror(-err));
 		return 1;
 	}
 	for (;;) {
-		switch (ftstat_loop_wait(&l, fd, UINT64_MAX)) {
+		uint64_t sleep = w->hook ? ftstat_hook_poll(w->hook) : UINT64_MAX;
+
+		switch (ftstat_loop_wait(&l, fd, sleep)) {
 		case FTSTAT_WAIT_READY:
 			break;
 		case FTSTAT_WAIT_SIGNAL:
-			return 0;
+			ret = 0;
+			goto out;
 		case FTSTAT_WAIT_DEADLINE:
 			/* With --count, a timeout means the events did not come. */
-			return w->o->count ? FTSTAT_EXIT_TIMEOUT : 0;
+			ret = w->o->count ? FTSTAT_EXIT_TIMEOUT : 0;
+			goto out;
 		case FTSTAT_WAIT_SLEPT:
+		case FTSTAT_WAIT_WOKEN:
 			continue;
 		case FTSTAT_WAIT_ERROR:
 			fprintf(stderr, "%s: poll: %s\n", program_invocation_short_name,
@@ -95,23 +130,38 @@ static int loop(struct ftu_nl *nl, struct nl_cb *cb, struct watch *w)
 		if (err == -NLE_NOMEM) {
 			ftstat_print_overflow(stdout, ftstat_now_ns(CLOCK_REALTIME), w->o->json);
 			fflush(stdout);
+			if (w->hook)
+				fprintf(stderr, "%s: hook: events were lost before it could "
+					"see them (the socket's buffer overran)\n",
+					program_invocation_short_name);
 		} else if (err < 0) {
 			fprintf(stderr, "%s: receive: %s\n", program_invocation_short_name,
 				nl_geterror(err));
-			return 1;
+			ret = 1;
+			goto out;
 		}
-		if (w->o->count && w->seen >= w->o->count)
-			return 0;
+		if (w->o->count && w->seen >= w->o->count) {
+			ret = 0;
+			goto out;
+		}
 	}
+out:
+	hook_drain(w->hook, &l);
+	return ret;
 }
 
 int ftstat_watch(const struct ftstat_watch_opts *o)
 {
 	struct watch w = { .o = o };
+	static struct ftstat_hook hook;	/* its queue is large: not on the stack */
 	struct ftu_nl nl;
 	struct nl_cb *cb;
 	int ret = 1;
 
+	if (o->exec) {
+		ftstat_hook_init(&hook, o->exec, o->exec_timeout_ns);
+		w.hook = &hook;
+	}
 	if (ftu_nl_open(&nl, FTDETECT_GENL_NAME))
 		return 1;
 	if (ftu_nl_subscribe(&nl, FTDETECT_GENL_NAME, FTDETECT_MCGRP_EVENTS))

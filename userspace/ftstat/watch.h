@@ -14,6 +14,8 @@ struct ftstat_watch_opts {
 	uint64_t count;		/* stop after this many events; 0: never */
 	uint64_t timeout_ns;	/* stop after this long; 0: never */
 	uint32_t types;		/* bit (1 << type) per event type shown; 0: all */
+	const char *exec;	/* run this (sh -c) on each event shown (hook.h) */
+	uint64_t exec_timeout_ns;	/* stop it after this long */
 };
 
 /* Returns the exit status: 0, 1 (error) or FTSTAT_EXIT_TIMEOUT. */

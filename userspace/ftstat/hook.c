@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#define _GNU_SOURCE
+#include "ftstat/hook.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/names.h"
+#include "ftstat/format.h"
+#include "ftstat/loop.h"
+
+#define KILL_GRACE_NS	1000000000ULL	/* SIGTERM, then SIGKILL this much later */
+
+void ftstat_hook_init(struct ftstat_hook *h, const char *cmd, uint64_t timeout_ns)
+{
+	memset(h, 0, sizeof(*h));
+	h->cmd = cmd;
+	h->timeout_ns = timeout_ns;
+}
+
+bool ftstat_hook_busy(const struct ftstat_hook *h)
+{
+	if (h->len)
+		return true;
+	for (unsigned int i = 0; i < FTSTAT_HOOK_RUNNING; i++)
+		if (h->run[i].pid)
+			return true;
+	return false;
+}
+
+/*
+ * The variables are the event's JSON members (ftstat -w -j), one for one:
+ * "node":3 is FTD_NODE=3. Made from that line, so that the two never
+ * disagree about which fields an event has.
+ */
+int ftstat_hook_environ(const struct ftd_event *ev, char *buf, size_t len,
+			char **env, size_t n)
+{
+	char *json = NULL, *p;
+	size_t jlen = 0, used = 0, k = 0;
+	FILE *f = open_memstream(&json, &jlen);
+
+	if (!f)
+		return -1;
+	ftstat_print_event_json(f, ev);
+	if (fclose(f))
+		return -1;
+	json[strcspn(json, "\n")] = '\0';
+	/* FTD_EVENT_JSON first: the whole record. */
+	if (k + 1 >= n || (used += (size_t)snprintf(buf + used, len - used,
+						     "FTD_EVENT_JSON=%s", json) + 1) > len)
+		goto full;
+	env[k++] = buf;
+	/* A flat object of "key":number or "key":"word" members. */
+	for (p = json; (p = strchr(p, '"'));) {
+		char *key = p + 1, *end = strchr(key, '"'), *val, *start = buf + used;
+		size_t klen, vlen;
+
+		if (!end || end[1] != ':')
+			break;
+		klen = (size_t)(end - key);
+		val = end + 2;
+		if (*val == '"') {
+			val++;
+			vlen = strcspn(val, "\"");
+			p = val + vlen + 1;
+		} else {
+			vlen = strcspn(val, ",}");
+			p = val + vlen;
+		}
+		if (k + 1 >= n || used + 4 + klen + 1 + vlen + 1 > len)
+			goto full;
+		used += (size_t)sprintf(start, "FTD_");
+		for (size_t i = 0; i < klen; i++)
+			buf[used++] = (char)(key[i] >= 'a' && key[i] <= 'z' ? key[i] - 32 : key[i]);
+		buf[used++] = '=';
+		memcpy(buf + used, val, vlen);
+		used += vlen;
+		buf[used++] = '\0';
+		env[k++] = start;
+	}
+	env[k] = NULL;
+	free(json);
+	return 0;
+full:
+	free(json);
+	return -1;
+}
+
+/* In the child: the event on stdin, FTD_* set, signals as a fresh process. */
+static void child(struct ftstat_hook *h, int in, char **env)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t none;
+
+	setpgid(0, 0);	/* its own group: a timeout stops what it started too */
+	sigemptyset(&none);
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGTERM, &dfl, NULL);
+	sigaction(SIGCHLD, &dfl, NULL);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (dup2(in, STDIN_FILENO) < 0)
+		_exit(126);
+	close(in);
+	for (char **e = env; *e; e++)
+		putenv(*e);
+	execl("/bin/sh", "sh", "-c", h->cmd, (char *)NULL);
+	_exit(127);
+}
+
+static int start(struct ftstat_hook *h, struct ftstat_hook_run *r, const struct ftd_event *ev)
+{
+	char buf[1024], *env[32], *json = NULL;
+	size_t jlen = 0;
+	int pipefd[2];
+	FILE *f;
+	pid_t pid;
+
+	if (ftstat_hook_environ(ev, buf, sizeof(buf), env, 32))
+		return -1;
+	f = open_memstream(&json, &jlen);
+	if (!f)
+		return -1;
+	ftstat_print_event_json(f, ev);
+	if (fclose(f) || pipe2(pipefd, O_CLOEXEC)) {
+		free(json);
+		return -1;
+	}
+	fflush(NULL);	/* nothing buffered is written twice */
+	pid = fork();
+	if (pid < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		free(json);
+		return -1;
+	}
+	if (!pid) {
+		close(pipefd[1]);
+		child(h, pipefd[0], env);
+	}
+	close(pipefd[0]);
+	/* One line fits a pipe's buffer: this never blocks, read or not. */
+	if (write(pipefd[1], json, jlen) < 0 && errno != EPIPE)
+		fprintf(stderr, "%s: hook: writing event %llu to its stdin: %s\n",
+			program_invocation_short_name, (unsigned long long)ev->seq,
+			strerror(errno));
+	close(pipefd[1]);
+	free(json);
+	r->pid = pid;
+	r->seq = ev->seq;
+	r->deadline = ftstat_now_ns(CLOCK_MONOTONIC) + h->timeout_ns;
+	r->killed = false;
+	return 0;
+}
+
+static struct ftstat_hook_run *free_slot(struct ftstat_hook *h)
+{
+	for (unsigned int i = 0; i < FTSTAT_HOOK_RUNNING; i++)
+		if (!h->run[i].pid)
+			return &h->run[i];
+	return NULL;
+}
+
+static void run_or_report(struct ftstat_hook *h, struct ftstat_hook_run *r,
+			  const struct ftd_event *ev)
+{
+	if (start(h, r, ev)) {
+		h->failed++;
+		fprintf(stderr, "%s: hook: cannot run it for event %llu: %s\n",
+			program_invocation_short_name, (unsigned long long)ev->seq,
+			strerror(errno));
+	}
+}
+
+void ftstat_hook_event(struct ftstat_hook *h, const struct ftd_event *ev)
+{
+	struct ftstat_hook_run *r = h->len ? NULL : free_slot(h);
+
+	if (r) {
+		run_or_report(h, r, ev);
+		return;
+	}
+	if (h->len == FTSTAT_HOOK_QUEUE) {
+		if (!h->dropped++)
+			fprintf(stderr, "%s: hook: %u events wait for it already: dropping "
+				"event %llu and any other until one finishes\n",
+				program_invocation_short_name, FTSTAT_HOOK_QUEUE,
+				(unsigned long long)ev->seq);
+		return;
+	}
+	h->queue[(h->head + h->len++) % FTSTAT_HOOK_QUEUE] = *ev;
+}
+
+static void reaped(struct ftstat_hook *h, struct ftstat_hook_run *r, int status)
+{
+	const char *name = program_invocation_short_name;
+
+	if (WIFEXITED(status) && !WEXITSTATUS(status)) {
+		/* Success is silent. */
+	} else if (WIFEXITED(status)) {
+		h->failed++;
+		fprintf(stderr, "%s: hook: exit status %d for event %llu\n", name,
+			WEXITSTATUS(status), (unsigned long long)r->seq);
+	} else {
+		h->failed++;
+		fprintf(stderr, "%s: hook: %s for event %llu%s\n", name,
+			strsignal(WTERMSIG(status)), (unsigned long long)r->seq,
+			r->killed ? " (it ran past --exec-timeout)" : "");
+	}
+	r->pid = 0;
+}
+
+uint64_t ftstat_hook_poll(struct ftstat_hook *h)
+{
+	uint64_t now = ftstat_now_ns(CLOCK_MONOTONIC), next = UINT64_MAX;
+	struct ftstat_hook_run *r;
+	int status;
+
+	for (unsigned int i = 0; i < FTSTAT_HOOK_RUNNING; i++) {
+		r = &h->run[i];
+		if (!r->pid)
+			continue;
+		if (waitpid(r->pid, &status, WNOHANG) == r->pid) {
+			reaped(h, r, status);
+			continue;
+		}
+		if (now >= r->deadline) {
+			kill(-r->pid, r->killed ? SIGKILL : SIGTERM);
+			r->killed = true;
+			r->deadline = now + KILL_GRACE_NS;
+		}
+		if (r->deadline - now < next)
+			next = r->deadline - now;
+	}
+	while (h->len && (r = free_slot(h))) {
+		struct ftd_event ev = h->queue[h->head];
+
+		h->head = (h->head + 1) % FTSTAT_HOOK_QUEUE;
+		h->len--;
+		run_or_report(h, r, &ev);
+		if (r->pid && h->timeout_ns < next)
+			next = h->timeout_ns;
+	}
+	if (h->dropped && !h->len) {
+		fprintf(stderr, "%s: hook: %llu events were dropped while its queue was full\n",
+			program_invocation_short_name, (unsigned long long)h->dropped);
+		h->dropped = 0;
+	}
+	return next;
+}
