@@ -190,7 +190,8 @@ static int ftd_set_config(struct sk_buff *skb, struct genl_info *info)
 		if (len % FTD_KEY_LEN) {
 			NL_SET_ERR_MSG_ATTR(info->extack, a[FTDETECT_A_KEYS_ACCEPTED],
 					    "accepted keys: a whole number of FTD_KEY_LEN-byte keys");
-			return -EINVAL;
+			ret = -EINVAL;
+			goto out;
 		}
 		nla_memcpy(cfg.accepted, a[FTDETECT_A_KEYS_ACCEPTED], len);
 		cfg.n_accepted = len / FTD_KEY_LEN;
@@ -206,7 +207,10 @@ static int ftd_set_config(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (a[FTDETECT_A_UP])
 		up = nla_get_u8(a[FTDETECT_A_UP]) ? FTD_UP_UP : FTD_UP_DOWN;
-	return ftd_net_configure(fn, &cfg, mask, up, info->extack);
+	ret = ftd_net_configure(fn, &cfg, mask, up, info->extack);
+out:
+	memzero_explicit(&cfg, sizeof(cfg));	/* it held the keys */
+	return ret;
 }
 
 static int ftd_down(struct sk_buff *skb, struct genl_info *info)

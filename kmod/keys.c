@@ -16,8 +16,14 @@ struct ftd_keys *ftd_keys_swap(struct ftd_net *fn, struct ftd_keys *keys)
 	return rcu_replace_pointer(fn->keys, keys, lockdep_is_held(&fn->lock));
 }
 
+/* Keys are secrets: wiped, not just freed (as WireGuard frees its keys). */
+static void keys_free_rcu(struct rcu_head *rcu)
+{
+	kfree_sensitive(container_of(rcu, struct ftd_keys, rcu));
+}
+
 void ftd_keys_free(struct ftd_keys *keys)
 {
 	if (keys)
-		kfree_rcu(keys, rcu);
+		call_rcu(&keys->rcu, keys_free_rcu);
 }

@@ -22,7 +22,7 @@ struct ftd_keys *ftd_keys_new(const struct ftd_config *cfg);
 /* Publish keys (from ftd_keys_new()) and return the ring it replaces. */
 struct ftd_keys *ftd_keys_swap(struct ftd_net *fn, struct ftd_keys *keys);
 
-/* Free a ring once no reader can hold it; NULL-safe. */
+/* Wipe and free a ring once no reader can hold it; NULL-safe. */
 void ftd_keys_free(struct ftd_keys *keys);
 
 /* The current ring; under rcu_read_lock() (the receive path holds it). */

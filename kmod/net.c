@@ -184,6 +184,7 @@ int ftd_net_configure(struct ftd_net *fn, const struct ftd_config *want, u32 mas
 		apply_config_keys(&next, want, mask);
 		/* Before anything changes: a failed allocation changes nothing. */
 		keys = ftd_keys_new(&next);
+		memzero_explicit(&next, sizeof(next));
 		if (!keys) {
 			ret = -ENOMEM;
 			goto out;
@@ -208,6 +209,7 @@ int ftd_net_configure(struct ftd_net *fn, const struct ftd_config *want, u32 mas
 	ftd_keys_free(old_keys);
 out:
 	mutex_unlock(&fn->lock);
+	memzero_explicit(&old, sizeof(old));
 	return ret;
 }
 
