@@ -72,12 +72,18 @@ int ftd_hb_rx(struct sock *sk, struct sk_buff *skb)
 		WRITE_ONCE(peer->badmac_ns, now);
 		goto badmac;
 	}
-	/* Which key it speaks with: rounds of a key change show there. */
-	if (unlikely(READ_ONCE(peer->key_id) != keys->id[k]))
-		WRITE_ONCE(peer->key_id, keys->id[k]);
 	/* Authentic; but new? Stale, replayed and unproven frames stop here. */
 	if (!ftd_fresh_accept(fn, peer, &f, now))
 		goto drop;
+	/*
+	 * Which key it speaks with (rounds of a key change show there), once
+	 * the frame is known fresh: a replay under a still accepted old key
+	 * must not move it back. An accepted frame ends a bad-MAC spell.
+	 */
+	if (unlikely(READ_ONCE(peer->key_id) != keys->id[k]))
+		WRITE_ONCE(peer->key_id, keys->id[k]);
+	if (unlikely(READ_ONCE(peer->badmac_ns)))
+		WRITE_ONCE(peer->badmac_ns, 0);
 
 	atomic64_inc(&fn->stats.rx);
 	if (f.type == FTD_FRAME_HEARTBEAT) {

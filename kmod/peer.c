@@ -269,6 +269,7 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 		peer->view_pending = 0;
 		peer->digest_pending = false;
 		peer->last_heard_ns = 0;
+		WRITE_ONCE(peer->badmac_ns, 0);
 		peer->baseline_ns = 0;
 		peer->fence_sent_ns = 0;
 		if (peer->ranks)

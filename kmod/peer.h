@@ -72,7 +72,7 @@ struct ftd_peer {
 	struct ftd_fresh fresh;		/* proven incarnation, notice windows */
 	/* Frames refused, by reason (FTDETECT_A_NODE_RX_*); WRITE_ONCE. */
 	u64 rx_badmac, rx_stale, rx_replay, rx_unproven;
-	u64 badmac_ns;			/* its last bad MAC, 0: never; WRITE_ONCE */
+	u64 badmac_ns;			/* its last bad MAC if none accepted since, else 0 */
 	u64 key_id;			/* keys.h: its last authentic frame's key, 0: none */
 	u8 view_pending;		/* view.c: what to send it */
 	u64 view_sent_ns;		/* view.c: when we last sent it our view */

@@ -128,4 +128,6 @@ grep -q "^ftdetect_info{cluster=\"42\",node=\"$o\",key_id=\"$ID_B\"} 1\$" "$FTD_
 log "ftstat --prometheus: $(grep -c '^ftdetect_' "$FTD_TMP/ftdetect.prom") samples, node 5 flagged bad_key"
 n 5 ftctl apply "$r3" > /dev/null
 wait_until 30 all_alive || { n 1 ftstat; fail "node 5 is not alive again under key B"; }
+# An accepted frame ends the spell: no bad key shown any more.
+wait_until 10 eval '! bad_key_at "$o"' || fail "node $o still shows node 5 under a bad key"
 log "ok"

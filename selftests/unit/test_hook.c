@@ -154,6 +154,29 @@ TEST(program_past_its_timeout_is_stopped_with_its_children)
 	unlink(pidfile);
 }
 
+/* What ignores SIGTERM gets SIGKILL a second later, its leader gone or not. */
+TEST(child_ignoring_sigterm_is_killed)
+{
+	static struct ftstat_hook h;
+	struct ftd_event ev = dead(1, 2);
+	char pidfile[] = "/tmp/ftd-hook-pid-XXXXXX", cmd[256], *s;
+	int fd = mkstemp(pidfile);
+	pid_t stubborn;
+
+	ASSERT_LE(0, fd);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "(trap '' TERM; exec sleep 60) & echo $! > %s; wait", pidfile);
+	ftstat_hook_init(&h, cmd, 200000000ULL);
+	ftstat_hook_event(&h, &ev);
+	ASSERT_TRUE(run_until_idle(&h, 20));
+	s = slurp(pidfile);
+	ASSERT_NE(NULL, s);
+	stubborn = atoi(s);
+	ASSERT_LT(0, stubborn);
+	EXPECT_TRUE(gone(stubborn)) TH_LOG("sleep %d ignored SIGTERM and outlived the hook", stubborn);
+	unlink(pidfile);
+}
+
 TEST(failing_program_is_counted)
 {
 	static struct ftstat_hook h;

@@ -268,6 +268,10 @@ static int run(struct applier *a, const struct ftctl_conf *conf, uint32_t local)
 	}
 
 	ftctl_config_request(conf, local, !up, &req);
+	/* A module older than accepted keys reports no key id, and would
+	 * refuse the attribute: leave it out when there is nothing to say. */
+	if (!FTU_HAS(&cur, FTDETECT_A_KEY_ID) && !req.n_accepted)
+		req.present &= ~FTU_BIT(FTDETECT_A_KEYS_ACCEPTED);
 	err = set_config(a, &req, "set-config");
 	if (err || sync_nodes(a, conf))
 		return -1;

@@ -27,9 +27,10 @@ const char ftctl_genkey_usage[] =
 	"random generator). Every node of a cluster needs the same key, as\n"
 	"'key = KEY' in the config file or as the first line of its keyfile:\n"
 	"\n"
-	"  umask 077; ftctl genkey > /etc/ftdetect/cluster.key\n"
+	"  (umask 077; ftctl genkey > /etc/ftdetect/cluster.key)\n"
 	"\n"
-	"The output is created readable by its owner only, whatever the umask.\n";
+	"The shell creates that file before ftctl runs: the umask is what keeps\n"
+	"it private (ftctl apply refuses a keyfile others can read).\n";
 
 const char ftctl_keyid_usage[] =
 	"Usage: ftctl keyid < KEYFILE\n"
@@ -53,7 +54,6 @@ int ftctl_cmd_genkey(int argc, char **argv)
 			program_invocation_short_name, argv[1]);
 		return 2;
 	}
-	umask(077);	/* a file the shell creates for our output is the secret */
 	while (got < sizeof(key)) {
 		ssize_t n = getrandom(key + got, sizeof(key) - got, 0);
 

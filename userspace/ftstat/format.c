@@ -45,14 +45,13 @@ static const char *state_name(uint8_t state, char *buf, size_t len)
 }
 
 /*
- * Its last frame carried a MAC none of our keys makes, and came after its
- * last accepted one: it speaks, but with a key we do not hold (a wrong
- * key, or a key change whose rounds were skipped), so it is not "left".
+ * Frames from its address carried a MAC none of our keys makes, and none
+ * of its frames was accepted since (the module reports BADMAC_AGE_NS only
+ * then): it speaks with a key we do not hold, or someone uses its address.
  */
 bool ftstat_node_bad_key(const struct ftu_node *n)
 {
-	return FTU_HAS(n, FTDETECT_A_NODE_BADMAC_AGE_NS) &&
-	       (!FTU_HAS(n, FTDETECT_A_NODE_AGE_NS) || n->badmac_age_ns < n->age_ns);
+	return FTU_HAS(n, FTDETECT_A_NODE_BADMAC_AGE_NS);
 }
 
 static void duration_cell(char *cell, bool present, uint64_t ns)

@@ -63,8 +63,8 @@ void ftstat_print_event_json(FILE *f, const struct ftd_event *ev);
 void ftstat_print_overflow(FILE *f, uint64_t now_ns, bool json);
 
 /*
- * Its last frame carried a MAC none of our keys makes, after its last
- * accepted one: it runs with a key we do not hold ("(bad key)", bad_key).
+ * Frames from its address came with a MAC none of our keys makes, and none
+ * was accepted since ("(bad key)", bad_key).
  */
 bool ftstat_node_bad_key(const struct ftu_node *n);
 

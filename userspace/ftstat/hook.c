@@ -105,7 +105,8 @@ static void child(struct ftstat_hook *h, int in, char **env)
 	sigaction(SIGTERM, &dfl, NULL);
 	sigaction(SIGCHLD, &dfl, NULL);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (dup2(in, STDIN_FILENO) < 0)
+	/* Its output must not land in ftstat's event stream: stderr. */
+	if (dup2(in, STDIN_FILENO) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 		_exit(126);
 	close(in);
 	for (char **e = env; *e; e++)
@@ -132,30 +133,34 @@ static int start(struct ftstat_hook *h, struct ftstat_hook_run *r, const struct 
 		free(json);
 		return -1;
 	}
-	fflush(NULL);	/* nothing buffered is written twice */
-	pid = fork();
-	if (pid < 0) {
+	/*
+	 * The line goes into the pipe before the fork: it fits a pipe's
+	 * buffer, so this never blocks, and no write can meet a reader that
+	 * already exited (SIGPIPE would kill ftstat).
+	 */
+	if (write(pipefd[1], json, jlen) != (ssize_t)jlen) {
 		close(pipefd[0]);
 		close(pipefd[1]);
 		free(json);
 		return -1;
 	}
-	if (!pid) {
-		close(pipefd[1]);
-		child(h, pipefd[0], env);
-	}
-	close(pipefd[0]);
-	/* One line fits a pipe's buffer: this never blocks, read or not. */
-	if (write(pipefd[1], json, jlen) < 0 && errno != EPIPE)
-		fprintf(stderr, "%s: hook: writing event %llu to its stdin: %s\n",
-			program_invocation_short_name, (unsigned long long)ev->seq,
-			strerror(errno));
 	close(pipefd[1]);
 	free(json);
+	fflush(NULL);	/* nothing buffered is written twice */
+	pid = fork();
+	if (pid < 0) {
+		close(pipefd[0]);
+		return -1;
+	}
+	if (!pid)
+		child(h, pipefd[0], env);
+	setpgid(pid, pid);	/* as the child does: no kill(-pid) before it */
+	close(pipefd[0]);
 	r->pid = pid;
 	r->seq = ev->seq;
 	r->deadline = ftstat_now_ns(CLOCK_MONOTONIC) + h->timeout_ns;
 	r->killed = false;
+	r->reaped = false;
 	return 0;
 }
 
@@ -176,6 +181,17 @@ static void run_or_report(struct ftstat_hook *h, struct ftstat_hook_run *r,
 			program_invocation_short_name, (unsigned long long)ev->seq,
 			strerror(errno));
 	}
+}
+
+void ftstat_hook_stop(struct ftstat_hook *h)
+{
+	if (h->len)
+		fprintf(stderr, "%s: hook: stopped: %u queued events not handed over\n",
+			program_invocation_short_name, h->len);
+	h->len = 0;
+	for (unsigned int i = 0; i < FTSTAT_HOOK_RUNNING; i++)
+		if (h->run[i].pid && !h->run[i].killed)
+			h->run[i].deadline = 0;	/* the next poll sends SIGTERM */
 }
 
 void ftstat_hook_event(struct ftstat_hook *h, const struct ftd_event *ev)
@@ -213,7 +229,14 @@ static void reaped(struct ftstat_hook *h, struct ftstat_hook_run *r, int status)
 			strsignal(WTERMSIG(status)), (unsigned long long)r->seq,
 			r->killed ? " (it ran past --exec-timeout)" : "");
 	}
-	r->pid = 0;
+	/*
+	 * Stopped for its timeout: what it started may ignore SIGTERM, so its
+	 * group still gets SIGKILL at the grace deadline (the slot waits).
+	 */
+	if (r->killed)
+		r->reaped = true;
+	else
+		r->pid = 0;
 }
 
 uint64_t ftstat_hook_poll(struct ftstat_hook *h)
@@ -226,11 +249,17 @@ uint64_t ftstat_hook_poll(struct ftstat_hook *h)
 		r = &h->run[i];
 		if (!r->pid)
 			continue;
-		if (waitpid(r->pid, &status, WNOHANG) == r->pid) {
+		if (r->reaped) {
+			if (now >= r->deadline) {
+				kill(-r->pid, SIGKILL);	/* ESRCH: nothing was left */
+				r->pid = 0;
+				continue;
+			}
+		} else if (waitpid(r->pid, &status, WNOHANG) == r->pid) {
 			reaped(h, r, status);
-			continue;
-		}
-		if (now >= r->deadline) {
+			if (!r->pid)
+				continue;
+		} else if (now >= r->deadline) {
 			kill(-r->pid, r->killed ? SIGKILL : SIGTERM);
 			r->killed = true;
 			r->deadline = now + KILL_GRACE_NS;

@@ -3,7 +3,7 @@
  * ftstat -w --exec: run an admin's program on each event, as serf's event
  * handlers do: the event as one JSON line on its standard input and as
  * FTD_* variables in its environment (FTD_EVENT=NODE_DEAD, FTD_NODE=3,
- * ...). Detection never waits for it: the kernel multicasts events and
+ * ...); its standard output goes to ftstat's standard error. Detection never waits for it: the kernel multicasts events and
  * moves on; here at most FTSTAT_HOOK_RUNNING programs run at once, the
  * others wait in order in a bounded queue, and a program that outlives
  * its timeout is stopped (SIGTERM to its process group, SIGKILL a second
@@ -25,7 +25,8 @@ struct ftstat_hook_run {
 	pid_t pid;		/* 0: free */
 	uint64_t seq;		/* the event's */
 	uint64_t deadline;	/* CLOCK_MONOTONIC: SIGTERM then */
-	bool killed;		/* SIGTERM sent; SIGKILL at deadline */
+	bool killed;		/* SIGTERM sent; SIGKILL to its group at deadline */
+	bool reaped;		/* killed and reaped: only its group's SIGKILL is due */
 };
 
 struct ftstat_hook {
@@ -49,6 +50,9 @@ void ftstat_hook_event(struct ftstat_hook *h, const struct ftd_event *ev);
  * runs; SIGCHLD also interrupts the caller's ppoll).
  */
 uint64_t ftstat_hook_poll(struct ftstat_hook *h);
+
+/* Stop: drop queued events (saying so), SIGTERM the running programs. */
+void ftstat_hook_stop(struct ftstat_hook *h);
 
 /* Whether a program runs or an event waits. */
 bool ftstat_hook_busy(const struct ftstat_hook *h);

@@ -103,3 +103,18 @@ enum ftstat_wait ftstat_loop_wait(struct ftstat_loop *l, int fd, uint64_t max_ns
 			return FTSTAT_WAIT_ERROR;
 	}
 }
+
+void ftstat_loop_pause(struct ftstat_loop *l, uint64_t max_ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(max_ns / 1000000000ULL),
+		.tv_nsec = (long)(max_ns % 1000000000ULL),
+	};
+
+	if (woken) {
+		woken = 0;
+		return;
+	}
+	ppoll(NULL, 0, max_ns == UINT64_MAX ? NULL : &ts, &l->waitmask);
+	woken = 0;
+}

@@ -38,6 +38,12 @@ int ftstat_loop_wake_on(struct ftstat_loop *l, int sig);
 /* Wait for `fd` (or not, if fd < 0) for at most max_ns (UINT64_MAX: no limit). */
 enum ftstat_wait ftstat_loop_wait(struct ftstat_loop *l, int fd, uint64_t max_ns);
 
+/*
+ * Sleep at most max_ns or until any signal of the loop (for a drain after
+ * a stop: neither the stop flag nor the deadline ends it).
+ */
+void ftstat_loop_pause(struct ftstat_loop *l, uint64_t max_ns);
+
 uint64_t ftstat_now_ns(clockid_t clock);
 
 #endif /* FTSTAT_LOOP_H */

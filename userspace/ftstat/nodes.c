@@ -41,8 +41,12 @@ static FILE *output_open(const char *path, char **tmp)
 	}
 	fchmod(fd, 0644);	/* metrics are not secret; mkstemp made it 0600 */
 	f = fdopen(fd, "w");
-	if (!f)
+	if (!f) {
 		close(fd);
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+	}
 	return f;
 }
 
@@ -149,7 +153,16 @@ int ftstat_nodes(const struct ftstat_nodes_opts *o)
 	for (uint64_t i = 1;; i++) {
 		if (snapshot(&nl, o, tty)) {
 			ret = 1;
-			break;
+			/*
+			 * A metrics file rewritten every interval: old numbers
+			 * served as current are worse than none (a scraper sees
+			 * them vanish), and the next interval may work again.
+			 */
+			if (!(o->output && o->interval_ns))
+				break;
+			if (unlink(o->output) && errno != ENOENT)
+				fprintf(stderr, "%s: cannot remove the stale %s: %s\n",
+					program_invocation_short_name, o->output, strerror(errno));
 		}
 		fflush(stdout);
 		if (!o->interval_ns || (o->count && i >= o->count))

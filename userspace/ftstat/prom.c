@@ -178,7 +178,7 @@ static void per_node(FILE *f, const struct ftu_node *nodes, size_t n)
 					*(const uint64_t *)((const char *)nd + why[w].off));
 	}
 	PER_NODE("node_bad_key", "gauge",
-		 "1 when its last frame came under a key this node does not hold.",
+		 "1 while its frames come under a key this node does not hold.",
 		 FTDETECT_A_NODE_BADMAC_AGE_NS,
 		 fprintf(f, "ftdetect_node_bad_key%s %d\n", l, ftstat_node_bad_key(nd)));
 	PER_NODE("node_slow_seconds", "gauge",

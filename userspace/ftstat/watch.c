@@ -72,23 +72,21 @@ static int any_seq(struct nl_msg *msg, void *arg)
 /*
  * Before exiting, the hook's programs finish (each within its timeout) and
  * the events still queued for it run: with --count 1 the one event is
- * handed over. A signal stops the waiting for queued ones (reported).
+ * handed over. After SIGINT/SIGTERM the queued events are dropped (it says
+ * so) and the running programs are stopped at once.
  */
-static void hook_drain(struct ftstat_hook *h, struct ftstat_loop *l)
+static void hook_drain(struct ftstat_hook *h, struct ftstat_loop *l, bool signalled)
 {
-	bool stopping = false;
-
-	while (h && ftstat_hook_busy(h)) {
+	if (!h)
+		return;
+	if (signalled)
+		ftstat_hook_stop(h);
+	while (ftstat_hook_busy(h)) {
 		uint64_t next = ftstat_hook_poll(h);
 
 		if (!ftstat_hook_busy(h))
 			break;
-		if (ftstat_loop_wait(l, -1, next) == FTSTAT_WAIT_SIGNAL && !stopping && h->len) {
-			fprintf(stderr, "%s: hook: stopped: %u queued events not handed over\n",
-				program_invocation_short_name, h->len);
-			h->len = 0;
-			stopping = true;
-		}
+		ftstat_loop_pause(l, next);	/* SIGCHLD, or the next deadline */
 	}
 }
 
@@ -96,6 +94,7 @@ static int loop(struct ftu_nl *nl, struct nl_cb *cb, struct watch *w)
 {
 	struct ftstat_loop l;
 	int fd = nl_socket_get_fd(nl->sk), err, ret;
+	bool signalled = false;
 
 	err = ftstat_loop_init(&l, w->o->timeout_ns);
 	if (!err && w->hook)
@@ -113,6 +112,7 @@ static int loop(struct ftu_nl *nl, struct nl_cb *cb, struct watch *w)
 			break;
 		case FTSTAT_WAIT_SIGNAL:
 			ret = 0;
+			signalled = true;
 			goto out;
 		case FTSTAT_WAIT_DEADLINE:
 			/* With --count, a timeout means the events did not come. */
@@ -146,7 +146,7 @@ static int loop(struct ftu_nl *nl, struct nl_cb *cb, struct watch *w)
 		}
 	}
 out:
-	hook_drain(w->hook, &l);
+	hook_drain(w->hook, &l, signalled);
 	return ret;
 }
 

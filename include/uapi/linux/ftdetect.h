@@ -720,8 +720,11 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *       FTDETECT_A_NODE_KEY_ID       u64      (dump) the id of the key its last accepted
  *                                             frame was signed with, if any
  *       FTDETECT_A_NODE_BADMAC_AGE_NS u64     (dump) since its last frame with a bad
- *                                             MAC (RX_BADMAC), if ever: newer than
- *                                             AGE_NS, it speaks with a key we do not hold
+ *                                             MAC (RX_BADMAC), present only while no
+ *                                             frame of it was accepted since: it speaks
+ *                                             with a key we do not hold (or someone
+ *                                             sends with its address: the frames are
+ *                                             not authentic, so this proves nothing)
  *
  *   FTDETECT_CMD_GET_STATS           (do)     instance counters
  *     FTDETECT_A_STATS               nest
