@@ -39,12 +39,13 @@ wait_until 10 test -s "$FTD_TMP/env.$alive_seq" || fail "the hook did not run fo
 
 # What the hook got: the line ftstat -w -j shows, and the same as variables.
 for seq in "$left_seq" "$alive_seq"; do
-	want=$(jq -c "select(.seq == $seq)" "$FTD_TMP/events")
-	got=$(jq -c . "$FTD_TMP/in.$seq")
+	# The raw lines: jq would round the 19-digit times.
+	want=$(grep -F "\"seq\":$seq," "$FTD_TMP/events")
+	got=$(cat "$FTD_TMP/in.$seq")
 	[ "$got" = "$want" ] || fail "the hook's stdin for event $seq: $got, not $want"
 	grep -qx "FTD_SEQ=$seq" "$FTD_TMP/env.$seq" || fail "no FTD_SEQ=$seq: $(cat "$FTD_TMP/env.$seq")"
 	grep -qx "FTD_NODE=2" "$FTD_TMP/env.$seq" || fail "no FTD_NODE=2: $(cat "$FTD_TMP/env.$seq")"
-	grep -qx "FTD_EVENT_JSON=$want" "$FTD_TMP/env.$seq" || fail "FTD_EVENT_JSON is not the event"
+	grep -qxF "FTD_EVENT_JSON=$want" "$FTD_TMP/env.$seq" || fail "FTD_EVENT_JSON is not the event"
 done
 grep -qx "FTD_EVENT=NODE_LEFT" "$FTD_TMP/env.$left_seq" || fail "no FTD_EVENT=NODE_LEFT"
 log "the hook got events $left_seq (NODE_LEFT) and $alive_seq (NODE_ALIVE): $(tr '\n' ' ' < "$FTD_TMP/env.$left_seq")"
