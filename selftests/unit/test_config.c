@@ -363,6 +363,17 @@ TEST_F(conf, bad_key)
 	EXPECT_CONF_ERROR("[cluster]\nkey = None\n", want);
 }
 
+/* A misplaced key line is quoted in the error without the key. */
+TEST_F(conf, errors_withhold_keys)
+{
+	EXPECT_CONF_ERROR("key = " "00112233445566778899aabbccddeeff\n",
+			  "cluster.conf:1: 'key = [hex withheld]' is outside any section "
+			  "(start with [cluster] or [nodes])");
+	EXPECT_CONF_ERROR("[cluster]\nkey 00112233445566778899aabbccddeeff\n",
+			  "cluster.conf:2: expected 'key = value' in [cluster], got "
+			  "'key [hex withheld]'");
+}
+
 /* No key at all is a mistake; running unauthenticated must be said. */
 TEST_F(conf, key_required)
 {

@@ -136,7 +136,7 @@ static int hexval(char c)
 	return -1;
 }
 
-static int parse_key(const char *s, uint8_t key[FTD_KEY_LEN])
+int ftctl_parse_key(const char *s, uint8_t key[FTD_KEY_LEN])
 {
 	if (strlen(s) != 2 * FTD_KEY_LEN)
 		return -1;
@@ -155,7 +155,7 @@ static const char *accept_key(struct ftctl_conf *c, const char *s)
 {
 	uint8_t k[FTD_KEY_LEN];
 
-	if (parse_key(s, k))
+	if (ftctl_parse_key(s, k))
 		return "bad key: expected 32 hex digits (16 bytes)";
 	if (c->has_key && !memcmp(k, c->key, FTD_KEY_LEN))
 		return "an accepted key equal to the key itself";
@@ -223,7 +223,7 @@ static int load_keyfile(struct parser *p, const char *v)
 		if (!*k)
 			continue;
 		if (!keys) {
-			if (parse_key(k, c->key)) {
+			if (ftctl_parse_key(k, c->key)) {
 				fail(p, p->line, "keyfile %s:%u: bad key: expected 32 hex digits "
 				     "(16 bytes; ftctl genkey makes one)", path, nr);
 				goto out;
@@ -251,6 +251,39 @@ out:
 	return ret;
 }
 
+/*
+ * A line as an error message may quote it: a run of 16 or more hex digits
+ * (a key, or most of one) is withheld, so that a misplaced key line never
+ * prints the cluster's secret on a terminal or into a log.
+ */
+static const char *shown(const char *s, char *buf, size_t len)
+{
+	static const char held[] = "[hex withheld]";
+	size_t o = 0;
+
+	while (*s && o + sizeof(held) < len) {
+		size_t run = 0;
+
+		while (hexval(s[run]) >= 0)
+			run++;
+		if (run >= 16) {
+			memcpy(buf + o, held, sizeof(held) - 1);
+			o += sizeof(held) - 1;
+			s += run;
+		} else if (run) {
+			size_t n = run < len - o - 1 ? run : len - o - 1;
+
+			memcpy(buf + o, s, n);
+			o += n;
+			s += run;
+		} else {
+			buf[o++] = *s++;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 static int parse_period(struct parser *p, const char *key, const char *v, uint64_t *ns,
 			uint64_t min, uint64_t max)
 {
@@ -269,12 +302,13 @@ static int parse_period(struct parser *p, const char *key, const char *v, uint64
 static int cluster_line(struct parser *p, char *s)
 {
 	struct ftctl_conf *c = p->c;
-	char *eq = strchr(s, '='), *k, *v;
+	char *eq = strchr(s, '='), *k, *v, quoted[256];
 	uint32_t u;
 	int i;
 
 	if (!eq)
-		return fail(p, p->line, "expected 'key = value' in [cluster], got '%s'", s);
+		return fail(p, p->line, "expected 'key = value' in [cluster], got '%s'",
+			    shown(s, quoted, sizeof(quoted)));
 	*eq = '\0';
 	k = trim(s);
 	v = trim(eq + 1);
@@ -318,7 +352,7 @@ static int cluster_line(struct parser *p, char *s)
 			c->key_none = true;
 			return 0;
 		}
-		if (parse_key(v, c->key))
+		if (ftctl_parse_key(v, c->key))
 			return fail(p, p->line, "bad key: expected %d hex digits (%d bytes; "
 				    "ftctl genkey makes one), or none", 2 * FTD_KEY_LEN, FTD_KEY_LEN);
 		c->has_key = true;
@@ -470,7 +504,7 @@ static int section_line(struct parser *p, char *s)
 
 static int parse_line(struct parser *p, char *line)
 {
-	char *hash = strchr(line, '#');
+	char *hash = strchr(line, '#'), quoted[256];
 	char *s;
 
 	if (hash)
@@ -487,7 +521,7 @@ static int parse_line(struct parser *p, char *line)
 		return nodes_line(p, s);
 	default:
 		return fail(p, p->line, "'%s' is outside any section "
-			    "(start with [cluster] or [nodes])", s);
+			    "(start with [cluster] or [nodes])", shown(s, quoted, sizeof(quoted)));
 	}
 }
 
@@ -693,6 +727,9 @@ int ftctl_conf_load(const char *path, struct ftctl_conf *conf, char *err, size_t
 
 void ftctl_conf_free(struct ftctl_conf *conf)
 {
+	/* The keys are secrets: not left in freed or reused memory. */
+	explicit_bzero(conf->key, sizeof(conf->key));
+	explicit_bzero(conf->accepted, sizeof(conf->accepted));
 	free(conf->nodes);
 	conf->nodes = NULL;
 	conf->nr_nodes = conf->cap_nodes = 0;

@@ -95,4 +95,7 @@ const char *ftctl_conf_xdp_name(enum ftctl_conf_xdp x);
 /* The node with this id, or NULL. */
 const struct ftctl_conf_node *ftctl_conf_find(const struct ftctl_conf *conf, uint32_t id);
 
+/* A key as the file writes it: exactly 32 hex digits. 0, or -1. */
+int ftctl_parse_key(const char *s, uint8_t key[FTD_KEY_LEN]);
+
 #endif /* FTCTL_CONFIG_H */

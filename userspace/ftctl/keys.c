@@ -19,6 +19,7 @@
 #include <linux/ftdetect.h>
 
 #include "common/keyid.h"
+#include "ftctl/config.h"
 
 const char ftctl_genkey_usage[] =
 	"Usage: ftctl genkey\n"
@@ -73,17 +74,6 @@ int ftctl_cmd_genkey(int argc, char **argv)
 	return fflush(stdout) ? 1 : 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int ftctl_keyid_stream(FILE *in, FILE *out, FILE *err)
 {
 	char *line = NULL, *s, *end;
@@ -94,7 +84,6 @@ int ftctl_keyid_stream(FILE *in, FILE *out, FILE *err)
 	while (getline(&line, &cap, in) >= 0) {
 		uint8_t key[FTD_KEY_LEN];
 		char id[FTU_KEYID_BUFSZ];
-		bool ok = true;
 
 		nr++;
 		s = line + strspn(line, " \t");
@@ -103,15 +92,8 @@ int ftctl_keyid_stream(FILE *in, FILE *out, FILE *err)
 			end--;
 		if (end == s)
 			continue;
-		if (end - s != 2 * FTD_KEY_LEN)
-			ok = false;
-		for (int i = 0; ok && i < FTD_KEY_LEN; i++) {
-			int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
-
-			ok = hi >= 0 && lo >= 0;
-			key[i] = (uint8_t)(hi << 4 | lo);
-		}
-		if (!ok) {
+		*end = '\0';
+		if (ftctl_parse_key(s, key)) {
 			fprintf(err, "%s: keyid: line %u: not a key (expected 32 hex digits)\n",
 				program_invocation_short_name, nr);
 			ret = 2;

@@ -227,11 +227,12 @@ static void check_key_perms(const char *path, const struct ftctl_conf *conf)
 
 	if (conf->keyfile)
 		return;	/* the parser checked the keyfile's owner and mode */
+	/* As strict as for a keyfile, but a warning: such files exist. */
 	if ((conf->has_key || conf->n_accepted) && !stat(path, &st) &&
-	    (st.st_mode & (S_IROTH | S_IWOTH)))
+	    (st.st_mode & (S_IRWXG | S_IRWXO)))
 		fprintf(stderr, "%s: warning: %s holds the cluster key and other users "
-			"can read or write it (chmod o-rw %s)\n", program_invocation_short_name,
-			path, path);
+			"can read or write it (chmod go-rwx %s, or move the key to a "
+			"keyfile)\n", program_invocation_short_name, path, path);
 }
 
 static int cmd_apply(int argc, char **argv)

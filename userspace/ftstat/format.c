@@ -469,16 +469,7 @@ void ftstat_print_nodes_json(FILE *f, const struct ftu_config *cfg,
 	ftu_json_kv_u64(&j, "timeout_ns", cfg->timeout_ns);
 	ftu_json_kv_bool(&j, "up", cfg->up);
 	ftu_json_kv_u64(&j, "incarnation", cfg->incarnation);
-	if (FTU_HAS(cfg, FTDETECT_A_KEY_ID)) {
-		char id[FTU_KEYID_BUFSZ];
-
-		ftu_json_kv_string(&j, "key_id", ftu_key_id_format(cfg->key_id, id));
-		ftu_json_key(&j, "accepted_key_ids");
-		ftu_json_array_begin(&j);
-		for (unsigned int i = 0; i < cfg->n_accepted_ids; i++)
-			ftu_json_string(&j, ftu_key_id_format(cfg->accepted_ids[i], id));
-		ftu_json_array_end(&j);
-	}
+	ftu_json_key_ids(&j, cfg);
 	ftu_json_key(&j, "nodes");
 	ftu_json_array_begin(&j);
 	for (size_t i = 0; i < n; i++)
