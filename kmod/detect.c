@@ -5,6 +5,7 @@
 #include "event.h"
 #include "fresh.h"
 #include "proto/detect.h"
+#include "proto/elapsed.h"
 #include "proto/rail.h"
 #include "members.h"
 #include "dissem.h"
@@ -357,7 +358,7 @@ static void note_observed(struct ftd_net *fn, struct ftd_watchlist *w, u32 n, u6
 static void end_isolation(struct ftd_net *fn, struct ftd_peer **preds, u32 n, u64 now,
 			  u64 timeout)
 {
-	bool long_one = now - fn->isolated_since >= ftd_detect_suspect_after(timeout);
+	bool long_one = ftd_elapsed(now, fn->isolated_since) >= ftd_detect_suspect_after(timeout);
 	u32 i;
 
 	fn->isolated_since = 0;
@@ -432,7 +433,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	 * lasted barely less; a healthy observer hears someone every period.
 	 */
 	isolated = n >= 2 &&
-		   now_ns - READ_ONCE(fn->last_rx_ns) >= ftd_detect_suspect_after(timeout);
+		   ftd_elapsed(now_ns, READ_ONCE(fn->last_rx_ns)) >= ftd_detect_suspect_after(timeout);
 	if (isolated && !fn->isolated_since) {
 		fn->isolated_since = now_ns;
 		fn->reach_cursor = get_random_u32();	/* isolated nodes ask different ones first */
@@ -498,7 +499,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		 */
 		ask = near ? peer->state == FTD_NODE_SUSPECT :
 			     ftd_detect_in_ring(peer->state) &&
-			     now_ns - peer->last_heard_ns >= ping_every;
+			     ftd_elapsed(now_ns, peer->last_heard_ns) >= ping_every;
 		rails_dead = 0;
 		if (near && !starved && !isolated && judging &&
 		    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT))
@@ -530,7 +531,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 
 		/* Why: the last news we processed, and our own timer's health then. */
 		pr_info("node %u: last valid frame from anyone %llu ms ago (timeout %llu ms), this tick %llu ms late, %lld ticks behind the receive path so far\n",
-			fn->cfg.node, last ? div_u64(now_ns - last, NSEC_PER_MSEC) : 0,
+			fn->cfg.node, last ? div_u64(ftd_elapsed(now_ns, last), NSEC_PER_MSEC) : 0,
 			div_u64(timeout, NSEC_PER_MSEC), div_u64(now_ns - due_ns, NSEC_PER_MSEC),
 			(s64)atomic64_read(&fn->stats.ticks_rx_behind));
 		ftd_net_fence(fn, fn->cfg.node);

@@ -7,6 +7,7 @@
 #include "hb_tx.h"
 #include "stab.h"
 #include "proto/rail.h"
+#include "proto/elapsed.h"
 #include "proto/vote.h"
 #include "view.h"
 #include "repair.h"
@@ -313,12 +314,12 @@ static bool record_vote(struct ftd_net *fn, struct ftd_peer *peer, u32 inc, u32 
 		peer->vote_ns[i] = 0;
 	}
 	/* A refreshed vote is news only once it had gone stale. */
-	news = now - peer->vote_ns[i] >= timeout / 2;
+	news = ftd_elapsed(now, peer->vote_ns[i]) >= timeout / 2;
 	peer->vote_ns[i] = now;
 out:
 	*fresh = 0;
 	for (i = 0; i < peer->nvotes; i++)
-		if (now - peer->vote_ns[i] < timeout)
+		if (ftd_elapsed(now, peer->vote_ns[i]) < timeout)
 			(*fresh)++;
 	spin_unlock_bh(&peer->lock);
 	return news;
@@ -486,7 +487,7 @@ void ftd_dissem_tell_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarna
 
 	spin_lock_bh(&peer->lock);
 	send = !peer->fence_sent_ns ||
-	       now - peer->fence_sent_ns >= READ_ONCE(fn->cfg.timeout_ns);
+	       ftd_elapsed(now, peer->fence_sent_ns) >= READ_ONCE(fn->cfg.timeout_ns);
 	if (send)
 		peer->fence_sent_ns = now;
 	spin_unlock_bh(&peer->lock);

@@ -3,6 +3,7 @@
 #include "fresh.h"
 #include "majority.h"
 #include "members.h"
+#include "proto/elapsed.h"
 
 /* How many of the sample we heard since the check began; asks the others. */
 static u32 hear_sample(struct ftd_net *fn, const struct ftd_reach *r, u64 timeout, bool ask)
@@ -57,7 +58,7 @@ bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool restarted
 		ftd_reach_start(r, ftd_members_sample(fn, r->ids, FTD_REACH_SAMPLE),
 				deaths ? base : ftd_members_live(fn, &lowest), now_ns);
 	}
-	heard = hear_sample(fn, r, timeout, now_ns - r->since_ns < timeout);
+	heard = hear_sample(fn, r, timeout, ftd_elapsed(now_ns, r->since_ns) < timeout);
 	v = ftd_reach_judge(r, heard, now_ns, timeout, starved);
 	if (v != FTD_REACH_FENCE)
 		return false;

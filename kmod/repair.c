@@ -6,6 +6,7 @@
 #include "dissem.h"
 #include "members.h"
 #include "view.h"
+#include "proto/elapsed.h"
 
 /* Digests received and compared per walk: more wait for the next one. */
 #define REPAIR_BATCH	8
@@ -131,7 +132,7 @@ void ftd_repair_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 	 * A walk is O(nodes): at most one per quarter timeout however many
 	 * digests come in; those that wait are kept on their peers.
 	 */
-	since = ktime_get_ns() - READ_ONCE(fn->digest_walk_ns);
+	since = ftd_elapsed(ktime_get_ns(), READ_ONCE(fn->digest_walk_ns));
 	if (since < timeout / 4)
 		delay = timeout / 4 - since;
 	if (READ_ONCE(fn->up))

@@ -4,6 +4,7 @@
 #include "view.h"
 #include "dissem.h"
 #include "proto/wire.h"
+#include "proto/elapsed.h"
 
 enum {
 	VIEW_SEND = BIT(0),	/* send it our view */
@@ -149,8 +150,9 @@ static void view_work(struct work_struct *work)
 		}
 		todo = 0;
 		spin_lock_bh(&peer->lock);
-		if (peer->view_pending && peer->view_sent_ns && now - peer->view_sent_ns < every) {
-			wait = min_not_zero(wait, every - (now - peer->view_sent_ns));
+		if (peer->view_pending && peer->view_sent_ns &&
+		    ftd_elapsed(now, peer->view_sent_ns) < every) {
+			wait = min_not_zero(wait, every - ftd_elapsed(now, peer->view_sent_ns));
 		} else if (peer->view_pending) {
 			todo = peer->view_pending;
 			peer->view_pending = 0;

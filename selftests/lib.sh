@@ -282,7 +282,8 @@ cut_settled() {
 	for i in $major; do
 		for j in $minor; do
 			[ "$(count_events "$FTD_TMP/dev.$i" NODE_DEAD "$j")" = 1 ] ||
-				fail "node $i: NODE_DEAD $j not exactly once"
+				{ grep -v NODE_SUSPECT "$FTD_TMP/dev.$i"; dmesg | grep ftdetect | tail -20
+				  fail "node $i: NODE_DEAD $j $(count_events "$FTD_TMP/dev.$i" NODE_DEAD "$j") times, not exactly once"; }
 		done
 		[ "$(event_query count "$FTD_TMP/dev.$i" FENCED node "$i")" = 0 ] ||
 			fail "node $i, in the majority, was fenced"
@@ -324,6 +325,18 @@ first_event_time() { event_query first "$1" "$2" node "$3"; }
 
 has_event() { [ "$(count_events "$@")" -ge 1 ]; }
 
+# false_death_evidence OBSERVER SUBJECT: what a test that saw OBSERVER
+# declare a live SUBJECT dead prints before it fails: OBSERVER's events
+# (no suspicions), both nodes' tick and receive counters, the kernel's log.
+false_death_evidence() {
+	local i
+	grep -v NODE_SUSPECT "$FTD_TMP/dev.$1" | tail -30
+	for i in "$1" "$2"; do
+		echo "node $i: $(n "$i" ftctl stats -j | jq -c '{ticks, ticks_late, tick_late_max_ns, ticks_rx_behind, rx, tx, rx_stale, fenced}')"
+	done
+	dmesg | grep ftdetect | tail -20
+}
+
 # rank_death_once NODES RANK NODE KILLED_NS: after a kill -9 of RANK on
 # NODE at KILLED_NS, each of nodes 1..NODES delivered PROC_DEAD of RANK
 # exactly once (in $FTD_TMP/dev.N), and none declared NODE dead. NODE
@@ -346,7 +359,8 @@ rank_death_once() {
 	log "the rank's file released $(( (released - killed) / 1000 )) us after the kill; the other nodes informed within $(( (latest - released) / 1000 )) us of that (node timeout ${FTD_TEST_TIMEOUT})"
 	for ((i = 1; i <= nodes; i++)); do
 		has_event "$FTD_TMP/dev.$i" NODE_DEAD "$node" &&
-			fail "node $i declared node $node dead: the rank's death came through a node timeout"
+			{ false_death_evidence "$i" "$node"
+			  fail "node $i declared node $node dead: the rank's death came through a node timeout"; }
 	done
 	return 0
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include "fresh.h"
+#include "elapsed.h"
 
 static void prove(struct ftd_fresh *s, u32 incarnation)
 {
@@ -59,7 +60,7 @@ bool ftd_fresh_probe_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce)
 
 bool ftd_fresh_ping_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce)
 {
-	if (s->probe_ns && now - s->probe_ns < every)
+	if (s->probe_ns && ftd_elapsed(now, s->probe_ns) < every)
 		return false;
 	s->nonce = nonce ? nonce : 1;
 	s->probe_ns = now;
@@ -83,7 +84,7 @@ bool ftd_fresh_answer_probe(struct ftd_fresh *s, const struct ftd_frame *f, u32 
 		if (*v != FTD_FRESH_OK)
 			return false;
 	}
-	if (s->ack_ns && now - s->ack_ns < every)
+	if (s->ack_ns && ftd_elapsed(now, s->ack_ns) < every)
 		return false;
 	s->ack_ns = now;
 	return true;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include "health.h"
+#include "elapsed.h"
 
 static bool forgotten(const struct ftd_slowness *s, u64 timeout_ns, u64 now_ns)
 {
-	return now_ns - s->at_ns > FTD_HEALTH_WINDOW * timeout_ns;
+	return ftd_elapsed(now_ns, s->at_ns) > FTD_HEALTH_WINDOW * timeout_ns;
 }
 
 void ftd_health_note_gap(struct ftd_slowness *s, u64 prev_tx, u64 tx, u64 period_ns,

@@ -40,6 +40,7 @@
 #define FTD_PROTO_PARTITION_H
 
 #include "compat.h"
+#include "elapsed.h"
 
 struct ftd_partition {
 	u64 last_ns;		/* the burst's last death; 0: none yet (read unlocked) */
@@ -69,7 +70,7 @@ static inline bool ftd_partition_in_burst(const struct ftd_partition *p, u64 now
 {
 	u64 last = ftd_load_once(p->last_ns);
 
-	return last && now_ns - last < ftd_partition_window(timeout_ns);
+	return last && ftd_elapsed(now_ns, last) < ftd_partition_window(timeout_ns);
 }
 
 /*

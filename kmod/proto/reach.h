@@ -46,6 +46,7 @@
 #define FTD_PROTO_REACH_H
 
 #include "compat.h"
+#include "elapsed.h"
 
 #define FTD_REACH_SAMPLE	32	/* members asked by one check */
 #define FTD_REACH_ASKS		4	/* asks per member and timeout */
@@ -107,7 +108,7 @@ static inline void ftd_reach_start(struct ftd_reach *r, u32 asked, u32 members, 
 static inline enum ftd_reach_verdict ftd_reach_judge(struct ftd_reach *r, u32 heard, u64 now_ns,
 						     u64 timeout_ns, bool starved)
 {
-	if (!r->since_ns || now_ns - r->since_ns < timeout_ns || starved)
+	if (!r->since_ns || ftd_elapsed(now_ns, r->since_ns) < timeout_ns || starved)
 		return FTD_REACH_WAIT;
 	r->since_ns = 0;
 	return 4 * heard < r->asked ? FTD_REACH_FENCE : FTD_REACH_HELD;

@@ -49,7 +49,7 @@ u32 ftd_watch_trim(struct ftd_watch *w, const bool *vouched, u32 span, u32 k, u6
 	w->edge = false;
 	/* Not k vouched yet: the next walk goes further, once a period. */
 	if (w->span && !w->frozen && w->span <= span &&
-	    (!w->grown_ns || now - w->grown_ns >= grow_ns)) {
+	    (!w->grown_ns || ftd_elapsed(now, w->grown_ns) >= grow_ns)) {
 		more = (u64)k + (u64)(w->span - k) * FTD_WATCH_GROWTH;
 		w->span = more < w->cap ? (u32)more : w->cap;
 		w->grown_ns = now;

@@ -41,6 +41,7 @@
 
 #include "compat.h"
 #include "detect.h"
+#include "elapsed.h"
 
 #define FTD_WATCH_MAX		1024	/* predecessors watched at most, k included */
 #define FTD_WATCH_GROWTH	8	/* the extension's growth per period */
@@ -57,8 +58,8 @@ struct ftd_watch {
 /* Was a node last heard at last_heard_ns vouched for at now? */
 static inline bool ftd_watch_vouched(u64 last_heard_ns, u64 now, u64 timeout_ns)
 {
-	return last_heard_ns && now >= last_heard_ns &&
-	       now - last_heard_ns < ftd_detect_suspect_after(timeout_ns);
+	return last_heard_ns &&
+	       ftd_elapsed(now, last_heard_ns) < ftd_detect_suspect_after(timeout_ns);
 }
 
 /*

@@ -155,6 +155,9 @@ TEST(probes_are_answered_rate_limited_and_never_for_a_replay)
 	f.seq = 2;
 	EXPECT_FALSE(ftd_fresh_answer_probe(&s, &f, SELF, 105, 10, &v));
 	EXPECT_TRUE(ftd_fresh_answer_probe(&s, &f, SELF, 110, 10, &v));
+	/* Another CPU answered after our clock read: no second answer. */
+	f.seq = 3;
+	EXPECT_FALSE(ftd_fresh_answer_probe(&s, &f, SELF, 109, 10, &v));
 	/* For another node: no answer, counted as a replay. */
 	f = frame_to(3, 5, NOTICE, 0, 3);
 	EXPECT_FALSE(ftd_fresh_answer_probe(&s, &f, SELF, 500, 10, &v));
@@ -190,6 +193,8 @@ TEST(a_proven_member_answers_a_ping_without_losing_its_windows)
 	EXPECT_FALSE(ftd_fresh_probe_due(&s, 100, 10, 0x55));
 	ASSERT_TRUE(ftd_fresh_ping_due(&s, 100, 10, 0x55));
 	EXPECT_FALSE(ftd_fresh_ping_due(&s, 105, 10, 0x66));	/* rate-limited */
+	/* Our clock read before another CPU sent the last one: still limited. */
+	EXPECT_FALSE(ftd_fresh_ping_due(&s, 99, 10, 0x66));
 	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 5, NOTICE, 0, 12, true, 0x66));
 	EXPECT_EQ(FTD_FRESH_ANSWERED, check(&s, 5, NOTICE, 0, 13, true, 0x55));
 	EXPECT_EQ(5, s.incarnation);

@@ -96,6 +96,15 @@ TEST(lateness_is_forgotten_after_the_window)
 	EXPECT_EQ(T + 15 * MS, ftd_health_deadline(&s, T, later));
 }
 
+/* Noted by a receive on another CPU after the tick read its clock: kept. */
+TEST(lateness_noted_after_our_clock_read_is_kept)
+{
+	struct ftd_slowness s = {};
+
+	ftd_health_note_gap(&s, 1000 * MS, 1040 * MS, P, T, 5 * MS + 1);
+	EXPECT_EQ(T + 30 * MS, ftd_health_deadline(&s, T, 5 * MS));
+}
+
 TEST(clock_steps_are_no_lateness)
 {
 	struct ftd_slowness s = {};

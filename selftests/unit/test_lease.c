@@ -64,6 +64,23 @@ TEST(never_heard_anyone_no_lease)
 	EXPECT_EQ(0, run(&l, true, 0, 1000 * MS, 3000 * MS));
 }
 
+/*
+ * The tick read the clock at now; another CPU then took a frame and
+ * stamped it later than that. Heard just now, not 584 years ago (two
+ * emulated CPUs: nodes fenced themselves while hearing everyone).
+ */
+TEST(a_frame_stamped_after_the_ticks_clock_renews)
+{
+	struct ftd_lease l = {};
+
+	/* Silent since 1 s, then heard 1 ns after the tick read 1.1 s. */
+	EXPECT_EQ(0, run(&l, true, 1000 * MS, 1000 * MS, 1090 * MS));
+	EXPECT_FALSE(ftd_lease_expired(&l, true, false, 1100 * MS + 1, 1100 * MS, 1100 * MS,
+				       P, T));
+	/* And silence counts from that frame on. */
+	EXPECT_EQ(1200 * MS + 10 * MS, run(&l, true, 1100 * MS + 1, 1110 * MS, 1500 * MS));
+}
+
 TEST(our_own_stall_does_not_count)
 {
 	struct ftd_lease l = {};

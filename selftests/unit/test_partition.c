@@ -35,6 +35,15 @@ static u32 declare_other_side(struct ftd_partition *p, u32 n, u32 side, bool low
 	return applied;
 }
 
+/* A death applied on another CPU after our clock read is in the burst. */
+TEST(a_burst_begun_after_our_clock_read_is_on)
+{
+	struct ftd_partition p = { .last_ns = 1000 * MS + 1 };
+
+	EXPECT_TRUE(ftd_partition_in_burst(&p, 1000 * MS, T));
+	EXPECT_FALSE(ftd_partition_in_burst(&p, 1000 * MS + ftd_partition_window(T) + 1, T));
+}
+
 TEST(a_majority_declares_the_minority)
 {
 	struct ftd_partition p = {};
