@@ -55,16 +55,25 @@ static bool hear_incarnation(struct ftd_peer *peer, u32 inc, struct hearing *h)
 	if (inc == peer->incarnation && peer->state == FTD_NODE_LEFT)
 		return false;
 	if (inc > peer->incarnation) {
-		if (peer->state == FTD_NODE_DEAD)
-			h->ev = FTD_EV_NODE_RESTORED;
-		if (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT) {
-			/*
-			 * It restarted within the timeout: nobody declared the
-			 * incarnation we held alive, but it is gone, with its ranks.
-			 */
+		/*
+		 * Alive or suspect: it restarted within the timeout; nobody
+		 * declared the incarnation we held alive, but it is gone, with
+		 * its ranks. Dead: declared, but the ranks may not all be told
+		 * yet (the declarer, on another CPU, tells them after it
+		 * dropped the lock): those still untold are told from the old
+		 * table here, and the death itself is not told twice.
+		 */
+		switch (peer->state) {
+		case FTD_NODE_ALIVE:
+		case FTD_NODE_SUSPECT:
 			h->ended = peer->incarnation;
 			h->ev = FTD_EV_NODE_RESTORED;
-		} else {
+			break;
+		case FTD_NODE_DEAD:
+			h->ended = peer->incarnation;
+			h->ev = FTD_EV_NODE_RESTORED;
+			fallthrough;	/* heard below as a node we begin to hear */
+		default:
 			peer->state = FTD_NODE_UNKNOWN;
 		}
 		h->old_ranks = ftd_peer_new_incarnation(peer, inc);
@@ -89,6 +98,21 @@ static void hear_node(struct ftd_net *fn, struct ftd_peer *peer, u64 at_ns, stru
 	if (old == FTD_NODE_UNKNOWN) {
 		h->announce = true;
 		ftd_peer_alive_again(peer);
+	}
+}
+
+/*
+ * Still under peer->lock: a plain change of state (no restart to tell
+ * first) is told now, so that it cannot pass a change the tick makes on
+ * another CPU (its SUSPECT after our ALIVE would leave a live node suspect
+ * in the status table and in every reader's last word on it).
+ */
+static void tell_locked(struct ftd_net *fn, struct ftd_peer *peer, struct hearing *h)
+{
+	lockdep_assert_held(&peer->lock);
+	if (h->ev && !h->ended) {
+		emit_node_event(fn, h->ev, peer->id, peer->incarnation, FTD_NODE_NONE);
+		h->ev = 0;
 	}
 }
 
@@ -156,6 +180,7 @@ out:
 	/* A restart of a node we hold alive changes no state: no event says so. */
 	if (h.restarted && !h.ev)
 		ftd_status_node(fn, peer, false);
+	tell_locked(fn, peer, &h);
 	if (h.stale)
 		WRITE_ONCE(peer->rx_stale, peer->rx_stale + 1);
 	if (replayed)
@@ -185,6 +210,7 @@ void ftd_detect_answered(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnat
 	h.changed = peer->state != h.was;
 	if (h.restarted && !h.ev)
 		ftd_status_node(fn, peer, false);
+	tell_locked(fn, peer, &h);
 	spin_unlock_bh(&peer->lock);
 	heard_done(fn, peer, incarnation, &h);
 }
@@ -336,12 +362,13 @@ static void note_observed(struct ftd_net *fn, struct ftd_watchlist *w, u32 n, u6
 			continue;
 		spin_lock(&gone->lock);
 		unsuspect = gone->state == FTD_NODE_SUSPECT;
-		if (unsuspect)
+		if (unsuspect) {
 			gone->state = FTD_NODE_ALIVE;
-		spin_unlock(&gone->lock);
-		if (unsuspect)
+			/* Under the lock, as tell_locked() says. */
 			emit_node_event(fn, FTD_EV_NODE_ALIVE, gone->id, gone->incarnation,
 					fn->cfg.node);
+		}
+		spin_unlock(&gone->lock);
 	}
 	for (i = 0; i < n; i++)
 		w->ids[i] = w->peers[i]->id;
@@ -417,6 +444,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	bool isolated, vote, ask, fence, minority = false, restarted = false, judging;
 	u32 straw = FTD_NODE_NONE, straw_inc = 0;
 	bool stalled = now_ns - due_ns > READ_ONCE(fn->cfg.period_ns);
+	u32 self_inc = READ_ONCE(fn->incarnation);	/* the one this tick judges */
 
 	ftd_majority_tick(fn);
 	judging = !READ_ONCE(fn->partition.minority_of);
@@ -505,6 +533,9 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT))
 			rails_dead = newly_silent_rails(peer, now_ns, timeout, own_rails_down,
 							rails_seq);
+		/* Under the lock, as tell_locked() says; a death is told below. */
+		if (ev && ev != FTD_EV_NODE_DEAD)
+			emit_node_event(fn, ev, peer->id, incarnation, fn->cfg.node);
 		spin_unlock(&peer->lock);
 		if (ask)
 			ftd_fresh_ping(fn, peer, near ? ping_every :
@@ -516,8 +547,6 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			ftd_dissem_vote(fn, peer, incarnation);
 		if (ev == FTD_EV_NODE_DEAD)
 			ftd_dissem_declare_dead(fn, peer, incarnation, edges, n_edges);
-		else if (ev)
-			emit_node_event(fn, ev, peer->id, incarnation, fn->cfg.node);
 	}
 	rcu_read_unlock();
 	/* An island that cannot cross half by its deaths: proto/reach.h. */
@@ -525,7 +554,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	if (minority) {
 		if (straw != FTD_NODE_NONE)
 			ftd_dissem_last_straw(fn, straw, straw_inc, FTD_NODE_NONE);
-		ftd_net_fence_minority(fn);
+		ftd_net_fence_minority(fn, self_inc);
 	} else if (fence) {
 		u64 last = READ_ONCE(fn->last_rx_ns);
 
@@ -534,6 +563,6 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			fn->cfg.node, last ? div_u64(ftd_elapsed(now_ns, last), NSEC_PER_MSEC) : 0,
 			div_u64(timeout, NSEC_PER_MSEC), div_u64(now_ns - due_ns, NSEC_PER_MSEC),
 			(s64)atomic64_read(&fn->stats.ticks_rx_behind));
-		ftd_net_fence(fn, fn->cfg.node);
+		ftd_net_fence(fn, fn->cfg.node, self_inc);
 	}
 }

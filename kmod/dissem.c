@@ -95,7 +95,9 @@ static void report_ranks_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 inc
 
 	do {
 		spin_lock_bh(&peer->lock);
-		n = peer->ranks ? ftd_ranks_end_some(peer->ranks, lost, ARRAY_SIZE(lost)) : 0;
+		/* Restarted meanwhile (another CPU): the rest is told from the old table. */
+		n = peer->ranks && peer->incarnation == inc ?
+		    ftd_ranks_end_some(peer->ranks, lost, ARRAY_SIZE(lost)) : 0;
 		spin_unlock_bh(&peer->lock);
 		emit_ranks_dead(fn, peer->id, inc, origin, lost, n);
 	} while (n);
@@ -125,6 +127,14 @@ static bool apply_proc(struct ftd_net *fn, struct ftd_peer *peer, const struct f
 
 	spin_lock_bh(&peer->lock);
 	if (n->subject_incarnation != peer->incarnation && peer->incarnation)
+		goto out;
+	/*
+	 * A registration that comes after the death (a late copy, or another
+	 * CPU declared it meanwhile) would make a rank of a dead node live for
+	 * good: its death was told with the node's.
+	 */
+	if (n->kind == FTD_NOTICE_PROC_REG &&
+	    (peer->state == FTD_NODE_DEAD || peer->state == FTD_NODE_LEFT))
 		goto out;
 	t = ftd_peer_ranks(peer);
 	if (!t)
@@ -167,6 +177,7 @@ static bool apply_gone(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
 		       enum ftd_node_state to, u32 from)
 {
 	enum ftd_partition_verdict pv = FTD_PARTITION_APPLY;
+	u32 self_inc = READ_ONCE(fn->incarnation);	/* the one a verdict is about */
 	u64 now = ktime_get_ns();
 	bool news = false, live;
 
@@ -193,7 +204,7 @@ static bool apply_gone(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
 		ftd_members_sync(fn, peer);
 	if (pv == FTD_PARTITION_FENCE) {
 		ftd_dissem_last_straw(fn, peer->id, inc, from);
-		ftd_net_fence_minority(fn);
+		ftd_net_fence_minority(fn, self_inc);
 	}
 	return news;
 }
@@ -214,8 +225,13 @@ static enum ftd_event_type apply_alive(struct ftd_net *fn, struct ftd_peer *peer
 	     ftd_majority_takes_hearsay(fn))) {
 		ev = peer->state == FTD_NODE_DEAD ? FTD_EV_NODE_RESTORED : FTD_EV_NODE_ALIVE;
 		if (inc > peer->incarnation) {
-			/* Restarted while we held it alive: that one ended too. */
-			if (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT) {
+			/*
+			 * Restarted while we held it alive: that one ended too.
+			 * Held dead: its ranks not yet told are told (detect.c,
+			 * hear_incarnation).
+			 */
+			if (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT ||
+			    peer->state == FTD_NODE_DEAD) {
 				ended = peer->incarnation;
 				ev = FTD_EV_NODE_RESTORED;
 			}
@@ -511,7 +527,7 @@ static bool about_self(struct ftd_net *fn, const struct ftd_notice *n)
 		return false;
 	/* Declared dead at our current incarnation: we were cut off or stalled. */
 	if (n->kind == FTD_NOTICE_DEAD && n->subject_incarnation == READ_ONCE(fn->incarnation))
-		ftd_net_fence(fn, n->origin);
+		ftd_net_fence(fn, n->origin, n->subject_incarnation);
 	return true;
 }
 

@@ -5,11 +5,13 @@
 enum ftd_partition_verdict ftd_majority_judge(struct ftd_net *fn, u32 subject, u64 now_ns)
 {
 	enum ftd_partition_verdict v;
-	u32 live, lowest;
+	u32 live, lowest, from;
 
+	from = ftd_partition_count_from(&fn->partition);
+	smp_rmb();	/* the count after the record that the view was forgotten */
 	live = ftd_members_live(fn, &lowest);
 	spin_lock_bh(&fn->partition_lock);
-	v = ftd_partition_judge(&fn->partition, subject, live, lowest, now_ns,
+	v = ftd_partition_judge(&fn->partition, subject, live, lowest, from, now_ns,
 				READ_ONCE(fn->cfg.timeout_ns));
 	spin_unlock_bh(&fn->partition_lock);
 	return v;
@@ -27,15 +29,17 @@ bool ftd_majority_takes_hearsay(struct ftd_net *fn)
 
 void ftd_majority_tick(struct ftd_net *fn)
 {
-	u32 live, lowest, of;
+	u32 live, lowest, of, from;
 	bool healed;
 
 	if (!READ_ONCE(fn->partition.minority_of))
 		return;
+	from = ftd_partition_count_from(&fn->partition);
+	smp_rmb();	/* as in ftd_majority_judge */
 	live = ftd_members_live(fn, &lowest);
 	spin_lock_bh(&fn->partition_lock);
 	of = fn->partition.minority_of;
-	healed = ftd_partition_healed(&fn->partition, live);
+	healed = ftd_partition_healed(&fn->partition, live, from);
 	spin_unlock_bh(&fn->partition_lock);
 	if (healed)
 		pr_info("node %u holds %u of the %u members live again: no longer in a minority\n",
@@ -46,6 +50,13 @@ void ftd_majority_left(struct ftd_net *fn, u64 now_ns)
 {
 	spin_lock_bh(&fn->partition_lock);
 	ftd_partition_left(&fn->partition, now_ns, READ_ONCE(fn->cfg.timeout_ns));
+	spin_unlock_bh(&fn->partition_lock);
+}
+
+void ftd_majority_forgot(struct ftd_net *fn)
+{
+	spin_lock_bh(&fn->partition_lock);
+	ftd_partition_forgot(&fn->partition);
 	spin_unlock_bh(&fn->partition_lock);
 }
 

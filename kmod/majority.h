@@ -23,6 +23,11 @@ bool ftd_majority_takes_hearsay(struct ftd_net *fn);
 void ftd_majority_tick(struct ftd_net *fn);
 /* A member we held live left cleanly. */
 void ftd_majority_left(struct ftd_net *fn, u64 now_ns);
+/*
+ * In a minority, the view was forgotten (every member not heard since is
+ * unknown): live counts begun from now on may end the minority.
+ */
+void ftd_majority_forgot(struct ftd_net *fn);
 /* The instance comes up: no burst, no minority. */
 void ftd_majority_reset(struct ftd_net *fn);
 /* Nonzero while we are in a minority: the membership whose majority we lost. */

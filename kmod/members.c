@@ -131,7 +131,12 @@ void ftd_members_sync(struct ftd_net *fn, struct ftd_peer *peer)
 	rcu_read_lock();
 	spin_lock_bh(&fn->ring_lock);
 	m = rcu_dereference(fn->members);
-	if (m && (pos = position_of(m, peer->id)) >= 0)
+	/*
+	 * Only the peer the ring holds: a replaced one, still heard on another
+	 * CPU under RCU, must not mark its successor live (an unknown node in
+	 * the ring as live is never timed out, and its death never declared).
+	 */
+	if (m && (pos = position_of(m, peer->id)) >= 0 && m->peers[pos] == peer)
 		ftd_ring_set_live(&m->ring, pos, peer_in_ring(peer));
 	spin_unlock_bh(&fn->ring_lock);
 	rcu_read_unlock();

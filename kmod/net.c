@@ -153,9 +153,13 @@ static void net_down_locked(struct ftd_net *fn)
 	WRITE_ONCE(fn->up, false);
 	ftd_hb_timer_stop(fn);
 	ftd_socket_close(fn);
+	/*
+	 * The repair work asks for views: stopped first, or a walk that read
+	 * up before it went false queues the view work after its stop.
+	 */
+	ftd_repair_stop(fn);
 	ftd_view_stop(fn);	/* nothing can request one any more */
 	ftd_fresh_stop(fn);
-	ftd_repair_stop(fn);
 	ftd_status_config(fn);
 }
 
@@ -230,7 +234,6 @@ static void forget_own_verdicts(struct ftd_net *fn)
 	struct ftd_peer *peer;
 	bool forget, unsuspect;
 	unsigned long id;
-	u32 inc;
 
 	xa_for_each(&fn->peers, id, peer) {
 		spin_lock_bh(&peer->lock);
@@ -241,22 +244,20 @@ static void forget_own_verdicts(struct ftd_net *fn)
 			ftd_status_node(fn, peer, false);
 		}
 		if (unsuspect) {
+			struct ftd_event ev = ftd_event_new(FTD_EV_NODE_ALIVE);
+
 			/* A timeout from now to hear it, as a node we begin to observe. */
 			peer->state = FTD_NODE_ALIVE;
 			peer->baseline_ns = max(peer->baseline_ns, now);
-		}
-		inc = peer->incarnation;
-		spin_unlock_bh(&peer->lock);
-		if (forget)
-			ftd_members_sync(fn, peer);
-		if (unsuspect) {
-			struct ftd_event ev = ftd_event_new(FTD_EV_NODE_ALIVE);
-
+			/* Told under the lock: no other CPU's change can pass it. */
 			ev.node = id;
-			ev.incarnation = inc;
+			ev.incarnation = peer->incarnation;
 			ev.origin = fn->cfg.node;
 			ftd_event_emit(fn, &ev);
 		}
+		spin_unlock_bh(&peer->lock);
+		if (forget)
+			ftd_members_sync(fn, peer);
 	}
 	ftd_fresh_probe_kick(fn);
 }
@@ -289,19 +290,33 @@ static void forget_view(struct ftd_net *fn)
 		if (forget)
 			ftd_members_sync(fn, peer);
 	}
+	ftd_majority_forgot(fn);
 	ftd_fresh_probe_kick(fn);
 }
 
-/* origin: who declared us dead; minority: we fence because of the partition rule. */
-static void fence(struct ftd_net *fn, u32 origin, bool minority)
+/*
+ * origin: who declared us dead; minority: we fence because of the partition
+ * rule; old: the incarnation that verdict was about.
+ */
+static void fence(struct ftd_net *fn, u32 origin, bool minority, u32 old)
 {
-	u32 old = READ_ONCE(fn->incarnation), new = next_incarnation(old);
+	u32 new = next_incarnation(old);
 	struct ftd_event ev = ftd_event_new(FTD_EV_FENCED);
 	struct ftd_peer *self;
 
-	/* Two notices about the same death may race here: fence once. */
-	if (cmpxchg(&fn->incarnation, old, new) != old)
+	/* Two copies of one verdict may race here, on two CPUs: fence once. */
+	if (cmpxchg(&fn->incarnation, old, new) != old) {
+		/*
+		 * Fenced already, by another verdict; a minority still forgets
+		 * its view, or it would never count itself healed.
+		 */
+		if (minority) {
+			rcu_read_lock();
+			forget_view(fn);
+			rcu_read_unlock();
+		}
 		return;
+	}
 	atomic64_inc(&fn->stats.fenced);
 	ev.node = fn->cfg.node;
 	ev.incarnation = old;
@@ -333,14 +348,14 @@ static void fence(struct ftd_net *fn, u32 origin, bool minority)
 			fn->cfg.node, origin, new);
 }
 
-void ftd_net_fence(struct ftd_net *fn, u32 origin)
+void ftd_net_fence(struct ftd_net *fn, u32 origin, u32 judged)
 {
-	fence(fn, origin, false);
+	fence(fn, origin, false, judged);
 }
 
-void ftd_net_fence_minority(struct ftd_net *fn)
+void ftd_net_fence_minority(struct ftd_net *fn, u32 judged)
 {
-	fence(fn, fn->cfg.node, true);
+	fence(fn, fn->cfg.node, true, judged);
 }
 
 static __net_init int ftd_net_pernet_init(struct net *net)

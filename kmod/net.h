@@ -142,15 +142,18 @@ enum {
 /*
  * This node was declared dead while alive (origin: the declarer), or heard
  * nobody for a timeout (origin: itself, proto/lease.h): tell its ranks
- * (FENCED), then rejoin with a higher incarnation. Softirq or process
+ * (FENCED), then rejoin with a higher incarnation. judged: the incarnation
+ * the decision was about; if it has already ended, nothing happens (two
+ * CPUs handling two copies of one verdict fence once, not twice, which
+ * would end the new incarnation too, at every peer). Softirq or process
  * context.
  */
-void ftd_net_fence(struct ftd_net *fn, u32 origin);
+void ftd_net_fence(struct ftd_net *fn, u32 origin, u32 judged);
 /*
  * A death would have left this node in a minority (proto/partition.h):
  * fence (origin: itself) and forget the view, every other member unknown
- * until heard again. Softirq or process context.
+ * until heard again. judged as above. Softirq or process context.
  */
-void ftd_net_fence_minority(struct ftd_net *fn);
+void ftd_net_fence_minority(struct ftd_net *fn, u32 judged);
 
 #endif

@@ -32,11 +32,14 @@ static void send_ranks(struct ftd_net *fn, struct ftd_peer *to, struct ftd_peer 
 	u32 i = 0;
 	bool more;
 
-	/* One at a time: the table may change while we send. */
+	/*
+	 * One at a time: the table may change while we send, and the peer may
+	 * restart meanwhile (another CPU): its new ranks are not inc's.
+	 */
 	do {
 		more = false;
 		spin_lock_bh(&peer->lock);
-		for (; peer->ranks && i < peer->ranks->n; i++) {
+		for (; peer->incarnation == inc && peer->ranks && i < peer->ranks->n; i++) {
 			if (!peer->ranks->e[i].ended) {
 				n.job = peer->ranks->e[i].job;
 				n.rank = peer->ranks->e[i].rank;

@@ -35,6 +35,16 @@
  * Before its count crosses half, a minority applies the other side's
  * deaths like any node (it cannot know yet); those deliveries end at its
  * fence, which ends its ranks too.
+ *
+ * A heal is judged on a count of the members held live, and that count
+ * must come from after the view was forgotten: taken before, on another
+ * CPU while this one entered the minority, it still holds the other side
+ * live and would end the minority at once (two emulated CPUs: an island's
+ * node left its minority the moment it entered it, and declared the
+ * majority). So minorities are numbered (lost), the one whose view is
+ * forgotten is recorded (forgot), and a count is good for a heal only if
+ * it was begun after that record and no minority began since: the caller
+ * reads ftd_partition_count_from() first, then counts, then judges.
  */
 #ifndef FTD_PROTO_PARTITION_H
 #define FTD_PROTO_PARTITION_H
@@ -50,6 +60,8 @@ struct ftd_partition {
 	bool lowest_gone;	/* it died in the burst */
 	u32 burst;		/* bursts begun: names the current one */
 	u32 minority_of;	/* nonzero: in a minority of a membership this large */
+	u32 lost;		/* minorities entered */
+	u32 forgot;		/* the last of them whose view is forgotten (read unlocked) */
 };
 
 enum ftd_partition_verdict {
@@ -78,9 +90,25 @@ static inline bool ftd_partition_in_burst(const struct ftd_partition *p, u64 now
  * they are more than half of the membership whose majority we lost, and
  * then we are no longer in a minority.
  */
-static inline bool ftd_partition_healed(struct ftd_partition *p, u32 live)
+/* Read before counting the live members that a heal is judged on. */
+static inline u32 ftd_partition_count_from(const struct ftd_partition *p)
 {
-	if (!p->minority_of || 2 * live <= p->minority_of)
+	return ftd_load_once(p->forgot);
+}
+
+/* The view of the current minority is forgotten: counts begun now may heal it. */
+static inline void ftd_partition_forgot(struct ftd_partition *p)
+{
+	ftd_store_once(p->forgot, p->lost);
+}
+
+/*
+ * live: the members we hold live, counted after reading from =
+ * ftd_partition_count_from().
+ */
+static inline bool ftd_partition_healed(struct ftd_partition *p, u32 live, u32 from)
+{
+	if (!p->minority_of || from != p->lost || 2 * live <= p->minority_of)
 		return false;
 	ftd_store_once(p->minority_of, 0);
 	return true;
@@ -95,6 +123,7 @@ static inline bool ftd_partition_lost(struct ftd_partition *p, u32 members)
 {
 	if (p->minority_of || !members)
 		return false;
+	p->lost++;
 	ftd_store_once(p->minority_of, members);
 	ftd_store_once(p->last_ns, 0);
 	return true;
@@ -103,16 +132,17 @@ static inline bool ftd_partition_lost(struct ftd_partition *p, u32 members)
 /*
  * Should the death of subject, a member we hold live, be applied at now_ns?
  * live: the members we hold live now (ourselves and subject included),
- * lowest: the lowest of their ids. An APPLY is counted in the burst; a
- * FENCE puts us in the minority (the caller fences and forgets its view).
+ * counted after reading from (as for a heal), lowest: the lowest of their
+ * ids. An APPLY is counted in the burst; a FENCE puts us in the minority
+ * (the caller fences and forgets its view).
  */
 static inline enum ftd_partition_verdict
-ftd_partition_judge(struct ftd_partition *p, u32 subject, u32 live, u32 lowest, u64 now_ns,
-		    u64 timeout_ns)
+ftd_partition_judge(struct ftd_partition *p, u32 subject, u32 live, u32 lowest, u32 from,
+		    u64 now_ns, u64 timeout_ns)
 {
 	u32 after;
 
-	if (p->minority_of && !ftd_partition_healed(p, live))
+	if (p->minority_of && !ftd_partition_healed(p, live, from))
 		return FTD_PARTITION_HOLD;
 	if (!ftd_partition_in_burst(p, now_ns, timeout_ns)) {
 		p->base = live;

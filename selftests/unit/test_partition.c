@@ -9,6 +9,8 @@
 
 #define MS 1000000ULL
 #define T (100 * MS)
+/* A count of live members begun now: see "A heal is judged on a count". */
+#define FROM(p) ftd_partition_count_from(p)
 
 /*
  * One side of a cut: nodes 1..n, of which `side` are ours (the lowest ids
@@ -24,7 +26,7 @@ static u32 declare_other_side(struct ftd_partition *p, u32 n, u32 side, bool low
 	*last = FTD_PARTITION_APPLY;
 	for (i = 0; i < n - side; i++) {
 		subject = low ? n - i : 1 + i;	/* the far ones first */
-		*last = ftd_partition_judge(p, subject, live, lowest, at + i * MS, T);
+		*last = ftd_partition_judge(p, subject, live, lowest, FROM(p), at + i * MS, T);
 		if (*last != FTD_PARTITION_APPLY)
 			break;
 		applied++;
@@ -65,8 +67,8 @@ TEST(a_minority_fences_when_it_would_cross_half)
 	EXPECT_EQ(FTD_PARTITION_FENCE, v);
 	EXPECT_EQ(9, p.minority_of);
 	/* From then on nothing is applied, however long it lasts. */
-	EXPECT_EQ(FTD_PARTITION_HOLD, ftd_partition_judge(&p, 8, 3, 7, 2000 * MS, T));
-	EXPECT_EQ(FTD_PARTITION_HOLD, ftd_partition_judge(&p, 8, 4, 4, 60000 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_HOLD, ftd_partition_judge(&p, 8, 3, 7, FROM(&p), 2000 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_HOLD, ftd_partition_judge(&p, 8, 4, 4, FROM(&p), 60000 * MS, T));
 }
 
 TEST(equal_halves_the_lowest_id_goes_on)
@@ -82,9 +84,9 @@ TEST(equal_halves_the_lowest_id_goes_on)
 	EXPECT_EQ(FTD_PARTITION_FENCE, v);
 	/* Two nodes: node 1 declares node 2, node 2 fences. */
 	EXPECT_EQ(FTD_PARTITION_APPLY,
-		  ftd_partition_judge(&(struct ftd_partition){}, 2, 2, 1, 5 * MS, T));
+		  ftd_partition_judge(&(struct ftd_partition){}, 2, 2, 1, 0, 5 * MS, T));
 	EXPECT_EQ(FTD_PARTITION_FENCE,
-		  ftd_partition_judge(&(struct ftd_partition){}, 1, 2, 1, 5 * MS, T));
+		  ftd_partition_judge(&(struct ftd_partition){}, 1, 2, 1, 0, 5 * MS, T));
 }
 
 TEST(the_tie_break_holds_whatever_order_the_deaths_come_in)
@@ -92,8 +94,8 @@ TEST(the_tie_break_holds_whatever_order_the_deaths_come_in)
 	struct ftd_partition p = {};
 
 	/* 4 nodes, we are 3 and 4: node 1 (the lowest) declared first, then 2. */
-	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 1, 4, 1, 1000 * MS, T));
-	EXPECT_EQ(FTD_PARTITION_FENCE, ftd_partition_judge(&p, 2, 3, 2, 1001 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 1, 4, 1, FROM(&p), 1000 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_FENCE, ftd_partition_judge(&p, 2, 3, 2, FROM(&p), 1001 * MS, T));
 }
 
 TEST(deaths_far_apart_each_start_a_burst_of_their_own)
@@ -104,15 +106,15 @@ TEST(deaths_far_apart_each_start_a_burst_of_their_own)
 	/* 8 nodes dying one by one, a second apart: down to the last one. */
 	for (live = 8; live > 1; live--)
 		EXPECT_EQ(FTD_PARTITION_APPLY,
-			  ftd_partition_judge(&p, live, live, 1, (10 - live) * 1000 * MS, T));
+			  ftd_partition_judge(&p, live, live, 1, FROM(&p), (10 - live) * 1000 * MS, T));
 	/* Within four timeouts of each other they add up. */
 	p = (struct ftd_partition){};
-	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 8, 8, 1, 1000 * MS, T));
-	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 7, 7, 1, 1399 * MS, T));
-	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 6, 6, 1, 1798 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 8, 8, 1, FROM(&p), 1000 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 7, 7, 1, FROM(&p), 1399 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 6, 6, 1, FROM(&p), 1798 * MS, T));
 	/* 4 of 8 is half, with node 1: still applied; 3 of 8 is not. */
-	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 5, 5, 1, 2197 * MS, T));
-	EXPECT_EQ(FTD_PARTITION_FENCE, ftd_partition_judge(&p, 4, 4, 1, 2596 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 5, 5, 1, FROM(&p), 2197 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_FENCE, ftd_partition_judge(&p, 4, 4, 1, FROM(&p), 2596 * MS, T));
 }
 
 TEST(members_that_leave_cleanly_leave_the_membership)
@@ -124,12 +126,12 @@ TEST(members_that_leave_cleanly_leave_the_membership)
 	 * members that did not leave, nodes 1 and 2 are left: a minority,
 	 * although 2 deaths among 8 would not be one.
 	 */
-	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 8, 8, 1, 1000 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 8, 8, 1, FROM(&p), 1000 * MS, T));
 	ftd_partition_left(&p, 1010 * MS, T);
 	ftd_partition_left(&p, 1020 * MS, T);
 	ftd_partition_left(&p, 1030 * MS, T);
-	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 4, 4, 1, 1040 * MS, T));
-	EXPECT_EQ(FTD_PARTITION_FENCE, ftd_partition_judge(&p, 3, 3, 1, 1050 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 4, 4, 1, FROM(&p), 1040 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_FENCE, ftd_partition_judge(&p, 3, 3, 1, FROM(&p), 1050 * MS, T));
 	/* Leaves outside a burst change nothing: the next burst counts who is live. */
 	p = (struct ftd_partition){};
 	ftd_partition_left(&p, 1000 * MS, T);
@@ -140,14 +142,38 @@ TEST(a_minority_that_hears_a_majority_again_declares_again)
 {
 	struct ftd_partition p = {};
 
-	EXPECT_EQ(FTD_PARTITION_FENCE, ftd_partition_judge(&p, 1, 2, 1, 1000 * MS, T));
-	EXPECT_EQ(FTD_PARTITION_HOLD, ftd_partition_judge(&p, 1, 1, 2, 1200 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_FENCE, ftd_partition_judge(&p, 1, 2, 1, FROM(&p), 1000 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_HOLD, ftd_partition_judge(&p, 1, 1, 2, FROM(&p), 1200 * MS, T));
+	ftd_partition_forgot(&p);	/* the fence forgot the view */
 	/* Healed: node 1 heard again (2 of 2), then really dead: node 2 alone is half, without node 1. */
-	EXPECT_EQ(FTD_PARTITION_FENCE, ftd_partition_judge(&p, 1, 2, 1, 9000 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_FENCE, ftd_partition_judge(&p, 1, 2, 1, FROM(&p), 9000 * MS, T));
 	/* 5 nodes, in a minority of 5; 3 heard again: a majority, a death applies. */
 	p = (struct ftd_partition){ .minority_of = 5 };
-	EXPECT_EQ(FTD_PARTITION_HOLD, ftd_partition_judge(&p, 4, 2, 3, 1000 * MS, T));
-	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 4, 4, 1, 2000 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_HOLD, ftd_partition_judge(&p, 4, 2, 3, FROM(&p), 1000 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 4, 4, 1, FROM(&p), 2000 * MS, T));
+	EXPECT_EQ(0, p.minority_of);
+}
+
+/*
+ * A count begun before the view was forgotten (on another CPU, while this
+ * one entered the minority) still holds the other side live: no heal.
+ */
+TEST(a_count_from_before_the_view_was_forgotten_heals_nothing)
+{
+	struct ftd_partition p = {};
+	u32 before = FROM(&p);
+
+	/* 12 members, we declare the far side until we would be a minority. */
+	EXPECT_TRUE(ftd_partition_lost(&p, 12));
+	EXPECT_FALSE(ftd_partition_healed(&p, 9, before));
+	EXPECT_EQ(FTD_PARTITION_HOLD, ftd_partition_judge(&p, 5, 9, 1, before, 1000 * MS, T));
+	/* Nor one begun after the minority but before the view was forgotten. */
+	EXPECT_FALSE(ftd_partition_healed(&p, 9, FROM(&p)));
+	EXPECT_EQ(12, p.minority_of);
+	ftd_partition_forgot(&p);
+	/* From then on: 2 heard again is no majority, 7 is. */
+	EXPECT_FALSE(ftd_partition_healed(&p, 2, FROM(&p)));
+	EXPECT_TRUE(ftd_partition_healed(&p, 7, FROM(&p)));
 	EXPECT_EQ(0, p.minority_of);
 }
 
@@ -155,12 +181,12 @@ TEST(the_tick_sees_the_heal_without_a_death)
 {
 	struct ftd_partition p = { .minority_of = 6 };
 
-	EXPECT_FALSE(ftd_partition_healed(&p, 2));
-	EXPECT_FALSE(ftd_partition_healed(&p, 3));	/* half is not more than half */
+	EXPECT_FALSE(ftd_partition_healed(&p, 2, FROM(&p)));
+	EXPECT_FALSE(ftd_partition_healed(&p, 3, FROM(&p)));	/* half is not more than half */
 	EXPECT_EQ(6, p.minority_of);
-	EXPECT_TRUE(ftd_partition_healed(&p, 4));
+	EXPECT_TRUE(ftd_partition_healed(&p, 4, FROM(&p)));
 	EXPECT_EQ(0, p.minority_of);
-	EXPECT_FALSE(ftd_partition_healed(&p, 6));	/* not in a minority: nothing to heal */
+	EXPECT_FALSE(ftd_partition_healed(&p, 6, FROM(&p)));	/* not in a minority: nothing to heal */
 }
 
 TEST(a_minority_learns_nothing_by_hearsay_of_members_it_forgot)
@@ -168,9 +194,10 @@ TEST(a_minority_learns_nothing_by_hearsay_of_members_it_forgot)
 	struct ftd_partition p = {};
 
 	EXPECT_TRUE(ftd_partition_takes_hearsay(&p));
-	EXPECT_EQ(FTD_PARTITION_FENCE, ftd_partition_judge(&p, 1, 2, 1, 1000 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_FENCE, ftd_partition_judge(&p, 1, 2, 1, FROM(&p), 1000 * MS, T));
 	EXPECT_FALSE(ftd_partition_takes_hearsay(&p));
-	EXPECT_TRUE(ftd_partition_healed(&p, 2));
+	ftd_partition_forgot(&p);
+	EXPECT_TRUE(ftd_partition_healed(&p, 2, FROM(&p)));
 	EXPECT_TRUE(ftd_partition_takes_hearsay(&p));
 }
 
