@@ -432,13 +432,31 @@ rails_of() {
 		.rails[] | . + {id: $id}'
 }
 
+# late_baseline NODE...: remember each NODE's late ticks now, for
+# quiet_since to tell a suspected node whose own timer ran late.
+declare -A FTD_LATE0
+late_baseline() { local i; for i in "$@"; do FTD_LATE0[$i]=$(stat_counter "$i" ticks_late); done; }
+
+# senders_ran_late FILE: every node suspected in FILE had its own timer run
+# late since late_baseline (its heartbeats really were late: a true
+# suspicion, refuted by its answer).
+senders_ran_late() {
+	local s
+	for s in $(jq -r 'select(.event == "NODE_SUSPECT") | .node' "$1" | sort -un); do
+		[ -n "${FTD_LATE0[$s]:-}" ] && [ "$(stat_counter "$s" ticks_late)" -gt "${FTD_LATE0[$s]}" ] ||
+			return 1
+	done
+}
+
 # quiet_since FILE NODE LATE0 WHAT: fail unless the events NODE recorded in
 # FILE (watch_events) changed no state. A suspicion taken back (NODE_SUSPECT,
 # then NODE_ALIVE) is accepted when NODE's own timer ran late meanwhile (its
 # ticks_late moved past LATE0): a starved observer may suspect by design
-# (docs/detection.md), and an emulated guest on a busy host starves.
+# (docs/detection.md), and an emulated guest on a busy host starves; or
+# when the suspected nodes' timers ran late (late_baseline): their
+# heartbeats were late, and their answers took the suspicion back.
 quiet_since() {
-	local file=$1 node=$2 late0=$3 what=$4 late
+	local file=$1 node=$2 late0=$3 what=$4 late s
 	[ -s "$file" ] || return 0
 	if jq -se 'all(.event == "NODE_SUSPECT" or .event == "NODE_ALIVE") and
 		(map(select(.event == "NODE_SUSPECT")) | length) ==
@@ -448,8 +466,15 @@ quiet_since() {
 			log "$what: $(grep -c SUSPECT "$file") suspicion(s) taken back while node $node's timer ran late ($late0 -> $late late ticks)"
 			return 0
 		fi
+		if senders_ran_late "$file"; then
+			log "$what: $(grep -c SUSPECT "$file") suspicion(s) taken back, of nodes whose own timers ran late"
+			return 0
+		fi
 	fi
 	cat "$file"
 	n "$node" ftctl stats
+	for s in $(jq -r '.node' "$file" | sort -un); do
+		[ "$s" = "$node" ] || echo "node $s: $(n "$s" ftctl stats -j | jq -c '{ticks, ticks_late, tick_late_max_ns, ticks_rx_behind}')"
+	done
 	fail "$what caused an event"
 }

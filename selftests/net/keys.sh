@@ -39,6 +39,7 @@ n 1 ftctl show | grep -qx "key          $ID_A" || fail "ftctl show does not name
 ! n 1 ftctl show -j | grep -q "$KEY_A" || fail "ftctl show prints the key itself"
 
 late0=()
+late_baseline 1 2 3 4 5
 for i in 1 2 3 4 5; do
 	late0[i]=$(stat_counter "$i" ticks_late)
 	[ "$(stat_counter "$i" rx_badmac)" = 0 ] || fail "node $i refused frames before the change"

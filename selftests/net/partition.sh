@@ -96,7 +96,8 @@ heal() {
 	for i in $major; do
 		for j in $minor; do
 			[ "$(count_events "$FTD_TMP/dev.$i" NODE_RESTORED "$j")" = 1 ] ||
-				{ cat "$FTD_TMP/dev.$i"; dmesg | tail -20; fail "node $i: NODE_RESTORED $j not exactly once"; }
+				{ cat "$FTD_TMP/dev.$i"; for k in $minor; do echo "node $k:"; grep -v 'NODE_SUSPECT\|NODE_ALIVE' "$FTD_TMP/dev.$k"; done
+				  dmesg | grep ftdetect | tail -20; fail "node $i: NODE_RESTORED $j not exactly once"; }
 		done
 	done
 	log "healed: nodes $minor rejoined, NODE_RESTORED once at $major"
