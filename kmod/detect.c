@@ -460,8 +460,8 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	 * one of them reaches the timeout while "nothing from anyone" has
 	 * lasted barely less; a healthy observer hears someone every period.
 	 */
-	isolated = n >= 2 &&
-		   ftd_elapsed(now_ns, READ_ONCE(fn->last_rx_ns)) >= ftd_detect_suspect_after(timeout);
+	isolated = n >= 2 && ftd_elapsed(now_ns, READ_ONCE(fn->last_rx_ns)) >=
+			     ftd_detect_suspect_after(timeout);
 	if (isolated && !fn->isolated_since) {
 		fn->isolated_since = now_ns;
 		fn->reach_cursor = get_random_u32();	/* isolated nodes ask different ones first */

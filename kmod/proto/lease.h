@@ -50,7 +50,8 @@ static inline bool ftd_lease_expired(struct ftd_lease *l, bool can_tell, bool st
 	if (now_ns - due_ns > period_ns)
 		since = ftd_health_skip_stall(since, due_ns, now_ns);
 	l->since_ns = since;
-	if (!can_tell || !since || ftd_elapsed(now_ns, since) < ftd_detect_suspect_after(timeout_ns)) {
+	if (!can_tell || !since ||
+	    ftd_elapsed(now_ns, since) < ftd_detect_suspect_after(timeout_ns)) {
 		l->fenced = false;	/* we hear someone: a new lease */
 		return false;
 	}
