@@ -55,27 +55,13 @@ static bool hear_incarnation(struct ftd_peer *peer, u32 inc, struct hearing *h)
 	if (inc == peer->incarnation && peer->state == FTD_NODE_LEFT)
 		return false;
 	if (inc > peer->incarnation) {
-		/*
-		 * Alive or suspect: it restarted within the timeout; nobody
-		 * declared the incarnation we held alive, but it is gone, with
-		 * its ranks. Dead: declared, but the ranks may not all be told
-		 * yet (the declarer, on another CPU, tells them after it
-		 * dropped the lock): those still untold are told from the old
-		 * table here, and the death itself is not told twice.
-		 */
-		switch (peer->state) {
-		case FTD_NODE_ALIVE:
-		case FTD_NODE_SUSPECT:
+		if (ftd_detect_restart_ends(peer->state)) {
 			h->ended = peer->incarnation;
 			h->ev = FTD_EV_NODE_RESTORED;
-			break;
-		case FTD_NODE_DEAD:
-			h->ended = peer->incarnation;
-			h->ev = FTD_EV_NODE_RESTORED;
-			fallthrough;	/* heard below as a node we begin to hear */
-		default:
-			peer->state = FTD_NODE_UNKNOWN;
 		}
+		/* Out of the ring (dead, gone): heard below as a node we begin to hear. */
+		if (!ftd_detect_in_ring(peer->state))
+			peer->state = FTD_NODE_UNKNOWN;
 		h->old_ranks = ftd_peer_new_incarnation(peer, inc);
 		h->announce = true;
 		h->restarted = true;

@@ -6,6 +6,7 @@
 #include "event.h"
 #include "hb_tx.h"
 #include "stab.h"
+#include "proto/detect.h"
 #include "proto/rail.h"
 #include "proto/elapsed.h"
 #include "proto/vote.h"
@@ -225,13 +226,8 @@ static enum ftd_event_type apply_alive(struct ftd_net *fn, struct ftd_peer *peer
 	     ftd_majority_takes_hearsay(fn))) {
 		ev = peer->state == FTD_NODE_DEAD ? FTD_EV_NODE_RESTORED : FTD_EV_NODE_ALIVE;
 		if (inc > peer->incarnation) {
-			/*
-			 * Restarted while we held it alive: that one ended too.
-			 * Held dead: its ranks not yet told are told (detect.c,
-			 * hear_incarnation).
-			 */
-			if (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT ||
-			    peer->state == FTD_NODE_DEAD) {
+			/* The one we held ended too: proto/detect.h. */
+			if (ftd_detect_restart_ends(peer->state)) {
 				ended = peer->incarnation;
 				ev = FTD_EV_NODE_RESTORED;
 			}

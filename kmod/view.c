@@ -138,7 +138,7 @@ static void send_view(struct ftd_net *fn, u32 to_id, bool ask_back)
 static void view_work(struct work_struct *work)
 {
 	struct ftd_net *fn = container_of(to_delayed_work(work), struct ftd_net, view_work);
-	u64 every = READ_ONCE(fn->cfg.timeout_ns), now, wait = 0;
+	u64 every = READ_ONCE(fn->cfg.timeout_ns), now, since, wait = 0;
 	struct ftd_peer *peer;
 	unsigned long id = 0;
 	u8 todo;
@@ -153,9 +153,9 @@ static void view_work(struct work_struct *work)
 		}
 		todo = 0;
 		spin_lock_bh(&peer->lock);
-		if (peer->view_pending && peer->view_sent_ns &&
-		    ftd_elapsed(now, peer->view_sent_ns) < every) {
-			wait = min_not_zero(wait, every - ftd_elapsed(now, peer->view_sent_ns));
+		since = ftd_elapsed(now, peer->view_sent_ns);
+		if (peer->view_pending && peer->view_sent_ns && since < every) {
+			wait = min_not_zero(wait, every - since);
 		} else if (peer->view_pending) {
 			todo = peer->view_pending;
 			peer->view_pending = 0;

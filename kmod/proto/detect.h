@@ -44,6 +44,18 @@ static inline bool ftd_detect_in_ring(enum ftd_node_state st)
 	return st == FTD_NODE_ALIVE || st == FTD_NODE_SUSPECT || st == FTD_NODE_SELF;
 }
 
+/*
+ * A new incarnation of a node held in this state ends the one we held, and
+ * what is left of it is told (proto/ranks.h: its ranks): alive or suspect,
+ * it restarted within the timeout and nobody declared it; dead, the
+ * declarer (on another CPU) may not have told all its ranks yet. The death
+ * itself is told once (dissem.c, first_telling).
+ */
+static inline bool ftd_detect_restart_ends(enum ftd_node_state st)
+{
+	return st == FTD_NODE_ALIVE || st == FTD_NODE_SUSPECT || st == FTD_NODE_DEAD;
+}
+
 /* State after silence_ns without a valid frame, seen by a (starved) observer. */
 enum ftd_node_state ftd_detect_on_silence(enum ftd_node_state st, u64 silence_ns,
 					  u64 timeout_ns, bool starved);

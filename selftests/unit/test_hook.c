@@ -130,51 +130,49 @@ static bool gone(pid_t pid)
 	return false;
 }
 
-TEST(program_past_its_timeout_is_stopped_with_its_children)
+/*
+ * Run script (a printf format: %s is a file for a child's pid) as the
+ * program of h, with a timeout of 200 ms, until it was stopped: the pid
+ * the script wrote, or -1.
+ */
+static pid_t child_of_stopped(struct ftstat_hook *h, const char *script)
 {
-	static struct ftstat_hook h;
 	struct ftd_event ev = dead(1, 2);
 	char pidfile[] = "/tmp/ftd-hook-pid-XXXXXX", cmd[256], *s;
 	int fd = mkstemp(pidfile);
-	pid_t grandchild;
+	pid_t pid = -1;
 
-	ASSERT_LE(0, fd);
+	if (fd < 0)
+		return -1;
 	close(fd);
-	/* A child of the program that would outlive it, were only sh killed. */
-	snprintf(cmd, sizeof(cmd), "sleep 60 & echo $! > %s; wait", pidfile);
-	ftstat_hook_init(&h, cmd, 200000000ULL);
-	ftstat_hook_event(&h, &ev);
-	ASSERT_TRUE(run_until_idle(&h, 20));
-	EXPECT_EQ(1, h.failed);
-	s = slurp(pidfile);
-	ASSERT_NE(NULL, s);
-	grandchild = atoi(s);
-	ASSERT_LT(0, grandchild);
-	EXPECT_TRUE(gone(grandchild)) TH_LOG("sleep %d outlived the stopped program", grandchild);
+	snprintf(cmd, sizeof(cmd), script, pidfile);
+	ftstat_hook_init(h, cmd, 200000000ULL);
+	ftstat_hook_event(h, &ev);
+	if (run_until_idle(h, 20) && (s = slurp(pidfile)))
+		pid = atoi(s);
 	unlink(pidfile);
+	return pid;
+}
+
+TEST(program_past_its_timeout_is_stopped_with_its_children)
+{
+	static struct ftstat_hook h;
+	/* A child of the program that would outlive it, were only sh killed. */
+	pid_t grandchild = child_of_stopped(&h, "sleep 60 & echo $! > %s; wait");
+
+	ASSERT_LT(0, grandchild);
+	EXPECT_EQ(1, h.failed);
+	EXPECT_TRUE(gone(grandchild)) TH_LOG("sleep %d outlived the stopped program", grandchild);
 }
 
 /* What ignores SIGTERM gets SIGKILL a second later, its leader gone or not. */
 TEST(child_ignoring_sigterm_is_killed)
 {
 	static struct ftstat_hook h;
-	struct ftd_event ev = dead(1, 2);
-	char pidfile[] = "/tmp/ftd-hook-pid-XXXXXX", cmd[256], *s;
-	int fd = mkstemp(pidfile);
-	pid_t stubborn;
+	pid_t stubborn = child_of_stopped(&h, "(trap '' TERM; exec sleep 60) & echo $! > %s; wait");
 
-	ASSERT_LE(0, fd);
-	close(fd);
-	snprintf(cmd, sizeof(cmd), "(trap '' TERM; exec sleep 60) & echo $! > %s; wait", pidfile);
-	ftstat_hook_init(&h, cmd, 200000000ULL);
-	ftstat_hook_event(&h, &ev);
-	ASSERT_TRUE(run_until_idle(&h, 20));
-	s = slurp(pidfile);
-	ASSERT_NE(NULL, s);
-	stubborn = atoi(s);
 	ASSERT_LT(0, stubborn);
 	EXPECT_TRUE(gone(stubborn)) TH_LOG("sleep %d ignored SIGTERM and outlived the hook", stubborn);
-	unlink(pidfile);
 }
 
 TEST(failing_program_is_counted)
