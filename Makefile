@@ -11,6 +11,8 @@
 #                   docs/testing.md)
 #   make test-smp   the VM suite on a guest with two vCPUs; not part of make
 #                   test, which runs a few tests so (docs/testing.md)
+#   make test-kernels  the VM suite on every other installed kernel (make deps
+#                   installs the 6.12 series); make test only builds for it
 #   make demo       boot the VM, run a small cluster, kill a node, show detection
 #   make bench      benchmarks (bench/, docs/benchmarks.md); not part of make test
 #   make install    install tools, library, headers (DESTDIR, PREFIX); make uninstall
@@ -31,7 +33,7 @@ NL_CFLAGS = $(shell pkg-config --cflags libnl-genl-3.0)
 NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0)
 UCFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -I$(CURDIR)/include/uapi -I$(CURDIR)/kmod -I$(CURDIR)/userspace
 
-.PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-vm test-smp test-debug demo deps clean install uninstall dkms-install dkms-remove
+.PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-vm test-smp test-kernels test-debug demo deps clean install uninstall dkms-install dkms-remove
 
 all: module ebpf userspace selftests mpi
 
@@ -318,6 +320,13 @@ test-vm: all
 # under emulation, and the tests' timing bounds were made on one.
 test-smp: all
 	FTD_VM_CPUS=2 selftests/vm/run
+
+# The VM suite on each installed kernel but the default one (the 6.12 series
+# make deps installs): the module built for it in build/kernels/RELEASE/.
+# Log: build/test-kernels.log. TESTS=... runs only those of the suite.
+test-kernels: deps
+	$(MAKE) all
+	selftests/vm/other-kernels/test $(TESTS)
 
 # The VM suite on the debug kernel (selftests/vm/debug-kernel/): builds the
 # kernel when its config fragment or Debian's source package changed, then

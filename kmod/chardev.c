@@ -157,7 +157,6 @@ static const struct file_operations ftd_fops = {
 	.mmap = ftd_mmap,
 	.unlocked_ioctl = ftd_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = no_llseek,
 };
 
 static struct miscdevice ftd_misc = {

@@ -77,6 +77,23 @@ TEST_F(dev, buffer_smaller_than_a_record_is_einval)
 	EXPECT_EQ(EINVAL, errno);
 }
 
+/*
+ * A stream of records has no offsets. The module has no llseek method (6.12
+ * removed no_llseek): the open clears the seek and pread modes instead, and
+ * every kernel from 6.1 on then answers ESPIPE.
+ */
+TEST_F(dev, seek_and_pread_are_espipe)
+{
+	struct ftd_event ev;
+
+	EXPECT_EQ(-1, lseek(self->watcher, 0, SEEK_SET));
+	EXPECT_EQ(ESPIPE, errno);
+	EXPECT_EQ(-1, lseek(self->watcher, 0, SEEK_CUR));
+	EXPECT_EQ(ESPIPE, errno);
+	EXPECT_EQ(-1, pread(self->watcher, &ev, sizeof(ev), 0));
+	EXPECT_EQ(ESPIPE, errno);
+}
+
 TEST_F(dev, unknown_ioctl_is_enotty)
 {
 	EXPECT_EQ(-1, ioctl(self->watcher, _IO(FTD_IOC_MAGIC, 99)));
