@@ -357,6 +357,7 @@ install: userspace install-lib
 	install -D -m 0755 $(B)/bin/ftstat $(DESTDIR)$(PREFIX)/bin/ftstat
 	install -D -m 0644 docs/man/ftctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/ftctl.8
 	install -D -m 0644 docs/man/ftstat.8 $(DESTDIR)$(PREFIX)/share/man/man8/ftstat.8
+	install -D -m 0644 docs/man/ftdetect.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/ftdetect.conf.5
 	install -D -m 0644 completion/ftctl.bash $(DESTDIR)$(BASHCOMPDIR)/ftctl
 	install -D -m 0644 completion/ftstat.bash $(DESTDIR)$(BASHCOMPDIR)/ftstat
 	$(if $(DESTDIR),,ldconfig)
@@ -367,6 +368,7 @@ install: userspace install-lib
 INSTALLED += $(PREFIX)/sbin/ftctl $(PREFIX)/bin/ftstat \
 	$(BASHCOMPDIR)/ftctl $(BASHCOMPDIR)/ftstat \
 	$(PREFIX)/share/man/man8/ftctl.8 $(PREFIX)/share/man/man8/ftstat.8 \
+	$(PREFIX)/share/man/man5/ftdetect.conf.5 \
 	$(INCLUDEDIR)/linux/ftdetect.h $(INCLUDEDIR)/ftdetect/ftdetect.h \
 	$(LIBDIR)/$(LIB_REAL) $(LIBDIR)/$(LIB_SONAME) $(LIBDIR)/libftdetect.so \
 	$(LIBDIR)/libftdetect.a $(LIBDIR)/pkgconfig/libftdetect.pc \

@@ -9,12 +9,12 @@
  * The input is the whole file, read through a stdio stream as ftctl reads
  * it (so NUL bytes, missing final newlines and very long lines all reach
  * the parser). Checked on each input:
- *  - success: the promises of config.h and ftctl(8): an id, at least one
- *    node, unique node ids, 1..FTD_MAX_RAILS unicast addresses each (not
- *    in 0.0.0.0/8, not IPv4-mapped, not IPv6 link-local), no address used
- *    twice, one address family per rail, ranges of port, period, timeout
- *    (at least twice the period), observers and quorum, and the local
- *    node listed;
+ *  - success: the promises of config.h and ftdetect.conf(5): an id, at
+ *    least one node, unique node ids, 1..FTD_MAX_RAILS unicast addresses
+ *    each (not in 0.0.0.0/8, not IPv4-mapped, not IPv6 link-local), no
+ *    address used twice, one address family per rail, ranges of port,
+ *    period, timeout (at least twice the period), observers and quorum,
+ *    and the local node listed;
  *  - failure: an empty config (nothing to free) and a message that starts
  *    with the file's name and is a terminated string within the buffer;
  *    the same parse into a short, exact-size error buffer gives a prefix

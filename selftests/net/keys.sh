@@ -8,8 +8,8 @@
 #
 # 1. Up under key A; ftctl show names it by its id (ftctl keyid), never
 #    the key itself.
-# 2. The three rounds of ftctl(8), KEYS, each applied node by node with
-#    heartbeats flowing: accept B; send with B and accept A; B alone
+# 2. The three rounds of ftdetect.conf(5), KEYS, each applied node by node
+#    with heartbeats flowing: accept B; send with B and accept A; B alone
 #    (from a keyfile, as an admin would keep it). Meanwhile not one frame
 #    is refused (rx_badmac stays 0 at every node) and no node changes state
 #    (quiet_since), and a node between the rounds shows which key each

@@ -2,14 +2,14 @@
 /*
  * ftctl apply. The steps, and why they are in this order:
  *
- *   1. GET_CONFIG. Cluster id, local node, port and key are fixed while the
- *      instance is up. If the file changes one of the first three, the
- *      instance has to go down (CMD_DOWN) first; its peers will see it
- *      fall silent. Otherwise it stays up: re-applying a file to add a
- *      node must not stop heartbeats, or every observer of this node
- *      would report a false failure. The key cannot be read back: it is
- *      sent every time, the module accepts an unchanged key while up and
- *      refuses a new one with -EBUSY, and --restart applies a new key.
+ *   1. GET_CONFIG. Cluster id, local node and port are fixed while the
+ *      instance is up. If the file changes one of them, the
+ *      instance has to go down (CMD_DOWN) first; its peers are told it
+ *      left (NODE_LEFT, not NODE_DEAD). Otherwise it stays up:
+ *      re-applying a file to add a node must not stop heartbeats, or
+ *      every observer of this node would report a false failure. The
+ *      keys cannot be read back: they are sent every time, and the module
+ *      takes new ones live.
  *   2. SET_CONFIG without UP: cluster id, node and port (if down), key,
  *      period and timeout (they change live).
  *   3. DEL_NODE for every node the kernel has and the file does not list,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The cluster config file (see ftctl(8), CONFIGURATION FILE):
+ * The cluster config file (see ftdetect.conf(5)):
  *
  *   [cluster]
  *   id = 42

@@ -41,7 +41,7 @@ static const char main_usage[] =
 	"Configure the ftdetect failure detector of this network namespace.\n"
 	"\n"
 	"Commands:\n"
-	"  apply [--node ID] [--dry-run] [--restart] [-v] FILE\n"
+	"  apply [--node ID] [--dry-run] [--restart] [--force] [-v] FILE\n"
 	"                 apply a cluster config file (nodes, period, timeout, key)\n"
 	"  show [-j]      show the configuration and the node list\n"
 	"  stats [-j]     show the instance's frame and event counters\n"
@@ -55,16 +55,16 @@ static const char main_usage[] =
 	"  help [COMMAND] show this help, or a command's\n"
 	"\n"
 	"Exit status: 0 success, 1 runtime or kernel error, 2 usage or config error.\n"
-	"See ftctl(8) for the config file format.\n";
+	"See ftdetect.conf(5) for the config file format.\n";
 
 static const char apply_usage[] =
-	"Usage: ftctl apply [--node ID] [--dry-run] [--restart] [-v] FILE\n"
+	"Usage: ftctl apply [--node ID] [--dry-run] [--restart] [--force] [-v] FILE\n"
 	"\n"
 	"Make the instance match FILE: set cluster id, local node, port, period,\n"
 	"timeout and keys, add or replace the listed nodes, remove the others, and\n"
 	"start heartbeats. A running instance stays up unless the cluster id, the\n"
-	"local node or the port change; keys change live (see ftctl(8), KEYS, for\n"
-	"changing a cluster's key without a false suspicion).\n"
+	"local node or the port change; keys change live (see ftdetect.conf(5),\n"
+	"KEYS, for changing a cluster's key without a false suspicion).\n"
 	"\n"
 	"The local node is --node ID, else 'node =' in FILE, else the one node\n"
 	"whose address is configured on this host (in this network namespace).\n"
@@ -107,8 +107,8 @@ static const char down_usage[] =
 	"Usage: ftctl down\n"
 	"\n"
 	"Stop heartbeats. The configuration and the node list are kept; 'ftctl\n"
-	"apply' starts the instance again. Other nodes will see this node fall\n"
-	"silent and declare it dead after their timeout.\n";
+	"apply' starts the instance again. The other nodes are told that this\n"
+	"node left: they report NODE_LEFT, never NODE_DEAD.\n";
 
 static const char help_usage[] =
 	"Usage: ftctl help [COMMAND]\n";
