@@ -374,6 +374,38 @@ TEST_F(conf, errors_withhold_keys)
 			  "'key [hex withheld]'");
 }
 
+/*
+ * Every message withholds keys, not only those that quote a whole line:
+ * `ftctl genkey >> cluster.conf` appends a bare key under [nodes] in most
+ * files, and a key pasted as a node id, an address or `node =` was quoted
+ * whole.
+ */
+TEST_F(conf, no_message_shows_a_key)
+{
+	static const char *const text[] = {
+		MINIMAL "00112233445566778899aabbccddeeff\n",
+		MINIMAL "3 00112233445566778899aabbccddeeff\n",
+		"[cluster]\nid = 1\nkey = none\nnode = 00112233445566778899aabbccddeeff\n"
+		"[nodes]\n1 192.0.2.1\n",
+		"[cluster]\nid = 00112233445566778899aabbccddeeff\n",
+		"[cluster]\nport = 00112233445566778899aabbccddeeff\n",
+		"[cluster]\nperiod = 00112233445566778899aabbccddeeff\n",
+		"[cluster]\nkey = 00112233445566778899aabbccddeeff00\n",
+		"[cluster]\naccept_key = 00112233445566778899aabbccddeeff0\n",
+		"[cluster]\nkey = none\nkey_typo = 00112233445566778899aabbccddeeff\n",
+		"[00112233445566778899aabbccddeeff]\n",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
+		memset(self->err, 0, sizeof(self->err));
+		EXPECT_EQ(-1, parse(text[i], &self->c, self->err)) TH_LOG("file %zu parsed", i);
+		EXPECT_EQ(NULL, strstr(self->err, "0011223344556677")) TH_LOG("file %zu: %s", i, self->err);
+		EXPECT_NE(NULL, strstr(self->err, "cluster.conf")) TH_LOG("file %zu: %s", i, self->err);
+		ftctl_conf_free(&self->c);
+	}
+}
+
 /* No key at all is a mistake; running unauthenticated must be said. */
 TEST_F(conf, key_required)
 {
@@ -455,7 +487,7 @@ TEST_F(conf, keyfile)
 	/* Others may read it: refused, and the message says how to mend it. */
 	chmod(key, 0640);
 	EXPECT_EQ(-1, ftctl_conf_load(conf, &self->c, self->err, sizeof(self->err)));
-	EXPECT_NE(NULL, strstr(self->err, "can be read or written by others (mode 640): chmod 600"))
+	EXPECT_NE(NULL, strstr(self->err, "is open to its group or others (mode 640): chmod 600"))
 		TH_LOG("%s", self->err);
 
 	write_file(key, "# nothing yet\n", 0600);
@@ -466,7 +498,33 @@ TEST_F(conf, keyfile)
 	EXPECT_EQ(-1, ftctl_conf_load(conf, &self->c, self->err, sizeof(self->err)));
 	EXPECT_NE(NULL, strstr(self->err, "cluster.key:1: bad key")) TH_LOG("%s", self->err);
 
+	/* A symbolic link is refused, and says so (not just ELOOP's text). */
+	write_file(key, KEY_A "\n", 0600);
+	snprintf(text, sizeof(text), "%s/real.key", dir);
+	ASSERT_EQ(0, rename(key, text));
+	ASSERT_EQ(0, symlink("real.key", key));
+	EXPECT_EQ(-1, ftctl_conf_load(conf, &self->c, self->err, sizeof(self->err)));
+	EXPECT_NE(NULL, strstr(self->err, "cluster.key is a symbolic link: name the file itself"))
+		TH_LOG("%s", self->err);
 	unlink(key);
+
+	/* Owned by another user (root may hand it over; the test needs root). */
+	ASSERT_EQ(0, rename(text, key));
+	if (geteuid() == 0 && chown(key, 4242, 4242) == 0) {
+		EXPECT_EQ(-1, ftctl_conf_load(conf, &self->c, self->err, sizeof(self->err)));
+		EXPECT_NE(NULL, strstr(self->err, "belongs to uid 4242, not to root or to us"))
+			TH_LOG("%s", self->err);
+	} else {
+		TH_LOG("not root: the foreign-owner check is not tried");
+	}
+	unlink(key);
+
+	/* A FIFO is not a key file, and apply does not wait for a writer. */
+	ASSERT_EQ(0, mkfifo(key, 0600));
+	EXPECT_EQ(-1, ftctl_conf_load(conf, &self->c, self->err, sizeof(self->err)));
+	EXPECT_NE(NULL, strstr(self->err, "cluster.key is not a regular file")) TH_LOG("%s", self->err);
+	unlink(key);
+
 	EXPECT_EQ(-1, ftctl_conf_load(conf, &self->c, self->err, sizeof(self->err)));
 	EXPECT_NE(NULL, strstr(self->err, "No such file or directory")) TH_LOG("%s", self->err);
 
@@ -595,7 +653,7 @@ TEST_F(conf, rail_family_must_agree_across_nodes)
 	EXPECT_CONF_ERROR("[cluster]\nid = 1\n[nodes]\n"
 			  "1 192.0.2.1 2001:db8:1::1\n"
 			  "2 192.0.2.2 198.51.100.2\n",
-			  "cluster.conf:5: rail 2 of node 2 is IPv4, but IPv6 on line 4: "
+			  "cluster.conf:5: rail 1 of node 2 is IPv4, but IPv6 on line 4: "
 			  "address i of every node must be of one family");
 	/* Fewer rails on one node is fine. */
 	ASSERT_EQ(0, parse("[cluster]\nid = 1\nkey = none\n[nodes]\n1 192.0.2.1 2001:db8:1::1\n2 192.0.2.2\n",

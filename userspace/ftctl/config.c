@@ -65,10 +65,18 @@ struct parser {
 	unsigned int key_line[NKEYS];	/* where each key was set; 0: not set */
 };
 
-/* Record "name:line: message" (line 0: "name: message"); returns -1. */
+static const char *shown(const char *s, char *buf, size_t len);
+
+/*
+ * Record "name:line: message" (line 0: "name: message"); returns -1. The
+ * message withholds every run of 16 or more hex digits (see shown()):
+ * whatever a message quotes (a node id, an address, a section name...)
+ * may be a key pasted in the wrong place.
+ */
 __attribute__((format(printf, 3, 4)))
 static int fail(struct parser *p, unsigned int line, const char *fmt, ...)
 {
+	char msg[FTCTL_CONF_ERRSZ];
 	va_list ap;
 	int n;
 
@@ -79,8 +87,10 @@ static int fail(struct parser *p, unsigned int line, const char *fmt, ...)
 	if (n < 0 || (size_t)n >= p->errlen)
 		return -1;
 	va_start(ap, fmt);
-	vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	shown(msg, p->err + n, p->errlen - (size_t)n);
+	explicit_bzero(msg, sizeof(msg));
 	return -1;
 }
 
@@ -191,6 +201,9 @@ static int load_keyfile(struct parser *p, const char *v)
 		snprintf(path, sizeof(path), "%s", v);
 	/* Not blocking: a FIFO named here must not hang apply. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0 && errno == ELOOP)
+		return fail(p, p->line, "keyfile %s is a symbolic link: name the file itself "
+			    "(a link's target could change under a checked name)", path);
 	if (fd < 0)
 		return fail(p, p->line, "keyfile %s: %s", path, strerror(errno));
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
@@ -199,7 +212,7 @@ static int load_keyfile(struct parser *p, const char *v)
 	}
 	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
 		close(fd);
-		return fail(p, p->line, "keyfile %s can be read or written by others "
+		return fail(p, p->line, "keyfile %s is open to its group or others "
 			    "(mode %03o): chmod 600 %s", path, st.st_mode & 0777, path);
 	}
 	if (st.st_uid != 0 && st.st_uid != geteuid()) {
@@ -252,9 +265,9 @@ out:
 }
 
 /*
- * A line as an error message may quote it: a run of 16 or more hex digits
- * (a key, or most of one) is withheld, so that a misplaced key line never
- * prints the cluster's secret on a terminal or into a log.
+ * An error message may quote the file: a run of 16 or more hex digits (a
+ * key, or most of one) is withheld, so that a misplaced key never prints
+ * the cluster's secret on a terminal or into a log.
  */
 static const char *shown(const char *s, char *buf, size_t len)
 {
@@ -302,13 +315,12 @@ static int parse_period(struct parser *p, const char *key, const char *v, uint64
 static int cluster_line(struct parser *p, char *s)
 {
 	struct ftctl_conf *c = p->c;
-	char *eq = strchr(s, '='), *k, *v, quoted[256];
+	char *eq = strchr(s, '='), *k, *v;
 	uint32_t u;
 	int i;
 
 	if (!eq)
-		return fail(p, p->line, "expected 'key = value' in [cluster], got '%s'",
-			    shown(s, quoted, sizeof(quoted)));
+		return fail(p, p->line, "expected 'key = value' in [cluster], got '%s'", s);
 	*eq = '\0';
 	k = trim(s);
 	v = trim(eq + 1);
@@ -504,7 +516,7 @@ static int section_line(struct parser *p, char *s)
 
 static int parse_line(struct parser *p, char *line)
 {
-	char *hash = strchr(line, '#'), quoted[256];
+	char *hash = strchr(line, '#');
 	char *s;
 
 	if (hash)
@@ -521,7 +533,7 @@ static int parse_line(struct parser *p, char *line)
 		return nodes_line(p, s);
 	default:
 		return fail(p, p->line, "'%s' is outside any section "
-			    "(start with [cluster] or [nodes])", shown(s, quoted, sizeof(quoted)));
+			    "(start with [cluster] or [nodes])", s);
 	}
 }
 
@@ -628,9 +640,10 @@ static int check_rail_families(struct parser *p)
 				family[r] = n->addrs[r].family;
 				first[r] = n->line;
 			} else if (family[r] != n->addrs[r].family) {
+				/* Rails count from 0, as in ftstat and the JSON. */
 				return fail(p, n->line, "rail %u of node %u is IPv%d, but IPv%d on line %u: "
 					    "address i of every node must be of one family",
-					    r + 1, n->id, n->addrs[r].family == AF_INET ? 4 : 6,
+					    r, n->id, n->addrs[r].family == AF_INET ? 4 : 6,
 					    family[r] == AF_INET ? 4 : 6, first[r]);
 			}
 		}
