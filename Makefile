@@ -31,6 +31,8 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 NL_CFLAGS = $(shell pkg-config --cflags libnl-genl-3.0)
 NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0)
+# ftstat --journal (userspace/ftstat/journal.c)
+SD_LIBS = $(shell pkg-config --libs libsystemd)
 UCFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -I$(CURDIR)/include/uapi -I$(CURDIR)/kmod -I$(CURDIR)/userspace
 
 .PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-vm test-smp test-kernels test-debug demo deps clean install uninstall dkms-install dkms-remove
@@ -99,7 +101,7 @@ $(B)/bin/ftctl: userspace/ftctl/*.c userspace/ftctl/*.h $(COMMON_SRC) $(KEYID_SR
 
 $(B)/bin/ftstat: userspace/ftstat/*.c userspace/ftstat/*.h $(COMMON_SRC) $(KEYID_SRC) userspace/common/*.h kmod/proto/*.h include/uapi/linux/ftdetect.h ebpf/status.c ebpf/*.h
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) -o $@ userspace/ftstat/*.c $(COMMON_SRC) $(KEYID_SRC) ebpf/status.c $(NL_LIBS) $(EBPF_LIBS)
+	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) -o $@ userspace/ftstat/*.c $(COMMON_SRC) $(KEYID_SRC) ebpf/status.c $(NL_LIBS) $(EBPF_LIBS) $(SD_LIBS)
 
 # So that `make build/bin/ftctl` (a relative name for the same file) works.
 build/bin/ftctl build/bin/ftstat: build/bin/%: $(B)/bin/% ;
@@ -300,7 +302,7 @@ $(B)/unit/libunit.a: $(UNIT_LIB_OBJ)
 
 $(B)/unit/%: selftests/unit/%.c $(B)/unit/libunit.a $(UNIT_HDRS) selftests/kselftest_harness.h selftests/harness.h
 	@mkdir -p $(@D)
-	$(CC) $(UNIT_CFLAGS) -o $@ $< $(B)/unit/libunit.a $(NL_LIBS) $(EBPF_LIBS) -lm
+	$(CC) $(UNIT_CFLAGS) -o $@ $< $(B)/unit/libunit.a $(NL_LIBS) $(EBPF_LIBS) $(SD_LIBS) -lm
 
 # test_status reads the table with libftdetect's private reader, compiled in.
 $(B)/unit/test_status: userspace/lib/status.c

@@ -16,6 +16,7 @@
 
 #include <linux/ftdetect.h>
 
+#include "ftstat/format.h"
 #include "ftstat/hook.h"
 #include "ftstat/loop.h"
 
@@ -62,7 +63,7 @@ TEST(environment_is_the_json_members)
 	struct ftd_event ev = dead(17, 3);
 	char buf[1024], *env[32];
 
-	ASSERT_EQ(0, ftstat_hook_environ(&ev, buf, sizeof(buf), env, 32));
+	ASSERT_EQ(0, ftstat_event_vars(&ev, buf, sizeof(buf), env, 32));
 	EXPECT_EQ(0, strncmp(env[0], "FTD_EVENT_JSON={\"event\":\"NODE_DEAD\"", 35)) TH_LOG("%s", env[0]);
 	EXPECT_STREQ("FTD_EVENT=NODE_DEAD", env[1]);
 	EXPECT_STREQ("FTD_TYPE=3", env[2]);
@@ -74,7 +75,7 @@ TEST(environment_is_the_json_members)
 	EXPECT_STREQ("FTD_ORIGIN=1", env[8]);
 	EXPECT_EQ(NULL, env[9]);
 	/* Too small a buffer: an error, never a cut variable. */
-	EXPECT_EQ(-1, ftstat_hook_environ(&ev, buf, 64, env, 32));
+	EXPECT_EQ(-1, ftstat_event_vars(&ev, buf, 64, env, 32));
 }
 
 TEST(program_gets_the_event_and_runs_in_order)

@@ -8,6 +8,7 @@
 #include "ftstat/format.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -513,14 +514,22 @@ static bool has_count(const struct ftd_event *ev)
 
 void ftstat_print_event(FILE *f, const struct ftd_event *ev)
 {
-	const char *name = ftu_event_name(ev->type);
 	char when[FTSTAT_TIME_BUFSZ];
 
 	fputs(ftstat_format_time(ev->time_ns, when, sizeof(when)), f);
+	fputc(' ', f);
+	ftstat_print_event_text(f, ev);
+	fputc('\n', f);
+}
+
+void ftstat_print_event_text(FILE *f, const struct ftd_event *ev)
+{
+	const char *name = ftu_event_name(ev->type);
+
 	if (name)
-		fprintf(f, " %s", name);
+		fputs(name, f);
 	else
-		fprintf(f, " EVENT_%u", ev->type);	/* newer than this tool */
+		fprintf(f, "EVENT_%u", ev->type);	/* newer than this tool */
 	if (ev->node != FTD_NODE_NONE)
 		fprintf(f, " node %" PRIu32 " incarnation %" PRIu32, ev->node, ev->incarnation);
 	if (has_rail(ev) && ev->rail != FTD_RAIL_NONE)
@@ -533,7 +542,6 @@ void ftstat_print_event(FILE *f, const struct ftd_event *ev)
 		fprintf(f, " count %" PRIu32, ev->count);
 	if (ev->origin != FTD_NODE_NONE)
 		fprintf(f, " origin %" PRIu32, ev->origin);
-	fputc('\n', f);
 }
 
 void ftstat_print_event_json(FILE *f, const struct ftd_event *ev)
@@ -592,4 +600,63 @@ void ftstat_print_overflow(FILE *f, uint64_t now_ns, bool json)
 	ftu_json_kv_string(&j, "reason", "ENOBUFS");
 	ftu_json_object_end(&j);
 	fputc('\n', f);
+}
+
+/*
+ * The variables are the event's JSON members (ftstat -w -j), one for one:
+ * "node":3 is FTD_NODE=3. Made from that line, so that the JSON, a hook's
+ * environment and the journal's fields never disagree about which fields
+ * an event has.
+ */
+int ftstat_event_vars(const struct ftd_event *ev, char *buf, size_t len, char **env, size_t n)
+{
+	char *json = NULL, *p;
+	size_t jlen = 0, used = 0, k = 0;
+	FILE *f = open_memstream(&json, &jlen);
+
+	if (!f)
+		return -1;
+	ftstat_print_event_json(f, ev);
+	if (fclose(f))
+		return -1;
+	json[strcspn(json, "\n")] = '\0';
+	/* FTD_EVENT_JSON first: the whole record. */
+	if (k + 1 >= n || (used += (size_t)snprintf(buf + used, len - used,
+						     "FTD_EVENT_JSON=%s", json) + 1) > len)
+		goto full;
+	env[k++] = buf;
+	/* A flat object of "key":number or "key":"word" members. */
+	for (p = json; (p = strchr(p, '"'));) {
+		char *key = p + 1, *end = strchr(key, '"'), *val, *start = buf + used;
+		size_t klen, vlen;
+
+		if (!end || end[1] != ':')
+			break;
+		klen = (size_t)(end - key);
+		val = end + 2;
+		if (*val == '"') {
+			val++;
+			vlen = strcspn(val, "\"");
+			p = val + vlen + 1;
+		} else {
+			vlen = strcspn(val, ",}");
+			p = val + vlen;
+		}
+		if (k + 1 >= n || used + 4 + klen + 1 + vlen + 1 > len)
+			goto full;
+		used += (size_t)sprintf(start, "FTD_");
+		for (size_t i = 0; i < klen; i++)
+			buf[used++] = (char)(key[i] >= 'a' && key[i] <= 'z' ? key[i] - 32 : key[i]);
+		buf[used++] = '=';
+		memcpy(buf + used, val, vlen);
+		used += vlen;
+		buf[used++] = '\0';
+		env[k++] = start;
+	}
+	env[k] = NULL;
+	free(json);
+	return 0;
+full:
+	free(json);
+	return -1;
 }

@@ -56,6 +56,17 @@ const char *ftstat_delay_bucket_label(unsigned int b, char *buf, size_t len);
 void ftstat_print_event(FILE *f, const struct ftd_event *ev);
 void ftstat_print_event_json(FILE *f, const struct ftd_event *ev);
 
+/* The event as text without its time: "NODE_DEAD node 3 incarnation 2 ...". */
+void ftstat_print_event_text(FILE *f, const struct ftd_event *ev);
+
+/*
+ * The event as variables, "FTD_EVENT_JSON=<the JSON line>" first, then
+ * "FTD_EVENT=NODE_DEAD", "FTD_NODE=3", ...: a hook's environment, the
+ * journal's fields. NULL-terminated, in `buf` (`len` bytes) and `env` (`n`
+ * pointers); -1 if they do not fit.
+ */
+int ftstat_event_vars(const struct ftd_event *ev, char *buf, size_t len, char **env, size_t n);
+
 /*
  * Events were lost between the kernel and us (the socket's receive buffer
  * overran: ENOBUFS); how many is unknown. `now_ns` is CLOCK_REALTIME.

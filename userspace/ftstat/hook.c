@@ -34,65 +34,6 @@ bool ftstat_hook_busy(const struct ftstat_hook *h)
 	return false;
 }
 
-/*
- * The variables are the event's JSON members (ftstat -w -j), one for one:
- * "node":3 is FTD_NODE=3. Made from that line, so that the two never
- * disagree about which fields an event has.
- */
-int ftstat_hook_environ(const struct ftd_event *ev, char *buf, size_t len,
-			char **env, size_t n)
-{
-	char *json = NULL, *p;
-	size_t jlen = 0, used = 0, k = 0;
-	FILE *f = open_memstream(&json, &jlen);
-
-	if (!f)
-		return -1;
-	ftstat_print_event_json(f, ev);
-	if (fclose(f))
-		return -1;
-	json[strcspn(json, "\n")] = '\0';
-	/* FTD_EVENT_JSON first: the whole record. */
-	if (k + 1 >= n || (used += (size_t)snprintf(buf + used, len - used,
-						     "FTD_EVENT_JSON=%s", json) + 1) > len)
-		goto full;
-	env[k++] = buf;
-	/* A flat object of "key":number or "key":"word" members. */
-	for (p = json; (p = strchr(p, '"'));) {
-		char *key = p + 1, *end = strchr(key, '"'), *val, *start = buf + used;
-		size_t klen, vlen;
-
-		if (!end || end[1] != ':')
-			break;
-		klen = (size_t)(end - key);
-		val = end + 2;
-		if (*val == '"') {
-			val++;
-			vlen = strcspn(val, "\"");
-			p = val + vlen + 1;
-		} else {
-			vlen = strcspn(val, ",}");
-			p = val + vlen;
-		}
-		if (k + 1 >= n || used + 4 + klen + 1 + vlen + 1 > len)
-			goto full;
-		used += (size_t)sprintf(start, "FTD_");
-		for (size_t i = 0; i < klen; i++)
-			buf[used++] = (char)(key[i] >= 'a' && key[i] <= 'z' ? key[i] - 32 : key[i]);
-		buf[used++] = '=';
-		memcpy(buf + used, val, vlen);
-		used += vlen;
-		buf[used++] = '\0';
-		env[k++] = start;
-	}
-	env[k] = NULL;
-	free(json);
-	return 0;
-full:
-	free(json);
-	return -1;
-}
-
 /* In the child: the event on stdin, FTD_* set, signals as a fresh process. */
 static void child(struct ftstat_hook *h, int in, char **env)
 {
@@ -123,7 +64,7 @@ static int start(struct ftstat_hook *h, struct ftstat_hook_run *r, const struct 
 	FILE *f;
 	pid_t pid;
 
-	if (ftstat_hook_environ(ev, buf, sizeof(buf), env, 32))
+	if (ftstat_event_vars(ev, buf, sizeof(buf), env, 32))
 		return -1;
 	f = open_memstream(&json, &jlen);
 	if (!f)

@@ -57,9 +57,4 @@ void ftstat_hook_stop(struct ftstat_hook *h);
 /* Whether a program runs or an event waits. */
 bool ftstat_hook_busy(const struct ftstat_hook *h);
 
-/* The environment the program gets for ev: "FTD_EVENT=NODE_DEAD", ...;
- * NULL-terminated, in `buf` (`len` bytes) and `env` (`n` pointers). */
-int ftstat_hook_environ(const struct ftd_event *ev, char *buf, size_t len,
-			char **env, size_t n);
-
 #endif /* FTSTAT_HOOK_H */

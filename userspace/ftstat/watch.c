@@ -24,11 +24,13 @@
 #include "common/nl.h"
 #include "ftstat/format.h"
 #include "ftstat/hook.h"
+#include "ftstat/journal.h"
 #include "ftstat/loop.h"
 
 struct watch {
 	const struct ftstat_watch_opts *o;
 	struct ftstat_hook *hook;	/* --exec, else NULL */
+	struct ftstat_journal *journal;	/* --journal, else NULL */
 	uint64_t seen;
 };
 
@@ -51,7 +53,9 @@ static int on_event(struct nl_msg *msg, void *arg)
 	}
 	if (!wanted(w->o, ev.type))
 		return NL_SKIP;
-	if (w->o->json)
+	if (w->journal)
+		ftstat_journal_event(w->journal, &ev);
+	else if (w->o->json)
 		ftstat_print_event_json(stdout, &ev);
 	else
 		ftstat_print_event(stdout, &ev);
@@ -128,7 +132,11 @@ static int loop(struct ftu_nl *nl, struct nl_cb *cb, struct watch *w)
 		}
 		err = nl_recvmsgs(nl->sk, cb);
 		if (err == -NLE_NOMEM) {
-			ftstat_print_overflow(stdout, ftstat_now_ns(CLOCK_REALTIME), w->o->json);
+			if (w->journal)
+				ftstat_journal_overflow(w->journal);
+			else
+				ftstat_print_overflow(stdout, ftstat_now_ns(CLOCK_REALTIME),
+						      w->o->json);
 			fflush(stdout);
 			if (w->hook)
 				fprintf(stderr, "%s: hook: events were lost before it could "
@@ -147,6 +155,8 @@ static int loop(struct ftu_nl *nl, struct nl_cb *cb, struct watch *w)
 	}
 out:
 	hook_drain(w->hook, &l, signalled);
+	if (w->journal)
+		ftstat_journal_close(w->journal);
 	return ret;
 }
 
@@ -154,6 +164,7 @@ int ftstat_watch(const struct ftstat_watch_opts *o)
 {
 	struct watch w = { .o = o };
 	static struct ftstat_hook hook;	/* its queue is large: not on the stack */
+	static struct ftstat_journal journal;
 	struct ftu_nl nl;
 	struct nl_cb *cb;
 	int ret = 1;
@@ -161,6 +172,10 @@ int ftstat_watch(const struct ftstat_watch_opts *o)
 	if (o->exec) {
 		ftstat_hook_init(&hook, o->exec, o->exec_timeout_ns);
 		w.hook = &hook;
+	}
+	if (o->journal) {
+		ftstat_journal_init(&journal);
+		w.journal = &journal;
 	}
 	if (ftu_nl_open(&nl, FTDETECT_GENL_NAME))
 		return 1;

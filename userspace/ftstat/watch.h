@@ -11,6 +11,7 @@
 
 struct ftstat_watch_opts {
 	bool json;
+	bool journal;		/* to the systemd journal, not stdout (journal.h) */
 	uint64_t count;		/* stop after this many events; 0: never */
 	uint64_t timeout_ns;	/* stop after this long; 0: never */
 	uint32_t types;		/* bit (1 << type) per event type shown; 0: all */
