@@ -11,6 +11,8 @@
 #                   docs/testing.md)
 #   make test-smp   the VM suite on a guest with two vCPUs; not part of make
 #                   test, which runs a few tests so (docs/testing.md)
+#   make test-systemd  the systemd unit's test, in a guest with systemd as
+#                   PID 1 (part of make test)
 #   make demo       boot the VM, run a small cluster, kill a node, show detection
 #   make bench      benchmarks (bench/, docs/benchmarks.md); not part of make test
 #   make install    install tools, library, headers, the systemd unit (DESTDIR,
@@ -32,7 +34,7 @@ NL_CFLAGS = $(shell pkg-config --cflags libnl-genl-3.0)
 NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0)
 UCFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -I$(CURDIR)/include/uapi -I$(CURDIR)/kmod -I$(CURDIR)/userspace
 
-.PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-vm test-smp test-debug demo deps clean install uninstall dkms-install dkms-remove
+.PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-vm test-smp test-systemd test-debug demo deps clean install uninstall dkms-install dkms-remove
 
 all: module ebpf userspace selftests mpi
 
@@ -319,6 +321,12 @@ test-vm: all
 # under emulation, and the tests' timing bounds were made on one.
 test-smp: all
 	FTD_VM_CPUS=2 selftests/vm/run
+
+# The tests of selftests/vm/systemd-tests.list (the systemd unit) in a guest
+# with systemd as PID 1; the unit loads the module, not the harness.
+test-systemd: all
+	FTD_VM_INIT=systemd FTD_VM_LOAD=0 FTD_VM_EXTRA_TESTS=vm/systemd-tests.list \
+		selftests/vm/run selftests/run-vm-suite systemd_unit
 
 # The VM suite on the debug kernel (selftests/vm/debug-kernel/): builds the
 # kernel when its config fragment or Debian's source package changed, then
