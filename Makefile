@@ -13,9 +13,12 @@
 #                   test, which runs a few tests so (docs/testing.md)
 #   make test-kernels  the VM suite on every other installed kernel (make deps
 #                   installs the 6.12 series); make test only builds for it
+#   make test-systemd  the systemd unit's test, in a guest with systemd as
+#                   PID 1 (part of make test)
 #   make demo       boot the VM, run a small cluster, kill a node, show detection
 #   make bench      benchmarks (bench/, docs/benchmarks.md); not part of make test
-#   make install    install tools, library, headers (DESTDIR, PREFIX); make uninstall
+#   make install    install tools, library, headers, the systemd unit (DESTDIR,
+#                   PREFIX, SYSTEMDUNITDIR); make uninstall
 #   make dkms-install  the module for the running kernel (KERNELRELEASE=R: another)
 #
 # KERNELRELEASE and KDIR select the kernel to build against; the default is the
@@ -35,7 +38,7 @@ NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0)
 SD_LIBS = $(shell pkg-config --libs libsystemd)
 UCFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -I$(CURDIR)/include/uapi -I$(CURDIR)/kmod -I$(CURDIR)/userspace
 
-.PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-vm test-smp test-kernels test-debug demo deps clean install uninstall dkms-install dkms-remove
+.PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-vm test-smp test-kernels test-systemd test-debug demo deps clean install uninstall dkms-install dkms-remove
 
 all: module ebpf userspace selftests mpi
 
@@ -329,6 +332,11 @@ test-smp: all
 test-kernels: deps
 	$(MAKE) all
 	selftests/vm/other-kernels/test $(TESTS)
+# The tests of selftests/vm/systemd-tests.list (the systemd unit) in a guest
+# with systemd as PID 1; the unit loads the module, not the harness.
+test-systemd: all
+	FTD_VM_INIT=systemd FTD_VM_LOAD=0 FTD_VM_EXTRA_TESTS=vm/systemd-tests.list \
+		selftests/vm/run selftests/run-vm-suite systemd_unit
 
 # The VM suite on the debug kernel (selftests/vm/debug-kernel/): builds the
 # kernel when its config fragment or Debian's source package changed, then
@@ -352,22 +360,51 @@ deps:
 
 # Where bash-completion looks for a command's completion, loaded on first use.
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+SBINDIR ?= $(PREFIX)/sbin
+# The systemd unit (systemd/): for PREFIX=/usr where systemd says system
+# units go; else under PREFIX, which systemd searches for /usr/local (for
+# another PREFIX, set SYSTEMDUNITDIR). The configuration is always in
+# /etc/ftdetect, which the unit and the docs name.
+SYSTEMDUNITDIR ?= $(if $(filter /usr,$(PREFIX)),$(or $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null),/usr/lib/systemd/system),$(PREFIX)/lib/systemd/system)
+CONFDIR := /etc/ftdetect
+
+# The unit runs ftctl where install puts it: regenerated when SBINDIR changes.
+$(B)/systemd/ftdetect.service: systemd/ftdetect.service.in FORCE
+	@mkdir -p $(@D)
+	@sed -e 's|@SBINDIR@|$(SBINDIR)|g' $< > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; echo "  GEN $@ (ftctl in $(SBINDIR))"; fi
+
+# systemctl only for a real install on a system that runs systemd: a DESTDIR
+# is a package's staging tree, and a container or chroot has no manager.
+SYSTEMD_RUNNING = $(if $(DESTDIR),,$(wildcard /run/systemd/system))
 
 # ldconfig only for a real install: a DESTDIR is a package's staging tree.
-install: userspace install-lib
-	install -D -m 0755 $(B)/bin/ftctl $(DESTDIR)$(PREFIX)/sbin/ftctl
+# install-tools and install-systemd are parts of it an admin (or a test)
+# may want alone, like install-lib.
+install: install-tools install-lib install-systemd
+	$(if $(DESTDIR),,ldconfig)
+
+.PHONY: install-tools install-systemd
+install-tools: tools
+	install -D -m 0755 $(B)/bin/ftctl $(DESTDIR)$(SBINDIR)/ftctl
 	install -D -m 0755 $(B)/bin/ftstat $(DESTDIR)$(PREFIX)/bin/ftstat
 	install -D -m 0644 docs/man/ftctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/ftctl.8
 	install -D -m 0644 docs/man/ftstat.8 $(DESTDIR)$(PREFIX)/share/man/man8/ftstat.8
 	install -D -m 0644 docs/man/ftdetect.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/ftdetect.conf.5
 	install -D -m 0644 completion/ftctl.bash $(DESTDIR)$(BASHCOMPDIR)/ftctl
 	install -D -m 0644 completion/ftstat.bash $(DESTDIR)$(BASHCOMPDIR)/ftstat
-	$(if $(DESTDIR),,ldconfig)
+
+# /etc/ftdetect is made, never filled: with no cluster.conf the unit starts
+# nothing, and an example file there would be applied at the next boot.
+install-systemd: $(B)/systemd/ftdetect.service
+	install -D -m 0644 $(B)/systemd/ftdetect.service $(DESTDIR)$(SYSTEMDUNITDIR)/ftdetect.service
+	install -d -m 0755 $(DESTDIR)$(CONFDIR)
+	$(if $(SYSTEMD_RUNNING),systemctl daemon-reload)
 
 # Every file `make install` writes (userspace/mpi/mpi.mk adds the MPI glue's,
 # for every MPI flavour, built here or not), so that uninstall removes
 # exactly those: never a directory it may share with others.
-INSTALLED += $(PREFIX)/sbin/ftctl $(PREFIX)/bin/ftstat \
+INSTALLED += $(SBINDIR)/ftctl $(PREFIX)/bin/ftstat $(SYSTEMDUNITDIR)/ftdetect.service \
 	$(BASHCOMPDIR)/ftctl $(BASHCOMPDIR)/ftstat \
 	$(PREFIX)/share/man/man8/ftctl.8 $(PREFIX)/share/man/man8/ftstat.8 \
 	$(PREFIX)/share/man/man5/ftdetect.conf.5 \
@@ -376,12 +413,17 @@ INSTALLED += $(PREFIX)/sbin/ftctl $(PREFIX)/bin/ftstat \
 	$(LIBDIR)/libftdetect.a $(LIBDIR)/pkgconfig/libftdetect.pc \
 	$(PREFIX)/share/man/man3/libftdetect.3 $(LIB_MAN_LINKS:%=$(PREFIX)/share/man/man3/%.3)
 
+# Like a package's removal, the unit is stopped (the peers see NODE_LEFT,
+# not a death at the next reboot) and disabled before its file goes. The
+# configuration stays: /etc/ftdetect goes only if empty.
 uninstall:
+	$(if $(SYSTEMD_RUNNING),-[ ! -e $(SYSTEMDUNITDIR)/ftdetect.service ] || systemctl disable --now ftdetect.service)
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	rmdir --ignore-fail-on-non-empty $(DESTDIR)$(INCLUDEDIR)/ftdetect \
 		$(DESTDIR)$(PREFIX)/share/doc/ftdetect/examples $(DESTDIR)$(PREFIX)/share/doc/ftdetect \
-		2>/dev/null || true
+		$(DESTDIR)$(CONFDIR) 2>/dev/null || true
 	$(if $(DESTDIR),,ldconfig)
+	$(if $(SYSTEMD_RUNNING),systemctl daemon-reload)
 
 # ---------------------------------------------------------------- DKMS
 # Only what kbuild needs goes to /usr/src: the module sources and the contract.

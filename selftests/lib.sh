@@ -47,8 +47,15 @@ skip() { echo "# SKIP: $*"; exit $ksft_skip; }
 
 ns_of() { echo "$FTD_NS_PREFIX-n$1"; }
 sw_ns() { echo "$FTD_NS_PREFIX-sw"; }
+# FTD_ROOT_NODE: the node that is the test's own namespace (the VM's root,
+# where a systemd unit configures it: net/systemd_unit.sh), not one of its
+# own; none unless set.
+FTD_ROOT_NODE=${FTD_ROOT_NODE:-}
 # n I CMD...: run CMD in node I's namespace.
-n() { local i=$1; shift; ip netns exec "$(ns_of "$i")" "$@"; }
+n() {
+	local i=$1; shift
+	if [ "$i" = "$FTD_ROOT_NODE" ]; then "$@"; else ip netns exec "$(ns_of "$i")" "$@"; fi
+}
 sw() { ip netns exec "$(sw_ns)" "$@"; }
 
 # A test may set FTD_ON_FAIL to a command that shows what it collected
@@ -131,11 +138,16 @@ cluster_create() {
 		sw ip link set "br$r" up
 	done
 	for ((i = 1; i <= nodes; i++)); do
-		ip netns add "$(ns_of "$i")"
+		local in=(netns "$(ns_of "$i")")
+		if [ "$i" = "$FTD_ROOT_NODE" ]; then
+			in=()	# its veths go when the switch's namespace does
+		else
+			ip netns add "$(ns_of "$i")"
+		fi
 		n "$i" ip link set lo up
 		n "$i" sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
 		for ((r = 0; r < rails; r++)); do
-			ip link add "n${i}r$r" netns "$(ns_of "$i")" type veth \
+			ip link add "n${i}r$r" "${in[@]}" type veth \
 				peer "s${i}r$r" netns "$(sw_ns)"
 			sw ip link set "s${i}r$r" master "br$r" up
 			n "$i" ip addr add "$(addr4 "$r" "$i")/24" dev "n${i}r$r"
