@@ -779,7 +779,12 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *                                             NODE_DEAD learned from another node's
  *                                             notice: the silence when the notice was
  *                                             delivered here (detection plus
- *                                             dissemination, as this node saw it)
+ *                                             dissemination, as this node saw it).
+ *                                             Only the dead node's observers (its k
+ *                                             successors) receive its heartbeats: at
+ *                                             any other node this is the time since
+ *                                             anything else was heard from it (a
+ *                                             probe, a notice), seconds or more
  *       FTDETECT_A_STATS_TOLD_SUM_NS u64      the sum of those silences
  *
  *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
