@@ -9,6 +9,7 @@
 #include "proto/detect.h"
 #include "proto/rail.h"
 #include "proto/elapsed.h"
+#include "proto/delay.h"
 #include "proto/vote.h"
 #include "view.h"
 #include "repair.h"
@@ -88,6 +89,34 @@ static bool first_telling(struct ftd_net *fn, struct ftd_peer *peer, u32 inc)
 	return first;
 }
 
+/*
+ * NODE_DEAD of peer at inc, from origin, if first told (first_telling()).
+ * A detection (h: the deaths we declared, or those told us) also records
+ * how long peer had been silent: its last frame is the one clock both
+ * ends share, so the silence is detection (and, when told, dissemination)
+ * as this node saw it. A node never heard gives no measure; a restart
+ * (h NULL) is no detection: the node is alive again.
+ */
+static void tell_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 inc, u32 origin,
+		      struct ftd_latency_hist *h)
+{
+	u64 heard, silence;
+
+	if (!first_telling(fn, peer, inc))
+		return;
+	if (h) {
+		spin_lock_bh(&peer->lock);
+		heard = peer->last_heard_ns;
+		spin_unlock_bh(&peer->lock);
+		if (heard) {
+			silence = ftd_elapsed(ktime_get_ns(), heard);
+			atomic64_inc(&h->hist[ftd_latency_bucket(silence)]);
+			atomic64_add(silence, &h->sum_ns);
+		}
+	}
+	emit(fn, FTD_EV_NODE_DEAD, peer->id, inc, origin);
+}
+
 /* peer died: each of its ranks still registered is lost with it. */
 static void report_ranks_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 inc, u32 origin)
 {
@@ -110,8 +139,7 @@ void ftd_dissem_restarted(struct ftd_net *fn, struct ftd_peer *peer, u32 old_inc
 	struct ftd_rank_entry lost[8];
 	u32 n;
 
-	if (first_telling(fn, peer, old_inc))
-		emit(fn, FTD_EV_NODE_DEAD, peer->id, old_inc, fn->cfg.node);
+	tell_dead(fn, peer, old_inc, fn->cfg.node, NULL);
 	do {
 		n = ranks ? ftd_ranks_end_some(ranks, lost, ARRAY_SIZE(lost)) : 0;
 		emit_ranks_dead(fn, peer->id, old_inc, fn->cfg.node, lost, n);
@@ -281,8 +309,7 @@ void ftd_dissem_declare_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 inca
 
 	/* The caller already moved peer to DEAD under its lock. */
 	ftd_members_sync(fn, peer);
-	if (first_telling(fn, peer, incarnation))
-		emit(fn, FTD_EV_NODE_DEAD, peer->id, incarnation, n.origin);
+	tell_dead(fn, peer, incarnation, n.origin, &fn->stats.declared);
 	report_ranks_dead(fn, peer, incarnation, n.origin);
 	broadcast(fn, &n, FTD_NODE_NONE);
 	tell_senders(fn, peer, &n);
@@ -571,9 +598,8 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 	case FTD_NOTICE_DEAD:
 		news = apply_gone(fn, subject, n.subject_incarnation, FTD_NODE_DEAD, sender->id);
 		if (news) {
-			if (first_telling(fn, subject, n.subject_incarnation))
-				emit(fn, FTD_EV_NODE_DEAD, n.subject, n.subject_incarnation,
-				     n.origin);
+			tell_dead(fn, subject, n.subject_incarnation, n.origin,
+				  &fn->stats.told);
 			report_ranks_dead(fn, subject, n.subject_incarnation, n.origin);
 		}
 		break;

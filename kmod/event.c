@@ -84,6 +84,8 @@ static void emit(struct ftd_net *fn, struct ftd_event *ev, const struct ftd_stab
 	spin_unlock_bh(&fn->readers_lock);
 
 	atomic64_inc(&fn->stats.events);
+	if (ev->type < ARRAY_SIZE(fn->stats.events_by_type))
+		atomic64_inc(&fn->stats.events_by_type[ev->type]);
 }
 
 void ftd_event_emit(struct ftd_net *fn, struct ftd_event *ev)

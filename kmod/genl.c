@@ -561,6 +561,37 @@ static int ftd_get_node_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 /* ------------------------------------------------------------------ stats */
 
+/*
+ * The reply, sized rather than hoped for (the arrays alone take 0.6 KiB):
+ * every attribute as a padded u64, plus the arrays' payloads on top.
+ */
+static size_t stats_msg_size(void)
+{
+	return nla_total_size(0) +					/* STATS nest */
+	       (FTDETECT_A_STATS_MAX - FTDETECT_A_STATS_PAD) * nla_total_size_64bit(sizeof(u64)) +
+	       sizeof(u64) * (__FTD_EV_MAX + 2 * FTD_LATENCY_BUCKETS);	/* the arrays */
+}
+
+/* An array of counters as the uapi's __u64[n]: each read once, not all at once. */
+static int put_counters(struct sk_buff *skb, int type, const atomic64_t *c, unsigned int n)
+{
+	struct nlattr *a = nla_reserve(skb, type, n * sizeof(u64));
+	u64 *v;
+
+	if (!a)
+		return -EMSGSIZE;
+	v = nla_data(a);
+	while (n--)
+		v[n] = atomic64_read(&c[n]);
+	return 0;
+}
+
+static int put_latency(struct sk_buff *skb, int hist, int sum, const struct ftd_latency_hist *h)
+{
+	return put_counters(skb, hist, h->hist, FTD_LATENCY_BUCKETS) ||
+	       nla_put_u64_64bit(skb, sum, atomic64_read(&h->sum_ns), FTDETECT_A_STATS_PAD);
+}
+
 static int ftd_get_stats(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ftd_net *fn = info_fn(info);
@@ -569,7 +600,7 @@ static int ftd_get_stats(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	msg = genlmsg_new(stats_msg_size(), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &ftd_genl_family, 0, FTDETECT_CMD_GET_STATS);
@@ -614,7 +645,12 @@ static int ftd_get_stats(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_MINORITY, ftd_majority_minority_of(fn),
 			      FTDETECT_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TICKS_RX_BEHIND,
-			      atomic64_read(&s->ticks_rx_behind), FTDETECT_A_STATS_PAD))
+			      atomic64_read(&s->ticks_rx_behind), FTDETECT_A_STATS_PAD) ||
+	    put_counters(msg, FTDETECT_A_STATS_EVENTS_BY_TYPE, s->events_by_type,
+			 ARRAY_SIZE(s->events_by_type)) ||
+	    put_latency(msg, FTDETECT_A_STATS_DECLARED_HIST, FTDETECT_A_STATS_DECLARED_SUM_NS,
+			&s->declared) ||
+	    put_latency(msg, FTDETECT_A_STATS_TOLD_HIST, FTDETECT_A_STATS_TOLD_SUM_NS, &s->told))
 		goto err;
 	nla_nest_end(msg, nest);
 	genlmsg_end(msg, hdr);

@@ -42,6 +42,12 @@ struct ftd_config {
 	u8 n_accepted;
 };
 
+/* A latency histogram (FTDETECT_A_STATS_*_HIST): counts and their sum. */
+struct ftd_latency_hist {
+	atomic64_t hist[FTD_LATENCY_BUCKETS];
+	atomic64_t sum_ns;
+};
+
 struct ftd_stats {
 	atomic64_t tx, tx_err;
 	atomic64_t rx, rx_malformed, rx_foreign, rx_badmac;
@@ -53,6 +59,9 @@ struct ftd_stats {
 	atomic64_t fenced;
 	atomic64_t rx_stale, rx_replay, rx_unproven;
 	atomic64_t repairs;		/* repair.c */
+	atomic64_t events_by_type[__FTD_EV_MAX];	/* event.c */
+	/* Silence of the dead at NODE_DEAD (dissem.c): ours, and told us. */
+	struct ftd_latency_hist declared, told;
 };
 
 struct ftd_net {

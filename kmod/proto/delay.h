@@ -18,7 +18,14 @@ struct ftd_delay {
 	u64 hist[FTD_DELAY_BUCKETS];
 };
 
+/*
+ * The log2-microsecond bucket of ns among nbuckets (>= 1): 0 below 1 us,
+ * i in [2^(i-1), 2^i) us, nbuckets - 1 for the rest. Both histograms of
+ * the uapi use it: FTD_DELAY_BUCKETS and FTD_LATENCY_BUCKETS.
+ */
+unsigned int ftd_log2_us_bucket(u64 ns, unsigned int nbuckets);
 unsigned int ftd_delay_bucket(u64 ns);
+unsigned int ftd_latency_bucket(u64 ns);
 void ftd_delay_add(struct ftd_delay *d, u64 ns);
 
 static inline u64 ftd_delay_mean(const struct ftd_delay *d)

@@ -127,6 +127,49 @@ TEST_F(genl, defaults_of_a_new_namespace)
 	EXPECT_FALSE(self->before.up);
 }
 
+/* The raw lengths of the stats arrays, and the reply parsed as the tools do. */
+struct stats_reply {
+	int types_len, declared_len, told_len;
+	struct ftu_stats st;
+};
+
+static int collect_stats(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *top[FTDETECT_A_MAX + 1], *tb[FTDETECT_A_STATS_MAX + 1];
+	struct stats_reply *r = arg;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, top, FTDETECT_A_MAX, NULL) || !top[FTDETECT_A_STATS] ||
+	    nla_parse_nested(tb, FTDETECT_A_STATS_MAX, top[FTDETECT_A_STATS], NULL))
+		return -EPROTO;
+	r->types_len = tb[FTDETECT_A_STATS_EVENTS_BY_TYPE] ?
+		       nla_len(tb[FTDETECT_A_STATS_EVENTS_BY_TYPE]) : -1;
+	r->declared_len = tb[FTDETECT_A_STATS_DECLARED_HIST] ?
+			  nla_len(tb[FTDETECT_A_STATS_DECLARED_HIST]) : -1;
+	r->told_len = tb[FTDETECT_A_STATS_TOLD_HIST] ? nla_len(tb[FTDETECT_A_STATS_TOLD_HIST]) : -1;
+	return ftu_msg_parse_stats(msg, &r->st);
+}
+
+TEST_F(genl, stats_carry_events_by_type_and_death_silences)
+{
+	struct stats_reply r = { 0 };
+	uint64_t sum = 0;
+
+	ASSERT_EQ(0, ftu_nl_call(&self->nl, ftu_nl_msg(&self->nl, FTDETECT_CMD_GET_STATS, 0),
+				 collect_stats, &r));
+	EXPECT_EQ(__FTD_EV_MAX * 8, r.types_len);
+	EXPECT_EQ(FTD_LATENCY_BUCKETS * 8, r.declared_len);
+	EXPECT_EQ(FTD_LATENCY_BUCKETS * 8, r.told_len);
+	EXPECT_TRUE(FTU_HAS(&r.st, FTDETECT_A_STATS_DECLARED_SUM_NS));
+	EXPECT_TRUE(FTU_HAS(&r.st, FTDETECT_A_STATS_TOLD_SUM_NS));
+	/* A new namespace: no death measured; its events, if any, all by type. */
+	EXPECT_EQ(0, ftu_latency_count(&r.st.declared));
+	EXPECT_EQ(0, ftu_latency_count(&r.st.told));
+	EXPECT_EQ(0, r.st.declared.sum_ns);
+	for (int t = 0; t < __FTD_EV_MAX; t++)
+		sum += r.st.events_by_type[t];
+	EXPECT_EQ(r.st.events, sum);
+}
+
 TEST_F(genl, config_round_trip)
 {
 	struct ftu_config cfg = {

@@ -85,6 +85,55 @@ for ((i = 1; i < NODES; i++)); do
 	done
 done
 [ "$(node_state 1 "$VICTIM")" = dead ] || fail "ftstat does not show node $VICTIM dead"
+
+# The death in the metrics (stats EVENTS_BY_TYPE, DECLARED_* and TOLD_*):
+# each survivor counted one NODE_DEAD and one silence, under "declared" if
+# it is the event's origin, else under "told". The declarer heard nothing
+# for a timeout at least; a told node learned it later, so its silence is
+# in the timeout's bucket or above too (the same clock: one kernel). A
+# told node that is not an observer (with 4 nodes, node 3 of node 4)
+# last heard the victim long before: seconds, not a notice latency.
+lat_bucket() {	# proto/delay.c ftd_latency_bucket()
+	local us=$(( $1 / 1000 )) b=0
+	while [ "$us" -gt 0 ] && [ "$b" -lt 31 ]; do us=$(( us >> 1 )); b=$(( b + 1 )); done
+	echo "$b"
+}
+timeout_ns=$(( TIMEOUT_MS * 1000000 ))
+tb=$(lat_bucket "$timeout_ns")
+declarers=0 told=0
+for ((i = 1; i < NODES; i++)); do
+	st=$(n "$i" ftctl stats -j)
+	origin=$(grep -m1 '"event":"NODE_DEAD"' "$FTD_TMP/dev.$i" | grep -o '"origin":[0-9]*' | cut -d: -f2)
+	dead=$(jq '.events_by_type.NODE_DEAD' <<< "$st")
+	[ "$dead" = 1 ] || fail "node $i: stats count $dead NODE_DEAD, not 1"
+	if [ "$origin" = "$i" ]; then
+		by=declared other=told declarers=$(( declarers + 1 ))
+	else
+		by=told other=declared told=$(( told + 1 ))
+	fi
+	read -r cnt other_cnt sum b < <(jq -r --arg by "$by" --arg o "$other" \
+		'[.[$by].count, .[$o].count, .[$by].sum_ns,
+		  ([.[$by].hist | to_entries[] | select(.value > 0) | .key] | first)] | @tsv' <<< "$st")
+	[ "$cnt" = 1 ] && [ "$other_cnt" = 0 ] ||
+		fail "node $i (NODE_DEAD from node $origin): $cnt deaths $by, $other_cnt $other; expected one $by"
+	log "node $i: death $by (origin node $origin): silence $(( sum / 1000 )) us, bucket $b (the timeout's: $tb); timeout $(( timeout_ns / 1000 )) us"
+	[ "$b" -ge "$tb" ] || fail "node $i: silence $(( sum / 1000 )) us in bucket $b, below the timeout's $tb"
+	if [ "$by" = declared ]; then
+		[ "$sum" -ge "$timeout_ns" ] ||
+			fail "node $i declared node $VICTIM after $(( sum / 1000 )) us of silence, less than the timeout"
+		n "$i" ftstat -p | grep -qx 'ftdetect_death_silence_seconds_count{by="declared"} 1' ||
+			fail "node $i: ftstat -p does not count its declaration"
+		n "$i" ftstat -p | grep -qx 'ftdetect_events_total{event="NODE_DEAD"} 1' ||
+			fail "node $i: ftstat -p does not count NODE_DEAD"
+	fi
+done
+[ "$declarers" -ge 1 ] || fail "no survivor counts the death as its own declaration"
+# With more survivors than observers (2 by default), some node never
+# watched the victim: it can only have been told.
+if [ "$NODES" -gt 3 ] && [ -z "${FTD_CLUSTER_EXTRA:-}" ]; then
+	[ "$told" -ge 1 ] || fail "no survivor counts the death as told"
+fi
+log "death silences: $declarers survivor(s) declared, $told told"
 n 1 ftstat
 log "detection latency (worst observer): $(( worst / 1000 )) us; timeout ${TIMEOUT_MS} ms, period ${PERIOD_MS} ms, bound $(( bound / 1000 )) us"
 log "ok"

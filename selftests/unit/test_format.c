@@ -663,6 +663,32 @@ TEST_F(out, ftctl_stats)
 		     "\"tick_late_max_ns\":10}\n", text(self));
 }
 
+TEST_F(out, ftctl_stats_metrics)
+{
+	struct ftu_stats st = {
+		.present = FTU_BIT(FTDETECT_A_STATS_EVENTS_BY_TYPE) |
+			   FTU_BIT(FTDETECT_A_STATS_DECLARED_HIST) |
+			   FTU_BIT(FTDETECT_A_STATS_DECLARED_SUM_NS),
+	};
+	const char *t;
+
+	st.events_by_type[FTD_EV_NODE_ALIVE] = 4;
+	st.events_by_type[FTD_EV_NODE_DEAD] = 1;
+	st.declared.hist[17] = 1;
+	st.declared.sum_ns = 112000000;
+	ftctl_stats_print(self->f, &st, false);
+	t = text(self);
+	/* The types that happened; the histogram's buckets that hold something. */
+	EXPECT_NE(NULL, strstr(t, "events_by_type    NODE_ALIVE=4 NODE_DEAD=1\n"));
+	EXPECT_NE(NULL, strstr(t, "declared          1, sum 112ms, mean 112ms; [65.54ms,131.07ms):1\n"));
+	EXPECT_EQ(NULL, strstr(t, "told"));	/* not reported: not shown */
+	ftctl_stats_print(self->f, &st, true);
+	t = text(self);
+	EXPECT_NE(NULL, strstr(t, "\"events_by_type\":{\"NODE_ALIVE\":4,\"NODE_SUSPECT\":0,\"NODE_DEAD\":1,"));
+	EXPECT_NE(NULL, strstr(t, "\"declared\":{\"count\":1,\"sum_ns\":112000000,\"hist\":[0,0,0,0,0,"
+				  "0,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0]}}\n"));
+}
+
 TEST_F(out, ftctl_requests)
 {
 	struct ftctl_conf conf = {
@@ -720,16 +746,20 @@ TEST_F(out, ftctl_requests)
  */
 static const char *prom_problem(char *text, char *why, size_t len)
 {
-	char *save, *line, seen[64][96], declared[64][64];
-	size_t nseen = 0, ndecl = 0;
+	static char seen[256][96];
+	char *save, *line, declared[64][64], histograms[8][64];
+	size_t nseen = 0, ndecl = 0, nhist = 0;
 
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char name[64], type[16];
 		size_t i, k;
 
 		if (sscanf(line, "# TYPE %63s %15s", name, type) == 2) {
-			if (strcmp(type, "counter") && strcmp(type, "gauge"))
+			if (strcmp(type, "counter") && strcmp(type, "gauge") &&
+			    strcmp(type, "histogram"))
 				return snprintf(why, len, "bad type: %s", line), why;
+			if (!strcmp(type, "histogram"))
+				snprintf(histograms[nhist++ % 8], 64, "%s", name);
 			if (!strcmp(type, "counter") && !strstr(name, "_total"))
 				return snprintf(why, len, "counter without _total: %s", line), why;
 			snprintf(declared[ndecl++ % 64], 64, "%s", name);
@@ -745,6 +775,15 @@ static const char *prom_problem(char *text, char *why, size_t len)
 			      ((line[i] | 32) >= 'a' && (line[i] | 32) <= 'z')))
 				return snprintf(why, len, "bad name: %s", line), why;
 		snprintf(name, sizeof(name), "%.*s", (int)k, line);
+		/* A histogram's samples: its name with _bucket, _sum or _count. */
+		for (i = 0; i < nhist && i < 8; i++) {
+			size_t hl = strlen(histograms[i]);
+
+			if (!strncmp(name, histograms[i], hl) &&
+			    (!strcmp(name + hl, "_bucket") || !strcmp(name + hl, "_sum") ||
+			     !strcmp(name + hl, "_count")))
+				name[hl] = '\0';
+		}
 		for (i = 0; i < ndecl && i < 64; i++)
 			if (!strcmp(declared[i], name))
 				break;
@@ -754,7 +793,7 @@ static const char *prom_problem(char *text, char *why, size_t len)
 		for (i = 0; i < nseen; i++)
 			if (!strncmp(seen[i], line, k) && seen[i][k] == '\0')
 				return snprintf(why, len, "series twice: %s", line), why;
-		if (nseen < 64)
+		if (nseen < 256)
 			snprintf(seen[nseen++], 96, "%.*s", (int)k, line);
 		if (!line[k] || strtod(line + k + 1, NULL) < 0)
 			return snprintf(why, len, "bad value: %s", line), why;
@@ -815,6 +854,128 @@ TEST_F(out, prometheus)
 
 	EXPECT_NE(NULL, prom_problem(undeclared, why, sizeof(why)));
 	EXPECT_NE(NULL, prom_problem(twice, why, sizeof(why)));
+}
+
+/*
+ * The histogram of one label value in prom text: its bucket lines in order
+ * (le strictly growing, cumulative counts never falling, +Inf last), and
+ * +Inf equal to _count. Returns the count of +Inf, or -1 with why.
+ */
+static long prom_histogram(const char *t, const char *by, char *why, size_t len)
+{
+	char prefix[96], count_line[96];
+	const char *p = t, *c;
+	double last_le = -1;
+	long last = -1, lines = 0, inf = -1;
+
+	snprintf(prefix, sizeof(prefix), "\nftdetect_death_silence_seconds_bucket{by=\"%s\",le=\"", by);
+	while ((p = strstr(p, prefix))) {
+		char le[32];
+		long v;
+
+		p += strlen(prefix);
+		if (sscanf(p, "%31[^\"]\"} %ld", le, &v) != 2)
+			return snprintf(why, len, "bad bucket line at %.40s", p), -1;
+		if (v < last)
+			return snprintf(why, len, "le=%s: %ld after %ld: not cumulative", le, v, last), -1;
+		if (inf >= 0)
+			return snprintf(why, len, "a bucket after +Inf"), -1;
+		if (!strcmp(le, "+Inf")) {
+			inf = v;
+		} else {
+			if (strtod(le, NULL) <= last_le)
+				return snprintf(why, len, "le=%s not above %g", le, last_le), -1;
+			last_le = strtod(le, NULL);
+		}
+		last = v;
+		lines++;
+	}
+	if (lines != FTD_LATENCY_BUCKETS || inf < 0)
+		return snprintf(why, len, "%ld bucket lines, +Inf %ld", lines, inf), -1;
+	snprintf(count_line, sizeof(count_line), "\nftdetect_death_silence_seconds_count{by=\"%s\"} ", by);
+	c = strstr(t, count_line);
+	if (!c || strtol(c + strlen(count_line), NULL, 10) != inf)
+		return snprintf(why, len, "_count is not +Inf's %ld", inf), -1;
+	return inf;
+}
+
+TEST_F(out, prometheus_events_and_death_silence)
+{
+	struct ftu_config pcfg = { .cluster = 42, .period_ns = 10000000, .timeout_ns = 100000000 };
+	struct ftu_stats pst = {
+		.present = FTU_BIT(FTDETECT_A_STATS_EVENTS) |
+			   FTU_BIT(FTDETECT_A_STATS_EVENTS_BY_TYPE) |
+			   FTU_BIT(FTDETECT_A_STATS_DECLARED_HIST) |
+			   FTU_BIT(FTDETECT_A_STATS_DECLARED_SUM_NS) |
+			   FTU_BIT(FTDETECT_A_STATS_TOLD_HIST) |
+			   FTU_BIT(FTDETECT_A_STATS_TOLD_SUM_NS),
+		.events = 5,
+	};
+	char why[256], *copy;
+
+	pst.events_by_type[FTD_EV_NODE_ALIVE] = 4;
+	pst.events_by_type[FTD_EV_NODE_DEAD] = 1;
+	/* Declared: one death after 112 ms of silence, [65.536, 131.072) ms. */
+	pst.declared.hist[17] = 1;
+	pst.declared.sum_ns = 112345678;
+	/* Told: three, one < 1 us, two in [131.072, 262.144) ms. */
+	pst.told.hist[0] = 1;
+	pst.told.hist[18] = 2;
+	pst.told.sum_ns = 400000500;
+	ftstat_print_prometheus(self->f, &pcfg, &pst, NULL, 0);
+	const char *t = text(self);
+
+	/* Events by type, every named type, and no unlabelled total beside them. */
+	EXPECT_NE(NULL, strstr(t, "\n# TYPE ftdetect_events_total counter\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_events_total{event=\"NODE_DEAD\"} 1\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_events_total{event=\"NODE_ALIVE\"} 4\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_events_total{event=\"FENCED\"} 0\n"));
+	EXPECT_EQ(NULL, strstr(t, "\nftdetect_events_total "));
+
+	EXPECT_NE(NULL, strstr(t, "\n# TYPE ftdetect_death_silence_seconds histogram\n"));
+	/* le: 2^i us in seconds, shortest form, as Prometheus's clients write it. */
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_death_silence_seconds_bucket{by=\"declared\",le=\"1e-06\"} 0\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_death_silence_seconds_bucket{by=\"declared\",le=\"0.065536\"} 0\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_death_silence_seconds_bucket{by=\"declared\",le=\"0.131072\"} 1\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_death_silence_seconds_bucket{by=\"declared\",le=\"536.870912\"} 1\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_death_silence_seconds_bucket{by=\"declared\",le=\"+Inf\"} 1\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_death_silence_seconds_sum{by=\"declared\"} 0.112345678\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_death_silence_seconds_count{by=\"declared\"} 1\n"));
+	/* Cumulative: the bucket under 1 us counts in every le above it. */
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_death_silence_seconds_bucket{by=\"told\",le=\"1e-06\"} 1\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_death_silence_seconds_bucket{by=\"told\",le=\"0.131072\"} 1\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_death_silence_seconds_bucket{by=\"told\",le=\"0.262144\"} 3\n"));
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_death_silence_seconds_sum{by=\"told\"} 0.400000500\n"));
+	EXPECT_EQ(1, prom_histogram(t, "declared", why, sizeof(why))) TH_LOG("%s", why);
+	EXPECT_EQ(3, prom_histogram(t, "told", why, sizeof(why))) TH_LOG("%s", why);
+	/* The HELP says the buckets are half-open while le is inclusive. */
+	EXPECT_NE(NULL, strstr(t, "half-open"));
+	copy = strdup(t);
+	ASSERT_NE(NULL, copy);
+	EXPECT_EQ(NULL, prom_problem(copy, why, sizeof(why))) TH_LOG("%s", why);
+	free(copy);
+}
+
+TEST_F(out, prometheus_old_module)
+{
+	struct ftu_config pcfg = { .cluster = 42 };
+	struct ftu_stats pst = { .present = FTU_BIT(FTDETECT_A_STATS_EVENTS), .events = 5 };
+	char why[256], *copy;
+
+	/*
+	 * A module without the metrics: its total as before, and no histogram
+	 * at all (zeros would claim deaths were measured and none happened).
+	 */
+	ftstat_print_prometheus(self->f, &pcfg, &pst, NULL, 0);
+	const char *t = text(self);
+
+	EXPECT_NE(NULL, strstr(t, "\nftdetect_events_total 5\n"));
+	EXPECT_EQ(NULL, strstr(t, "event=\""));
+	EXPECT_EQ(NULL, strstr(t, "death_silence"));
+	copy = strdup(t);
+	ASSERT_NE(NULL, copy);
+	EXPECT_EQ(NULL, prom_problem(copy, why, sizeof(why))) TH_LOG("%s", why);
+	free(copy);
 }
 
 TEST_HARNESS_MAIN

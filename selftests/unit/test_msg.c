@@ -569,6 +569,121 @@ TEST(stats_reply)
 	nlmsg_free(msg);
 }
 
+/* A stats reply with the metrics of issue #12: n_types counters, hist_len buckets. */
+static struct nl_msg *stats_metrics(int n_types, int hist_len)
+{
+	struct nl_msg *msg = new_msg(FTDETECT_CMD_GET_STATS);
+	struct nlattr *nest = nla_nest_start(msg, FTDETECT_A_STATS | NLA_F_NESTED);
+	uint64_t types[__FTD_EV_MAX + 8], hist[FTD_LATENCY_BUCKETS + 1] = { 0 };
+
+	for (int t = 0; t < (int)(sizeof(types) / sizeof(types[0])); t++)
+		types[t] = t ? 100 + t : 0;
+	nla_put_u64(msg, FTDETECT_A_STATS_EVENTS, 7);
+	nla_put(msg, FTDETECT_A_STATS_EVENTS_BY_TYPE, n_types * 8, types);
+	hist[17] = 2;
+	hist[FTD_LATENCY_BUCKETS - 1] = 1;
+	nla_put(msg, FTDETECT_A_STATS_DECLARED_HIST, hist_len * 8, hist);
+	put_u64_padded(msg, FTDETECT_A_STATS_DECLARED_SUM_NS, FTDETECT_A_STATS_PAD, 123456789);
+	hist[17] = 0;
+	hist[0] = 5;
+	nla_put(msg, FTDETECT_A_STATS_TOLD_HIST, FTD_LATENCY_BUCKETS * 8, hist);
+	nla_put_u64(msg, FTDETECT_A_STATS_TOLD_SUM_NS, 42);
+	nla_nest_end(msg, nest);
+	return msg;
+}
+
+TEST(stats_reply_metrics)
+{
+	struct nl_msg *msg = stats_metrics(__FTD_EV_MAX, FTD_LATENCY_BUCKETS);
+	struct ftu_stats st;
+
+	ASSERT_EQ(0, ftu_msg_parse_stats(msg, &st));
+	EXPECT_TRUE(FTU_HAS(&st, FTDETECT_A_STATS_EVENTS_BY_TYPE));
+	EXPECT_EQ(0, st.events_by_type[0]);
+	EXPECT_EQ(100 + FTD_EV_NODE_DEAD, st.events_by_type[FTD_EV_NODE_DEAD]);
+	EXPECT_EQ(100 + FTD_EV_MAX, st.events_by_type[FTD_EV_MAX]);
+	EXPECT_TRUE(FTU_HAS(&st, FTDETECT_A_STATS_DECLARED_HIST));
+	EXPECT_TRUE(FTU_HAS(&st, FTDETECT_A_STATS_DECLARED_SUM_NS));
+	EXPECT_EQ(2, st.declared.hist[17]);
+	EXPECT_EQ(1, st.declared.hist[FTD_LATENCY_BUCKETS - 1]);
+	EXPECT_EQ(3, ftu_latency_count(&st.declared));
+	EXPECT_EQ(123456789, st.declared.sum_ns);
+	EXPECT_TRUE(FTU_HAS(&st, FTDETECT_A_STATS_TOLD_HIST));
+	EXPECT_EQ(5, st.told.hist[0]);
+	EXPECT_EQ(0, st.told.hist[17]);
+	EXPECT_EQ(6, ftu_latency_count(&st.told));
+	EXPECT_EQ(42, st.told.sum_ns);
+	nlmsg_free(msg);
+}
+
+TEST(stats_reply_events_by_type_other_modules)
+{
+	struct nl_msg *msg = stats_metrics(4, FTD_LATENCY_BUCKETS);
+	struct ftu_stats st;
+
+	/* An older module, fewer types: those it has, the rest 0. */
+	ASSERT_EQ(0, ftu_msg_parse_stats(msg, &st));
+	EXPECT_TRUE(FTU_HAS(&st, FTDETECT_A_STATS_EVENTS_BY_TYPE));
+	EXPECT_EQ(103, st.events_by_type[3]);
+	for (int t = 4; t < __FTD_EV_MAX; t++)
+		EXPECT_EQ(0, st.events_by_type[t]);
+	nlmsg_free(msg);
+
+	/* A newer one, more: ours are read, the others dropped, no overflow. */
+	msg = stats_metrics(__FTD_EV_MAX + 8, FTD_LATENCY_BUCKETS);
+	ASSERT_EQ(0, ftu_msg_parse_stats(msg, &st));
+	EXPECT_EQ(100 + FTD_EV_MAX, st.events_by_type[FTD_EV_MAX]);
+	EXPECT_EQ(3, ftu_latency_count(&st.declared));
+	nlmsg_free(msg);
+
+	/* Not a whole counter: the part is not read. */
+	msg = new_msg(FTDETECT_CMD_GET_STATS);
+	struct nlattr *nest = nla_nest_start(msg, FTDETECT_A_STATS | NLA_F_NESTED);
+	uint64_t two[2] = { 0, 9 };
+
+	nla_put(msg, FTDETECT_A_STATS_EVENTS_BY_TYPE, 12, two);
+	nla_nest_end(msg, nest);
+	ASSERT_EQ(0, ftu_msg_parse_stats(msg, &st));
+	EXPECT_EQ(0, st.events_by_type[1]);
+	nlmsg_free(msg);
+}
+
+TEST(stats_reply_latency_hist_wrong_size)
+{
+	struct ftu_stats st;
+
+	/* Another bucket count is not ours to guess: ignored, the rest stays. */
+	for (int len = FTD_LATENCY_BUCKETS - 1; len <= FTD_LATENCY_BUCKETS + 1; len += 2) {
+		struct nl_msg *msg = stats_metrics(__FTD_EV_MAX, len);
+
+		ASSERT_EQ(0, ftu_msg_parse_stats(msg, &st));
+		EXPECT_FALSE(FTU_HAS(&st, FTDETECT_A_STATS_DECLARED_HIST));
+		EXPECT_EQ(0, ftu_latency_count(&st.declared));
+		EXPECT_TRUE(FTU_HAS(&st, FTDETECT_A_STATS_TOLD_HIST));
+		EXPECT_TRUE(FTU_HAS(&st, FTDETECT_A_STATS_EVENTS_BY_TYPE));
+		EXPECT_EQ(7, st.events);
+		nlmsg_free(msg);
+	}
+}
+
+TEST(stats_reply_old_module)
+{
+	struct nl_msg *msg = new_msg(FTDETECT_CMD_GET_STATS);
+	struct nlattr *nest = nla_nest_start(msg, FTDETECT_A_STATS | NLA_F_NESTED);
+	struct ftu_stats st;
+
+	/* A module before issue #12: no metrics, no present bit, zeros. */
+	nla_put_u64(msg, FTDETECT_A_STATS_EVENTS, 7);
+	nla_nest_end(msg, nest);
+	ASSERT_EQ(0, ftu_msg_parse_stats(msg, &st));
+	EXPECT_EQ(7, st.events);
+	EXPECT_FALSE(FTU_HAS(&st, FTDETECT_A_STATS_EVENTS_BY_TYPE));
+	EXPECT_FALSE(FTU_HAS(&st, FTDETECT_A_STATS_DECLARED_HIST));
+	EXPECT_FALSE(FTU_HAS(&st, FTDETECT_A_STATS_TOLD_SUM_NS));
+	EXPECT_EQ(0, st.events_by_type[FTD_EV_NODE_DEAD]);
+	nlmsg_free(msg);
+}
+
 static struct nl_msg *event_msg(uint16_t type, bool with_node)
 {
 	struct nl_msg *msg = new_msg(FTDETECT_CMD_EVENT);

@@ -319,4 +319,37 @@ TEST(delay_histogram_buckets)
 	EXPECT_EQ(1, d.hist[2]);
 }
 
+TEST(latency_histogram_buckets)
+{
+	/* The same edges as the delay's, carried on to bucket 30. */
+	EXPECT_EQ(0, ftd_latency_bucket(0));
+	EXPECT_EQ(0, ftd_latency_bucket(999));
+	EXPECT_EQ(1, ftd_latency_bucket(1000));
+	EXPECT_EQ(2, ftd_latency_bucket(2000));
+	EXPECT_EQ(15, ftd_latency_bucket(16384000));	/* the delay's last */
+	EXPECT_EQ(16, ftd_latency_bucket(32768000));
+	/* The default timeout, 50 ms: [32.768, 65.536) ms. */
+	EXPECT_EQ(16, ftd_latency_bucket(50000000));
+	EXPECT_EQ(17, ftd_latency_bucket(65536000));
+	/* The longest timeout still has a bucket of its own. */
+	EXPECT_EQ(30, ftd_latency_bucket(FTD_MAX_TIMEOUT_NS));
+	EXPECT_EQ(30, ftd_latency_bucket((1ULL << 30) * 1000 - 1));
+	EXPECT_EQ(31, ftd_latency_bucket((1ULL << 30) * 1000));
+	EXPECT_EQ(FTD_LATENCY_BUCKETS - 1, ftd_latency_bucket(~0ULL));
+}
+
+TEST(log2_us_bucket_counts)
+{
+	/* One bucket: everything in it; two: below 1 us or not. */
+	EXPECT_EQ(0, ftd_log2_us_bucket(~0ULL, 1));
+	EXPECT_EQ(0, ftd_log2_us_bucket(999, 2));
+	EXPECT_EQ(1, ftd_log2_us_bucket(1000, 2));
+	EXPECT_EQ(1, ftd_log2_us_bucket(~0ULL, 2));
+	/* Each lower edge 2^(b-1) us opens bucket b; a nanosecond less is b - 1. */
+	for (unsigned int b = 1; b < 40; b++) {
+		EXPECT_EQ(b, ftd_log2_us_bucket((1ULL << (b - 1)) * 1000, 40));
+		EXPECT_EQ(b - 1, ftd_log2_us_bucket((1ULL << (b - 1)) * 1000 - 1, 40));
+	}
+}
+
 TEST_HARNESS_MAIN

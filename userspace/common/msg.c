@@ -106,6 +106,12 @@ static const struct nla_policy stats_policy[FTDETECT_A_STATS_MAX + 1] = {
 	[FTDETECT_A_STATS_REPAIRS]	= U64,
 	[FTDETECT_A_STATS_MINORITY]	= U64,
 	[FTDETECT_A_STATS_TICKS_RX_BEHIND] = U64,
+	/* Arrays of any length: checked where they are copied. */
+	[FTDETECT_A_STATS_EVENTS_BY_TYPE] = { .type = NLA_UNSPEC },
+	[FTDETECT_A_STATS_DECLARED_HIST] = { .type = NLA_UNSPEC },
+	[FTDETECT_A_STATS_DECLARED_SUM_NS] = U64,
+	[FTDETECT_A_STATS_TOLD_HIST]	= { .type = NLA_UNSPEC },
+	[FTDETECT_A_STATS_TOLD_SUM_NS]	= U64,
 };
 
 static const struct nla_policy event_policy[FTDETECT_A_EVENT_MAX + 1] = {
@@ -402,6 +408,21 @@ int ftu_msg_parse_node(struct nl_msg *msg, struct ftu_node *n)
 	return 0;
 }
 
+/* Each attribute a bit of `present`. */
+_Static_assert(FTDETECT_A_STATS_MAX < 32, "struct ftu_stats.present needs more bits");
+
+/* A latency histogram and its sum; the histogram only at the uapi's length. */
+static void get_latency(struct nlattr **tb, int hist, int sum, struct ftu_latency *l,
+			uint32_t *present)
+{
+	if (tb[hist] && nla_len(tb[hist]) == sizeof(l->hist)) {
+		/* The module's native-endian __u64 array; it may sit unaligned. */
+		memcpy(l->hist, nla_data(tb[hist]), sizeof(l->hist));
+		*present |= FTU_BIT(hist);
+	}
+	l->sum_ns = get_u64(tb, sum, present);
+}
+
 int ftu_msg_parse_stats(struct nl_msg *msg, struct ftu_stats *st)
 {
 	struct nlattr *tb[FTDETECT_A_STATS_MAX + 1];
@@ -429,7 +450,30 @@ int ftu_msg_parse_stats(struct nl_msg *msg, struct ftu_stats *st)
 	st->repairs = get_u64(tb, FTDETECT_A_STATS_REPAIRS, &st->present);
 	st->minority = get_u64(tb, FTDETECT_A_STATS_MINORITY, &st->present);
 	st->ticks_rx_behind = get_u64(tb, FTDETECT_A_STATS_TICKS_RX_BEHIND, &st->present);
+	if (tb[FTDETECT_A_STATS_EVENTS_BY_TYPE]) {
+		struct nlattr *a = tb[FTDETECT_A_STATS_EVENTS_BY_TYPE];
+		size_t n = (size_t)nla_len(a) / sizeof(uint64_t);
+
+		/* Whole counters only, as many as both sides know; memset zeroed the rest. */
+		if (n > sizeof(st->events_by_type) / sizeof(st->events_by_type[0]))
+			n = sizeof(st->events_by_type) / sizeof(st->events_by_type[0]);
+		memcpy(st->events_by_type, nla_data(a), n * sizeof(uint64_t));
+		st->present |= FTU_BIT(FTDETECT_A_STATS_EVENTS_BY_TYPE);
+	}
+	get_latency(tb, FTDETECT_A_STATS_DECLARED_HIST, FTDETECT_A_STATS_DECLARED_SUM_NS,
+		    &st->declared, &st->present);
+	get_latency(tb, FTDETECT_A_STATS_TOLD_HIST, FTDETECT_A_STATS_TOLD_SUM_NS, &st->told,
+		    &st->present);
 	return 0;
+}
+
+uint64_t ftu_latency_count(const struct ftu_latency *l)
+{
+	uint64_t n = 0;
+
+	for (unsigned int b = 0; b < FTD_LATENCY_BUCKETS; b++)
+		n += l->hist[b];
+	return n;
 }
 
 static uint32_t get_u32_or(struct nlattr **tb, int type, uint32_t dflt)

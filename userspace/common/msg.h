@@ -87,6 +87,15 @@ struct ftu_node {
 	uint64_t badmac_age_ns;		/* since its last frame with a bad MAC */
 };
 
+/* A latency histogram of the stats: FTDETECT_A_STATS_{DECLARED,TOLD}_{HIST,SUM_NS}. */
+struct ftu_latency {
+	uint64_t hist[FTD_LATENCY_BUCKETS];
+	uint64_t sum_ns;
+};
+
+/* Samples in a latency histogram: the sum of its buckets. */
+uint64_t ftu_latency_count(const struct ftu_latency *l);
+
 /* FTDETECT_A_STATS nest; present bits are FTDETECT_A_STATS_*. */
 struct ftu_stats {
 	uint32_t present;
@@ -110,6 +119,17 @@ struct ftu_stats {
 	uint64_t repairs;
 	uint64_t minority;	/* a state, not a counter */
 	uint64_t ticks_rx_behind;
+	/*
+	 * EVENTS_BY_TYPE: the types both this build and the module know;
+	 * the others read 0 (an older module) or are dropped (a newer one).
+	 */
+	uint64_t events_by_type[__FTD_EV_MAX];
+	/*
+	 * DECLARED_* / TOLD_*: a histogram is present only with exactly
+	 * FTD_LATENCY_BUCKETS buckets, which the uapi fixes; one of another
+	 * length is ignored rather than misread, and the rest still parses.
+	 */
+	struct ftu_latency declared, told;
 };
 
 /*

@@ -15,6 +15,7 @@
 #include "common/duration.h"
 #include "common/json.h"
 #include "common/keyid.h"
+#include "common/names.h"
 #include "common/nl.h"
 #include "common/query.h"
 #include "common/table.h"
@@ -143,6 +144,63 @@ void ftctl_show_print(FILE *f, const struct ftu_config *cfg,
 	X(FTDETECT_A_STATS_MINORITY, "minority", minority)	\
 	X(FTDETECT_A_STATS_TICKS_RX_BEHIND, "ticks_rx_behind", ticks_rx_behind)
 
+/* The silence histograms: by whom the death was found, and their attributes. */
+static const struct {
+	const char *name;
+	int hist;
+	size_t off;
+} latencies[] = {
+	{ "declared", FTDETECT_A_STATS_DECLARED_HIST, offsetof(struct ftu_stats, declared) },
+	{ "told", FTDETECT_A_STATS_TOLD_HIST, offsetof(struct ftu_stats, told) },
+};
+
+static const struct ftu_latency *latency_of(const struct ftu_stats *st, size_t i)
+{
+	return (const struct ftu_latency *)((const char *)st + latencies[i].off);
+}
+
+/* JSON: the buckets as an array (index = bucket, as the uapi), count and sum. */
+static void latency_json(struct ftu_json *j, const char *name, const struct ftu_latency *l)
+{
+	ftu_json_key(j, name);
+	ftu_json_object_begin(j);
+	ftu_json_kv_u64(j, "count", ftu_latency_count(l));
+	ftu_json_kv_u64(j, "sum_ns", l->sum_ns);
+	ftu_json_key(j, "hist");
+	ftu_json_array_begin(j);
+	for (unsigned int b = 0; b < FTD_LATENCY_BUCKETS; b++)
+		ftu_json_u64(j, l->hist[b]);
+	ftu_json_array_end(j);
+	ftu_json_object_end(j);
+}
+
+/* Text: "count, sum S; [lo,hi):n ..." for the buckets that hold something. */
+static void latency_text(FILE *f, const char *name, const struct ftu_latency *l)
+{
+	uint64_t count = ftu_latency_count(l);
+	char lo[32], hi[32];
+
+	fprintf(f, "%-18s%" PRIu64, name, count);
+	if (count)
+		fprintf(f, ", sum %s, mean %s;", ftu_duration_format(l->sum_ns, lo, sizeof(lo)),
+			ftu_duration_format(l->sum_ns / count, hi, sizeof(hi)));
+	for (unsigned int b = 0; b < FTD_LATENCY_BUCKETS; b++) {
+		if (!l->hist[b])
+			continue;
+		if (b == 0)
+			fprintf(f, " <1us:%" PRIu64, l->hist[b]);
+		else if (b == FTD_LATENCY_BUCKETS - 1)
+			fprintf(f, " >=%s:%" PRIu64,
+				ftu_duration_format((1ULL << (b - 1)) * 1000, lo, sizeof(lo)),
+				l->hist[b]);
+		else
+			fprintf(f, " [%s,%s):%" PRIu64,
+				ftu_duration_format((1ULL << (b - 1)) * 1000, lo, sizeof(lo)),
+				ftu_duration_format((1ULL << b) * 1000, hi, sizeof(hi)), l->hist[b]);
+	}
+	fputc('\n', f);
+}
+
 void ftctl_stats_print(FILE *f, const struct ftu_stats *st, bool json)
 {
 	struct ftu_json j;
@@ -155,6 +213,19 @@ void ftctl_stats_print(FILE *f, const struct ftu_stats *st, bool json)
 			ftu_json_kv_u64(&j, name, st->field);
 		STATS_FIELDS(X)
 #undef X
+		if (FTU_HAS(st, FTDETECT_A_STATS_EVENTS_BY_TYPE)) {
+			/* Every type this build names, 0 included: scripts need no default. */
+			ftu_json_key(&j, "events_by_type");
+			ftu_json_object_begin(&j);
+			for (unsigned int t = 1; t < __FTD_EV_MAX; t++)
+				if (ftu_event_name(t))
+					ftu_json_kv_u64(&j, ftu_event_name(t),
+							st->events_by_type[t]);
+			ftu_json_object_end(&j);
+		}
+		for (size_t i = 0; i < sizeof(latencies) / sizeof(latencies[0]); i++)
+			if (FTU_HAS(st, latencies[i].hist))
+				latency_json(&j, latencies[i].name, latency_of(st, i));
 		ftu_json_object_end(&j);
 		fputc('\n', f);
 		return;
@@ -164,6 +235,18 @@ void ftctl_stats_print(FILE *f, const struct ftu_stats *st, bool json)
 		fprintf(f, "%-18s%" PRIu64 "\n", name, st->field);
 	STATS_FIELDS(X)
 #undef X
+	if (FTU_HAS(st, FTDETECT_A_STATS_EVENTS_BY_TYPE)) {
+		/* Compact: the types that happened. */
+		fprintf(f, "%-18s", "events_by_type");
+		for (unsigned int t = 1, sep = 0; t < __FTD_EV_MAX; t++)
+			if (st->events_by_type[t] && ftu_event_name(t))
+				fprintf(f, "%s%s=%" PRIu64, sep++ ? " " : "", ftu_event_name(t),
+					st->events_by_type[t]);
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < sizeof(latencies) / sizeof(latencies[0]); i++)
+		if (FTU_HAS(st, latencies[i].hist))
+			latency_text(f, latencies[i].name, latency_of(st, i));
 }
 
 int ftctl_show(bool json)

@@ -11,6 +11,8 @@
 #include "ftstat/prom.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
 
 #include <linux/ftdetect.h>
 
@@ -37,6 +39,88 @@ static void stat_counter(FILE *f, const struct ftu_stats *st, int attr, const ch
 		return;
 	family(f, name, "counter", help);
 	fprintf(f, "ftdetect_%s %" PRIu64 "\n", name, v);
+}
+
+/*
+ * Events emitted: by type where the module counts them (one series per type
+ * this build names, 0 included, so that rate() has a series from the
+ * start), else the one total an older module reports. Never both: the
+ * labelled series add up to the total, and sum() must not count it twice.
+ */
+static void events(FILE *f, const struct ftu_stats *st)
+{
+	if (!FTU_HAS(st, FTDETECT_A_STATS_EVENTS_BY_TYPE)) {
+		stat_counter(f, st, FTDETECT_A_STATS_EVENTS, "events_total", "Events emitted.",
+			     st->events);
+		return;
+	}
+	family(f, "events_total", "counter", "Events emitted, by type.");
+	for (unsigned int t = 1; t < __FTD_EV_MAX; t++)
+		if (ftu_event_name(t))
+			fprintf(f, "ftdetect_events_total{event=\"%s\"} %" PRIu64 "\n",
+				ftu_event_name(t), st->events_by_type[t]);
+}
+
+/*
+ * A bucket's upper edge, 2^b us, in seconds as Prometheus's own clients
+ * write a float: the shortest form that reads back the same ("1e-06",
+ * "0.000128", "1.048576"), so that le values match what tools expect.
+ */
+static const char *le_of(unsigned int b, char *buf, size_t len)
+{
+	double v = (double)(1ULL << b) / 1e6;
+
+	for (int p = 1; p <= 17; p++) {
+		snprintf(buf, len, "%.*g", p, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
+/*
+ * The silence of a dead node when its death was declared here or told
+ * here: one histogram family, by="declared" / by="told". The module's
+ * buckets are half-open, [2^(i-1), 2^i) us, while le is inclusive: a
+ * silence of exactly 2^i us lands one bucket up, which at a resolution of
+ * a nanosecond on timeouts of milliseconds never matters. An older module
+ * reports neither: the family is left out, not shown as zeros.
+ */
+static void death_silence(FILE *f, const struct ftu_stats *st)
+{
+	static const struct { const char *by; int attr; size_t off; } hists[] = {
+		{ "declared", FTDETECT_A_STATS_DECLARED_HIST, offsetof(struct ftu_stats, declared) },
+		{ "told", FTDETECT_A_STATS_TOLD_HIST, offsetof(struct ftu_stats, told) },
+	};
+	bool any = false;
+
+	for (size_t i = 0; i < sizeof(hists) / sizeof(hists[0]); i++)
+		any |= FTU_HAS(st, hists[i].attr);
+	if (!any)
+		return;
+	family(f, "death_silence_seconds", "histogram",
+	       "Time since a node was last heard when its death was declared by this node "
+	       "(by=declared) or told to it (by=told). Buckets are log2 microseconds, "
+	       "half-open [2^(i-1), 2^i) us: le is their upper edge.");
+	for (size_t i = 0; i < sizeof(hists) / sizeof(hists[0]); i++) {
+		const struct ftu_latency *l =
+			(const struct ftu_latency *)((const char *)st + hists[i].off);
+		uint64_t cum = 0;
+		char le[32], lab[32];
+
+		if (!FTU_HAS(st, hists[i].attr))
+			continue;
+		for (unsigned int b = 0; b < FTD_LATENCY_BUCKETS; b++) {
+			cum += l->hist[b];
+			fprintf(f, "ftdetect_death_silence_seconds_bucket{by=\"%s\",le=\"%s\"} %"
+				PRIu64 "\n", hists[i].by,
+				b < FTD_LATENCY_BUCKETS - 1 ? le_of(b, le, sizeof(le)) : "+Inf",
+				cum);
+		}
+		snprintf(lab, sizeof(lab), "{by=\"%s\"}", hists[i].by);
+		seconds(f, "death_silence_seconds_sum", lab, l->sum_ns);
+		fprintf(f, "ftdetect_death_silence_seconds_count%s %" PRIu64 "\n", lab, cum);
+	}
 }
 
 static void instance(FILE *f, const struct ftu_config *cfg, const struct ftu_stats *st)
@@ -78,8 +162,7 @@ static void instance(FILE *f, const struct ftu_config *cfg, const struct ftu_sta
 			fprintf(f, "ftdetect_frames_dropped_total{reason=\"%s\"} %" PRIu64 "\n",
 				drops[i].reason,
 				*(const uint64_t *)((const char *)st + drops[i].off));
-	stat_counter(f, st, FTDETECT_A_STATS_EVENTS, "events_total", "Events emitted.",
-		     st->events);
+	events(f, st);
 	stat_counter(f, st, FTDETECT_A_STATS_TICKS, "ticks_total", "Heartbeat timer ticks.",
 		     st->ticks);
 	stat_counter(f, st, FTDETECT_A_STATS_TICKS_LATE, "ticks_late_total",
@@ -191,6 +274,7 @@ void ftstat_print_prometheus(FILE *f, const struct ftu_config *cfg,
 			     size_t n)
 {
 	instance(f, cfg, st);
+	death_silence(f, st);
 	nodes_by_state(f, nodes, n);
 	per_node(f, nodes, n);
 }

@@ -758,6 +758,34 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *                                             swamped CPU's backlog): silence measured
  *                                             then may be frames still queued; counted
  *                                             only (docs/detection.md)
+ *       FTDETECT_A_STATS_EVENTS_BY_TYPE binary __u64[__FTD_EV_MAX]: events emitted, by
+ *                                             enum ftd_event_type (index = type, index 0
+ *                                             unused); sums to FTDETECT_A_STATS_EVENTS.
+ *                                             Its length is the module's __FTD_EV_MAX:
+ *                                             readers take what both know and ignore
+ *                                             the rest (an older or newer module)
+ *       FTDETECT_A_STATS_DECLARED_HIST binary __u64[FTD_LATENCY_BUCKETS]: for each
+ *                                             NODE_DEAD this node declared itself
+ *                                             (origin: this node), the silence at
+ *                                             declaration: the time since this node
+ *                                             last heard the dead node on any rail.
+ *                                             Bucket 0 counts < 1 us, bucket i (1..30)
+ *                                             [2^(i-1), 2^i) us, bucket 31 the rest.
+ *                                             A node never heard is not counted, nor
+ *                                             the NODE_DEAD of a node seen restarted
+ *                                             (it is alive again: no detection)
+ *       FTDETECT_A_STATS_DECLARED_SUM_NS u64  the sum of those silences
+ *       FTDETECT_A_STATS_TOLD_HIST   binary  __u64[FTD_LATENCY_BUCKETS]: the same for each
+ *                                             NODE_DEAD learned from another node's
+ *                                             notice: the silence when the notice was
+ *                                             delivered here (detection plus
+ *                                             dissemination, as this node saw it).
+ *                                             Only the dead node's observers (its k
+ *                                             successors) receive its heartbeats: at
+ *                                             any other node this is the time since
+ *                                             anything else was heard from it (a
+ *                                             probe, a notice), seconds or more
+ *       FTDETECT_A_STATS_TOLD_SUM_NS u64      the sum of those silences
  *
  *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
  *     FTDETECT_A_EVENT               nest
@@ -796,6 +824,12 @@ enum ftd_stamp_source {
 };
 
 #define FTD_DELAY_BUCKETS	16
+/*
+ * Buckets of a latency histogram (FTDETECT_A_STATS_*_HIST): log2 microseconds
+ * as FTD_DELAY_BUCKETS, longer, so that bucket 30 (about 537 s to 1074 s) holds
+ * the longest timeout, FTD_MAX_TIMEOUT_NS.
+ */
+#define FTD_LATENCY_BUCKETS	32
 
 enum ftd_node_state {
 	FTD_NODE_UNKNOWN = 0,	/* configured, never heard */
@@ -926,6 +960,11 @@ enum ftdetect_stats_attr {
 	FTDETECT_A_STATS_REPAIRS,
 	FTDETECT_A_STATS_MINORITY,
 	FTDETECT_A_STATS_TICKS_RX_BEHIND,
+	FTDETECT_A_STATS_EVENTS_BY_TYPE,
+	FTDETECT_A_STATS_DECLARED_HIST,
+	FTDETECT_A_STATS_DECLARED_SUM_NS,
+	FTDETECT_A_STATS_TOLD_HIST,
+	FTDETECT_A_STATS_TOLD_SUM_NS,
 	__FTDETECT_A_STATS_MAX
 };
 #define FTDETECT_A_STATS_MAX (__FTDETECT_A_STATS_MAX - 1)
