@@ -451,6 +451,10 @@ TEST_F(conf, accept_key)
 	EXPECT_CONF_ERROR("[cluster]\nid = 1\naccept_key = " KEY_A "\nkey = " KEY_A
 			  "\n[nodes]\n1 192.0.2.1\n",
 			  "cluster.conf:3: an accepted key equal to the key itself");
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\nkey = none\naccept_key = "
+			  "00000000000000000000000000000000\n[nodes]\n1 192.0.2.1\n",
+			  "cluster.conf:4: an accepted key equal to the key itself ('key = none' "
+			  "is the all-zero key)");
 }
 
 /* write_file PATH TEXT MODE: a keyfile for the tests below. */

@@ -569,7 +569,7 @@ TEST(stats_reply)
 	nlmsg_free(msg);
 }
 
-/* A stats reply with the metrics of issue #12: n_types counters, hist_len buckets. */
+/* A stats reply with events by type and death silences: n_types counters, hist_len buckets. */
 static struct nl_msg *stats_metrics(int n_types, int hist_len)
 {
 	struct nl_msg *msg = new_msg(FTDETECT_CMD_GET_STATS);
@@ -672,7 +672,7 @@ TEST(stats_reply_old_module)
 	struct nlattr *nest = nla_nest_start(msg, FTDETECT_A_STATS | NLA_F_NESTED);
 	struct ftu_stats st;
 
-	/* A module before issue #12: no metrics, no present bit, zeros. */
+	/* An older module: no such metrics, no present bit, zeros. */
 	nla_put_u64(msg, FTDETECT_A_STATS_EVENTS, 7);
 	nla_nest_end(msg, nest);
 	ASSERT_EQ(0, ftu_msg_parse_stats(msg, &st));

@@ -682,10 +682,18 @@ static int check_whole(struct parser *p)
 		return fail(p, 0, "no key: add 'key = <32 hex digits>' (ftctl genkey makes one) "
 			    "or 'keyfile = PATH' under [cluster]; 'key = none' runs without "
 			    "authentication, so that anyone on the network can forge heartbeats");
-	for (unsigned int i = 0; i < c->n_accepted; i++)
+	for (unsigned int i = 0; i < c->n_accepted; i++) {
+		static const uint8_t none[FTD_KEY_LEN];
+
 		if (c->has_key && !memcmp(c->accepted[i], c->key, FTD_KEY_LEN))
 			return fail(p, p->key_line[K_ACCEPT_KEY],
 				    "an accepted key equal to the key itself");
+		/* key = none sends with the all-zero key: accepting it again is a slip. */
+		if (c->key_none && !memcmp(c->accepted[i], none, FTD_KEY_LEN))
+			return fail(p, p->key_line[K_ACCEPT_KEY],
+				    "an accepted key equal to the key itself ('key = none' "
+				    "is the all-zero key)");
+	}
 	return 0;
 }
 
