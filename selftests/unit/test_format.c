@@ -693,7 +693,7 @@ TEST_F(out, ftctl_requests)
 {
 	struct ftctl_conf conf = {
 		.cluster = 42, .port = 7061, .period_ns = 1234567, .timeout_ns = 50000000,
-		.has_key = true, .key = { 0xaa },
+		.observers = 3, .quorum = 2, .has_key = true, .key = { 0xaa },
 	};
 	struct ftctl_conf_node node = { .id = 2, .nr_addrs = 2 };
 	struct ftu_config req;
@@ -732,8 +732,9 @@ TEST_F(out, ftctl_requests)
 	/* Durations print exactly: 1234567ns has no short exact form. */
 	/* The key by its id (from an independent SipHash), never itself. */
 	EXPECT_STREQ("set-config cluster 42 node 2 port 7061 period 1234567ns timeout 50ms "
+		     "observers 3 quorum 2 key f9b98d78065cdb55 accept none\n"
+		     "set-config period 1234567ns timeout 50ms observers 3 quorum 2 "
 		     "key f9b98d78065cdb55 accept none\n"
-		     "set-config period 1234567ns timeout 50ms key f9b98d78065cdb55 accept none\n"
 		     "add-node 2 192.0.2.2 2001:db8::2\n"
 		     "set-config up\n", text(self));
 }

@@ -63,6 +63,10 @@ void ftctl_print_set_config(FILE *f, const struct ftu_config *req)
 		fprintf(f, " period %s", exact_duration(req->period_ns, buf, sizeof(buf)));
 	if (FTU_HAS(req, FTDETECT_A_TIMEOUT_NS))
 		fprintf(f, " timeout %s", exact_duration(req->timeout_ns, buf, sizeof(buf)));
+	if (FTU_HAS(req, FTDETECT_A_OBSERVERS))
+		fprintf(f, " observers %u", req->observers);
+	if (FTU_HAS(req, FTDETECT_A_QUORUM))
+		fprintf(f, " quorum %u", req->quorum);
 	if (FTU_HAS(req, FTDETECT_A_KEY)) {
 		char id[FTU_KEYID_BUFSZ];
 
