@@ -66,6 +66,7 @@ struct parser {
 };
 
 static const char *shown(const char *s, char *buf, size_t len);
+static int hexval(char c);
 
 /*
  * Record "name:line: message" (line 0: "name: message"); returns -1. The
@@ -78,7 +79,7 @@ static int fail(struct parser *p, unsigned int line, const char *fmt, ...)
 {
 	char msg[FTCTL_CONF_ERRSZ];
 	va_list ap;
-	int n;
+	int n, m;
 
 	if (line)
 		n = snprintf(p->err, p->errlen, "%s:%u: ", p->name, line);
@@ -87,8 +88,17 @@ static int fail(struct parser *p, unsigned int line, const char *fmt, ...)
 	if (n < 0 || (size_t)n >= p->errlen)
 		return -1;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	m = vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* Cut short: a run of hex digits at the cut may be a key's first
+	 * 15 or fewer digits, too short to be withheld below. Drop it. */
+	if (m >= (int)sizeof(msg)) {
+		size_t end = strlen(msg);
+
+		while (end && hexval(msg[end - 1]) >= 0)
+			end--;
+		msg[end] = '\0';
+	}
 	shown(msg, p->err + n, p->errlen - (size_t)n);
 	explicit_bzero(msg, sizeof(msg));
 	return -1;
@@ -274,24 +284,28 @@ static const char *shown(const char *s, char *buf, size_t len)
 	static const char held[] = "[hex withheld]";
 	size_t o = 0;
 
-	while (*s && o + sizeof(held) < len) {
-		size_t run = 0;
+	if (!len)
+		return buf;
+	/* Filled up to len - 1 exactly: a short buffer gets a prefix of the
+	 * message a long one gets (fuzz_config checks it). */
+	while (*s && o < len - 1) {
+		const char *from = s;
+		size_t run = 0, n;
 
 		while (hexval(s[run]) >= 0)
 			run++;
 		if (run >= 16) {
-			memcpy(buf + o, held, sizeof(held) - 1);
-			o += sizeof(held) - 1;
-			s += run;
-		} else if (run) {
-			size_t n = run < len - o - 1 ? run : len - o - 1;
-
-			memcpy(buf + o, s, n);
-			o += n;
-			s += run;
+			from = held;
+			n = sizeof(held) - 1;
 		} else {
-			buf[o++] = *s++;
+			run = run ? run : 1;
+			n = run;
 		}
+		if (n > len - 1 - o)
+			n = len - 1 - o;
+		memcpy(buf + o, from, n);
+		o += n;
+		s += run;
 	}
 	buf[o] = '\0';
 	return buf;
