@@ -3,15 +3,11 @@
 
 #include <string.h>
 
+#include "proto/elapsed.h"
+
 void ftstat_ratelimit_init(struct ftstat_ratelimit *rl)
 {
 	memset(rl, 0, sizeof(*rl));
-}
-
-/* Since `start_ns`; a clock read before it (another thread's) is no time. */
-static uint64_t elapsed(uint64_t now_ns, uint64_t start_ns)
-{
-	return now_ns > start_ns ? now_ns - start_ns : 0;
 }
 
 static unsigned int slot(unsigned int type)
@@ -23,7 +19,8 @@ bool ftstat_ratelimit_admit(struct ftstat_ratelimit *rl, unsigned int type, uint
 {
 	unsigned int s = slot(type);
 
-	if (!rl->type[s].started || elapsed(now_ns, rl->type[s].start_ns) >= FTSTAT_RL_WINDOW_NS) {
+	if (!rl->type[s].started ||
+	    ftd_elapsed(now_ns, rl->type[s].start_ns) >= FTSTAT_RL_WINDOW_NS) {
 		/* A new window. Its predecessor's drops stay until taken. */
 		rl->type[s].started = true;
 		rl->type[s].start_ns = now_ns;
@@ -43,7 +40,7 @@ int ftstat_ratelimit_take_dropped(struct ftstat_ratelimit *rl, uint64_t now_ns, 
 	for (unsigned int s = 0; s <= FTD_EV_MAX; s++) {
 		if (!rl->type[s].dropped)
 			continue;
-		if (!all && elapsed(now_ns, rl->type[s].start_ns) < FTSTAT_RL_WINDOW_NS)
+		if (!all && ftd_elapsed(now_ns, rl->type[s].start_ns) < FTSTAT_RL_WINDOW_NS)
 			continue;
 		*dropped = rl->type[s].dropped;
 		rl->type[s].dropped = 0;
