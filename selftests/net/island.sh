@@ -19,7 +19,12 @@
 #      minority (ftctl stats: minority) and declares nobody while the cut
 #      lasts.
 #   3. heal: NODE_RESTORED 11 and 12 once at 1-10, everyone alive, no
-#      minority left.
+#      minority left, and none of 1-10 suspects 11 or 12 after the heal:
+#      node 1 (12's observer) learns 12 alive by hearsay, while 12, back
+#      with its view forgotten, heartbeats only to 11, the one node it
+#      heard; node 1 must make itself heard at once (kmod/dissem.c), not
+#      time 12 until a timeout says SUSPECT and a probe refutes it, which
+#      on a busy node comes too late: a false death.
 #
 #   n1 .. n12 ── br0 (br1: the island)
 source "$(dirname "$0")/../lib.sh"
@@ -78,6 +83,7 @@ for i in $MAJOR; do
 done
 log "nodes 1-10 declared $ISLAND once each and carried on; the island fenced itself and holds still"
 
+healed=$(now_ns)
 switch_move br0 $ISLAND
 wait_until 40 all_alive || { n 1 ftstat; n 12 ftstat; fail "nodes $ISLAND did not rejoin"; }
 minority_none() { local i; for i in $(seq 1 $N); do [ "$(stat_counter "$i" minority)" = 0 ] || return 1; done; }
@@ -89,4 +95,14 @@ for i in $MAJOR; do
 	done
 done
 log "healed: $ISLAND rejoined, NODE_RESTORED once at 1-10"
+sleep $(( (2 * TIMEOUT_MS + 999) / 1000 ))	# any late suspicion shows by now
+suspected=0
+for i in $MAJOR; do
+	for j in $ISLAND; do
+		s=$(event_query all "$FTD_TMP/dev.$i" NODE_SUSPECT node "$j" | awk -v t="$healed" '$1 > t' | wc -l)
+		[ "$s" = 0 ] || { log "node $i suspected node $j $s time(s) after the heal"; suspected=1; }
+	done
+done
+[ "$suspected" = 0 ] || { cat "$FTD_TMP/dev.1"; fail "a rejoined node was suspected by a node that learned it alive"; }
+log "no suspicion of $ISLAND after the heal"
 log "ok"
