@@ -4,6 +4,7 @@
 #include "detect.h"
 #include "event.h"
 #include "fresh.h"
+#include "hb_tx.h"
 #include "proto/detect.h"
 #include "proto/elapsed.h"
 #include "proto/rail.h"
@@ -427,7 +428,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	u32 i, n, live, incarnation;
 	u8 rails_dead, own_rails_down, r;
 	u64 rails_seq[FTD_MAX_RAILS];
-	bool isolated, vote, ask, fence, minority = false, restarted = false, judging;
+	bool isolated, vote, ask, remind, fence, minority = false, restarted = false, judging;
 	u32 straw = FTD_NODE_NONE, straw_inc = 0;
 	bool stalled = now_ns - due_ns > READ_ONCE(fn->cfg.period_ns);
 	u32 self_inc = READ_ONCE(fn->incarnation);	/* the one this tick judges */
@@ -511,6 +512,10 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		 * A node past the run sends us no heartbeats: it is asked
 		 * whenever not heard for a probe interval.
 		 */
+		/* A node we time that sends us nothing may not know we do. */
+		remind = near && ftd_detect_reminds(peer->state,
+						    ftd_elapsed(now_ns, peer->last_heard_ns),
+						    READ_ONCE(fn->cfg.period_ns));
 		ask = near ? peer->state == FTD_NODE_SUSPECT :
 			     ftd_detect_in_ring(peer->state) &&
 			     ftd_elapsed(now_ns, peer->last_heard_ns) >= ping_every;
@@ -523,6 +528,8 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		if (ev && ev != FTD_EV_NODE_DEAD)
 			emit_node_event(fn, ev, peer->id, incarnation, fn->cfg.node);
 		spin_unlock(&peer->lock);
+		if (remind)
+			ftd_tx_heartbeat(fn, peer);
 		if (ask)
 			ftd_fresh_ping(fn, peer, near ? ping_every :
 					ftd_watch_ask_every(&w->rule, ping_every, timeout));

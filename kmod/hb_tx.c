@@ -64,18 +64,24 @@ err:
 	return -ENOBUFS;
 }
 
+void ftd_tx_heartbeat(struct ftd_net *fn, struct ftd_peer *peer)
+{
+	u8 r;
+
+	for (r = 0; r < peer->nrails; r++)
+		ftd_tx_frame(fn, peer, r, FTD_FRAME_HEARTBEAT, NULL, 0);
+}
+
 /* One heartbeat on every rail to each of our k live successors. */
 static void send_heartbeats(struct ftd_net *fn)
 {
 	struct ftd_peer *succ[FTD_MAX_OBSERVERS];
 	u32 i, n;
-	u8 r;
 
 	rcu_read_lock();
 	n = ftd_members_successors(fn, succ, READ_ONCE(fn->cfg.observers));
 	for (i = 0; i < n; i++)
-		for (r = 0; r < succ[i]->nrails; r++)
-			ftd_tx_frame(fn, succ[i], r, FTD_FRAME_HEARTBEAT, NULL, 0);
+		ftd_tx_heartbeat(fn, succ[i]);
 	rcu_read_unlock();
 }
 

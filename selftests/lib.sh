@@ -337,6 +337,26 @@ first_event_time() { event_query first "$1" "$2" node "$3"; }
 
 has_event() { [ "$(count_events "$@")" -ge 1 ]; }
 
+# suspected_rejoiners SINCE_NS OBSERVERS -- REJOINERS: after a heal at
+# SINCE_NS, log each OBSERVER that suspected a REJOINER since, and fail
+# (status 1) if any did. A node learned alive by hearsay is timed from then
+# on: its observers make themselves heard at once (kmod/dissem.c), so a
+# suspicion here is the false death a busy observer turns it into.
+suspected_rejoiners() {
+	local since=$1 i j s rc=0 observers=() rejoiners=()
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do observers+=("$1"); shift; done
+	shift
+	rejoiners=("$@")
+	for i in "${observers[@]}"; do
+		for j in "${rejoiners[@]}"; do
+			s=$(event_query all "$FTD_TMP/dev.$i" NODE_SUSPECT node "$j" | awk -v t="$since" '$1 > t' | wc -l)
+			[ "$s" = 0 ] || { log "node $i suspected rejoined node $j $s time(s) after the heal"; rc=1; }
+		done
+	done
+	return $rc
+}
+
 # false_death_evidence OBSERVER SUBJECT: what a test that saw OBSERVER
 # declare a live SUBJECT dead prints before it fails: OBSERVER's events
 # (no suspicions), both nodes' tick and receive counters, the kernel's log.

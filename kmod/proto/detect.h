@@ -56,6 +56,23 @@ static inline bool ftd_detect_restart_ends(enum ftd_node_state st)
 	return st == FTD_NODE_ALIVE || st == FTD_NODE_SUSPECT || st == FTD_NODE_DEAD;
 }
 
+/*
+ * Does an observer remind a node it times of itself (one heartbeat back,
+ * each period) after silence_ns without hearing it? Views can disagree on
+ * who observes whom: a node back from a fenced minority forgot its view
+ * and heartbeats only to the members it has heard again, while its
+ * observers learned it alive from others, or from one PROBE exchange whose
+ * answer it lost. Unreminded, an observer times a node that sends it
+ * nothing, and only a suspicion's PROBE, too late on a busy node, stops a
+ * false death (the island test). Two periods: a node heard every period
+ * is never reminded; a dead one costs its k observers a frame a period
+ * until declared.
+ */
+static inline bool ftd_detect_reminds(enum ftd_node_state st, u64 silence_ns, u64 period_ns)
+{
+	return (st == FTD_NODE_ALIVE || st == FTD_NODE_SUSPECT) && silence_ns >= 2 * period_ns;
+}
+
 /* State after silence_ns without a valid frame, seen by a (starved) observer. */
 enum ftd_node_state ftd_detect_on_silence(enum ftd_node_state st, u64 silence_ns,
 					  u64 timeout_ns, bool starved);

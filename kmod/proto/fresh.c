@@ -67,6 +67,13 @@ bool ftd_fresh_ping_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce)
 	return true;
 }
 
+bool ftd_fresh_probe_back_due(struct ftd_fresh *s, u64 now, u64 every, u64 wait, u64 nonce)
+{
+	if (s->nonce && s->probe_ns && ftd_elapsed(now, s->probe_ns) < wait)
+		return false;
+	return ftd_fresh_ping_due(s, now, every, nonce);
+}
+
 bool ftd_fresh_answer_probe(struct ftd_fresh *s, const struct ftd_frame *f, u32 self, u64 now,
 			    u64 every, enum ftd_fresh_verdict *v)
 {

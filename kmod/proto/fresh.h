@@ -86,5 +86,15 @@ bool ftd_fresh_probe_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce);
  */
 bool ftd_fresh_ping_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce);
 
+/*
+ * We answer its PROBE: PROBE it back now (as ftd_fresh_ping_due), so that
+ * one exchange makes each side hear the other? Not while a PROBE of ours
+ * sent less than `wait` ago is unanswered: its answer may be on its way,
+ * and a new nonce would refuse it as a replay. Two nodes that probe each
+ * other at once (both sweeps after a heal) then lost both answers, and the
+ * one that had not heard the other sent it nothing for a second.
+ */
+bool ftd_fresh_probe_back_due(struct ftd_fresh *s, u64 now, u64 every, u64 wait, u64 nonce);
+
 
 #endif

@@ -16,10 +16,12 @@
 #      predecessor on its side fenced or it counted more than k deaths.
 #      The test asks for at least one fence.)
 #   2. heal: NODE_RESTORED 5 and 6 once at 1-4, everyone alive everywhere,
-#      no minority left, no further fence.
+#      no minority left, no further fence; none of 1-4 suspects 5 or 6
+#      after the heal (learned alive by hearsay, a rejoiner must hear its
+#      observers at once: island.sh says why).
 #   3. 3/3, nodes 4, 5 and 6 apart: the half with the lowest id goes on:
 #      1-3 declare 4-6 and are not fenced; 4-6 fence themselves.
-#   4. heal again: everyone alive everywhere.
+#   4. heal again: everyone alive everywhere, no suspicion of 4-6 at 1-3.
 #   At no time does any node of 1-3 deliver the death of another of 1-3.
 #   A minority node delivers each death it counts, also one it delivered
 #   in the first cut (a false death then, taken back at the heal).
@@ -89,7 +91,8 @@ split() {
 
 # heal MINORITY MAJORITY: move back; everyone alive, restored once, no minority.
 heal() {
-	local minor=$1 major=$2 i j
+	local minor=$1 major=$2 i j healed
+	healed=$(now_ns)
 	switch_move br0 $minor
 	wait_until 30 all_alive || { n 1 ftstat; n "${minor%% *}" ftstat; fail "nodes $minor did not rejoin"; }
 	wait_until 10 minority_none || fail "a node still says it is in a minority after the heal"
@@ -101,6 +104,10 @@ heal() {
 		done
 	done
 	log "healed: nodes $minor rejoined, NODE_RESTORED once at $major"
+	sleep $(( (2 * TIMEOUT_MS + 999) / 1000 ))	# any late suspicion shows by now
+	suspected_rejoiners "$healed" $major -- $minor ||
+		{ grep -v NODE_ALIVE "$FTD_TMP/dev.${major%% *}" | tail -20; fail "a node that learned a rejoined node alive suspected it"; }
+	log "no suspicion of $minor at $major after the heal"
 }
 
 split 1 2 3 4 -- 5 6

@@ -264,6 +264,21 @@ TEST(suspicion_state_machine)
 	EXPECT_EQ(0, ftd_detect_event(FTD_NODE_ALIVE, FTD_NODE_ALIVE));
 }
 
+/* An observed node silent for two periods hears from its observer. */
+TEST(an_observer_reminds_a_silent_node_of_itself)
+{
+	const u64 p = 10000000;
+
+	EXPECT_FALSE(ftd_detect_reminds(FTD_NODE_ALIVE, 2 * p - 1, p));
+	EXPECT_TRUE(ftd_detect_reminds(FTD_NODE_ALIVE, 2 * p, p));
+	EXPECT_TRUE(ftd_detect_reminds(FTD_NODE_SUSPECT, 30 * p, p));
+	/* Not one out of the ring: it is not timed (asked by PROBEs instead). */
+	EXPECT_FALSE(ftd_detect_reminds(FTD_NODE_UNKNOWN, 30 * p, p));
+	EXPECT_FALSE(ftd_detect_reminds(FTD_NODE_DEAD, 30 * p, p));
+	EXPECT_FALSE(ftd_detect_reminds(FTD_NODE_LEFT, 30 * p, p));
+	EXPECT_FALSE(ftd_detect_reminds(FTD_NODE_SELF, 30 * p, p));
+}
+
 TEST(inter_arrival_statistics)
 {
 	struct ftd_iat s = {};
