@@ -337,21 +337,31 @@ first_event_time() { event_query first "$1" "$2" node "$3"; }
 
 has_event() { [ "$(count_events "$@")" -ge 1 ]; }
 
-# suspected_rejoiners SINCE_NS OBSERVERS -- REJOINERS: after a heal at
-# SINCE_NS, log each OBSERVER that suspected a REJOINER since, and fail
-# (status 1) if any did. A node learned alive by hearsay is timed from then
-# on: its observers make themselves heard at once (kmod/dissem.c), so a
-# suspicion here is the false death a busy observer turns it into.
+# suspected_rejoiners SINCE_NS WINDOW_MS OBSERVERS -- REJOINERS: after a
+# heal at SINCE_NS, log each OBSERVER that suspected a REJOINER within
+# WINDOW_MS of learning it back (its first NODE_RESTORED or NODE_ALIVE of
+# it since), and fail (status 1) if any did. A node learned alive by
+# hearsay or by one PROBE exchange is timed from then on, and may not know
+# yet that it should send to us: its observers remind it (kmod/proto/
+# detect.h), so a suspicion then is the mechanism failing, which a busy
+# observer turns into a false death. Later suspicions are a loaded
+# machine's, as anywhere else in the suite.
 suspected_rejoiners() {
-	local since=$1 i j s rc=0 observers=() rejoiners=()
-	shift
+	local since=$1 window_ms=$2 i j s rc=0 observers=() rejoiners=()
+	shift 2
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do observers+=("$1"); shift; done
 	shift
 	rejoiners=("$@")
 	for i in "${observers[@]}"; do
 		for j in "${rejoiners[@]}"; do
-			s=$(event_query all "$FTD_TMP/dev.$i" NODE_SUSPECT node "$j" | awk -v t="$since" '$1 > t' | wc -l)
-			[ "$s" = 0 ] || { log "node $i suspected rejoined node $j $s time(s) after the heal"; rc=1; }
+			s=$(awk -v since="$since" -v w="$((window_ms * 1000000))" -v node="\"node\":$j," '
+				!index($0, node) || !match($0, /"time_ns":[0-9]+/) { next }
+				{ t = substr($0, RSTART + 10, RLENGTH - 10) + 0 }
+				t <= since { next }
+				/"event":"NODE_(RESTORED|ALIVE)"/ && !back { back = t; next }
+				/"event":"NODE_SUSPECT"/ && back && t - back < w { n++ }
+				END { print n + 0 }' "$FTD_TMP/dev.$i")
+			[ "$s" = 0 ] || { log "node $i suspected rejoined node $j $s time(s) within $window_ms ms of learning it back"; rc=1; }
 		done
 	done
 	return $rc

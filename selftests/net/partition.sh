@@ -17,7 +17,7 @@
 #      The test asks for at least one fence.)
 #   2. heal: NODE_RESTORED 5 and 6 once at 1-4, everyone alive everywhere,
 #      no minority left, no further fence; none of 1-4 suspects 5 or 6
-#      after the heal (learned alive by hearsay, a rejoiner must hear its
+#      within two timeouts of learning it back (a rejoiner must hear its
 #      observers at once: island.sh says why).
 #   3. 3/3, nodes 4, 5 and 6 apart: the half with the lowest id goes on:
 #      1-3 declare 4-6 and are not fenced; 4-6 fence themselves.
@@ -104,8 +104,8 @@ heal() {
 		done
 	done
 	log "healed: nodes $minor rejoined, NODE_RESTORED once at $major"
-	sleep $(( (2 * TIMEOUT_MS + 999) / 1000 ))	# any late suspicion shows by now
-	suspected_rejoiners "$healed" $major -- $minor ||
+	sleep $(( (2 * TIMEOUT_MS + 999) / 1000 ))	# a suspicion of a rejoiner shows by now
+	suspected_rejoiners "$healed" $((2 * TIMEOUT_MS)) $major -- $minor ||
 		{ grep -v NODE_ALIVE "$FTD_TMP/dev.${major%% *}" | tail -20; fail "a node that learned a rejoined node alive suspected it"; }
 	log "no suspicion of $minor at $major after the heal"
 }
