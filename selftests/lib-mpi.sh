@@ -149,9 +149,9 @@ mpi_start() {
 # REGEX (grep -E); fail, showing FILE, if it does not within SECONDS or the
 # launcher started by mpi_start ends first.
 mpi_wait_output() {
-	local file=$1 re=$2 end=$(( $(date +%s) + $3 ))
+	local file=$1 re=$2 end=$(( EPOCHSECONDS + $3 ))
 	until grep -Eq -- "$re" "$file" 2> /dev/null; do
-		if ! kill -0 "${FTD_MPI_PID:-0}" 2>/dev/null || [ "$(date +%s)" -ge "$end" ]; then
+		if ! kill -0 "${FTD_MPI_PID:-0}" 2>/dev/null || [ "$EPOCHSECONDS" -ge "$end" ]; then
 			grep -Eq -- "$re" "$file" 2> /dev/null && return 0
 			cat "$file" >&2 || true
 			fail "no line matching '$re' from the MPI job within $3 s"
