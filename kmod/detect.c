@@ -187,10 +187,10 @@ void ftd_detect_answered(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnat
 	struct hearing h = {};
 
 	spin_lock_bh(&peer->lock);
-	/* The answer matched our latest PROBE's nonce: sent at probe_ns. */
-	if (now_ns > peer->fresh.probe_ns)
+	/* The answer matched our nonce, first sent at nonce_ns (maybe again since). */
+	if (now_ns > peer->fresh.nonce_ns)
 		WRITE_ONCE(fn->probe_rtt_ns, ftd_watch_rtt(READ_ONCE(fn->probe_rtt_ns),
-							   now_ns - peer->fresh.probe_ns));
+							   now_ns - peer->fresh.nonce_ns));
 	if (hear_incarnation(peer, incarnation, &h))
 		hear_node(fn, peer, now_ns, &h);
 	incarnation = peer->incarnation;
@@ -507,15 +507,15 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		incarnation = peer->incarnation;
 		if (near)
 			restarted |= near_restarted(w, i, peer);
+		/* A node we time that sends us nothing may not know we do. */
+		remind = near && ftd_detect_reminds(peer->state,
+						    ftd_elapsed(now_ns, peer->last_heard_ns),
+						    READ_ONCE(fn->cfg.period_ns));
 		/*
 		 * A suspect is asked directly: its answer refutes the silence.
 		 * A node past the run sends us no heartbeats: it is asked
 		 * whenever not heard for a probe interval.
 		 */
-		/* A node we time that sends us nothing may not know we do. */
-		remind = near && ftd_detect_reminds(peer->state,
-						    ftd_elapsed(now_ns, peer->last_heard_ns),
-						    READ_ONCE(fn->cfg.period_ns));
 		ask = near ? peer->state == FTD_NODE_SUSPECT :
 			     ftd_detect_in_ring(peer->state) &&
 			     ftd_elapsed(now_ns, peer->last_heard_ns) >= ping_every;

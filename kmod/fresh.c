@@ -65,8 +65,8 @@ static bool wants_probe(const struct ftd_peer *peer, u32 incarnation)
  * answer proves our incarnation, it changes nothing here; a replayed PROBE
  * gets at most an answer of its own size, and none once the sender is
  * proven). If we would probe the sender ourselves, probe it back now, so
- * that one exchange makes each side hear the other (unless our own PROBE
- * to it is still unanswered: proto/fresh.h).
+ * that one exchange makes each side hear the other (with the nonce of our
+ * own PROBE to it if that one is young and unanswered: proto/fresh.h).
  */
 static void answer_probe(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
 			 u64 nonce, u64 now)
@@ -78,8 +78,8 @@ static void answer_probe(struct ftd_net *fn, struct ftd_peer *peer, const struct
 	spin_lock(&peer->lock);
 	ack = ftd_fresh_answer_probe(&peer->fresh, f, READ_ONCE(fn->cfg.node), now, period, &v);
 	if (v == FTD_FRESH_OK && wants_probe(peer, f->incarnation) &&
-	    ftd_fresh_probe_back_due(&peer->fresh, now, period, READ_ONCE(fn->cfg.timeout_ns),
-				     get_random_u64()))
+	    ftd_fresh_ask_due(&peer->fresh, now, period, READ_ONCE(fn->cfg.timeout_ns),
+			      get_random_u64()))
 		ours = peer->fresh.nonce;
 	dead = v == FTD_FRESH_OK && peer->state == FTD_NODE_DEAD &&
 	       f->incarnation == peer->incarnation;
@@ -119,7 +119,8 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	spin_lock(&peer->lock);
 	v = ftd_fresh_check(&peer->fresh, f, READ_ONCE(fn->cfg.node), n);
 	if (v == FTD_FRESH_UNPROVEN &&
-	    ftd_fresh_probe_due(&peer->fresh, now, period, get_random_u64()))
+	    ftd_fresh_ask_due(&peer->fresh, now, period, READ_ONCE(fn->cfg.timeout_ns),
+			      get_random_u64()))
 		probe = peer->fresh.nonce;
 	spin_unlock(&peer->lock);
 	count(fn, peer, v);
@@ -142,7 +143,8 @@ bool ftd_fresh_ping(struct ftd_net *fn, struct ftd_peer *peer, u64 every)
 	u64 nonce = 0;
 
 	spin_lock_bh(&peer->lock);
-	if (ftd_fresh_ping_due(&peer->fresh, ktime_get_ns(), every, get_random_u64()))
+	if (ftd_fresh_ask_due(&peer->fresh, ktime_get_ns(), every, READ_ONCE(fn->cfg.timeout_ns),
+			      get_random_u64()))
 		nonce = peer->fresh.nonce;
 	spin_unlock_bh(&peer->lock);
 	if (nonce)

@@ -81,7 +81,7 @@ cleanup() {
 		ebpf_unpin $namespaces
 		printf 'netns del %s\n' $namespaces | ip -force -batch - 2>/dev/null || true
 	fi
-	rm -rf "$FTD_TMP"
+	rm -rf "$FTD_TMP" /tmp/ompi-"$FTD_NS_PREFIX"-*	# netns-rsh's Open MPI session dirs
 }
 trap cleanup EXIT
 # A test stopped by run-vm-suite's time limit still cleans up, so that its
@@ -176,6 +176,23 @@ cluster_create() {
 		fi
 	done
 	ip -n "$sw_ns" -batch - <<< "$sw"
+	# A link just up drops what it is given until linkwatch (up to a second
+	# later) activates its queue and says so in operstate: a node applied
+	# meanwhile was not heard, and its peers declared each other dead at
+	# start (cutoff_3_nodes, timeout 100 ms). Built one node at a time, the
+	# links had long been up; now they are waited for.
+	wait_until 10 links_up "$sw_ns" || fail "the switch's ports did not come up"
+	for ((i = 1; i <= nodes; i++)); do
+		[ "$i" = "$FTD_ROOT_NODE" ] && ns= || ns=$(ns_of "$i")
+		wait_until 10 links_up "$ns" || fail "node $i's links did not come up"
+	done
+}
+
+# links_up NETNS: every veth in NETNS (the root namespace if empty) is UP.
+links_up() {
+	local out
+	out=$(ip ${1:+-n "$1"} -br link show type veth) || return 1
+	[ -n "$out" ] && ! grep -qv ' UP ' <<< "$out"
 }
 
 # cluster_config FILE PERIOD TIMEOUT FAMILY(4|6): the config every node applies.

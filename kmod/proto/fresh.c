@@ -63,14 +63,19 @@ bool ftd_fresh_ping_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce)
 	if (s->probe_ns && ftd_elapsed(now, s->probe_ns) < every)
 		return false;
 	s->nonce = nonce ? nonce : 1;
+	s->nonce_ns = now;
 	s->probe_ns = now;
 	return true;
 }
 
-bool ftd_fresh_probe_back_due(struct ftd_fresh *s, u64 now, u64 every, u64 wait, u64 nonce)
+bool ftd_fresh_ask_due(struct ftd_fresh *s, u64 now, u64 every, u64 wait, u64 nonce)
 {
-	if (s->nonce && s->probe_ns && ftd_elapsed(now, s->probe_ns) < wait)
-		return false;
+	if (s->nonce && ftd_elapsed(now, s->nonce_ns) < wait) {
+		if (ftd_elapsed(now, s->probe_ns) < every)
+			return false;
+		s->probe_ns = now;	/* the same nonce again */
+		return true;
+	}
 	return ftd_fresh_ping_due(s, now, every, nonce);
 }
 

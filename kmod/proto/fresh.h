@@ -36,6 +36,7 @@
 struct ftd_fresh {
 	u32 incarnation;	/* the newest incarnation proven, 0: none yet */
 	u64 nonce;		/* our outstanding PROBE's nonce, 0: none */
+	u64 nonce_ns;		/* when we made that nonce */
 	u64 probe_ns;		/* when we last sent it a PROBE */
 	u64 ack_ns;		/* when we last answered one of its PROBEs */
 	u64 hb_floor;		/* its heartbeats at or below: older than the proof */
@@ -87,14 +88,18 @@ bool ftd_fresh_probe_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce);
 bool ftd_fresh_ping_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce);
 
 /*
- * We answer its PROBE: PROBE it back now (as ftd_fresh_ping_due), so that
- * one exchange makes each side hear the other? Not while a PROBE of ours
- * sent less than `wait` ago is unanswered: its answer may be on its way,
- * and a new nonce would refuse it as a replay. Two nodes that probe each
- * other at once (both sweeps after a heal) then lost both answers, and the
- * one that had not heard the other sent it nothing for a second.
+ * PROBE it now (none sent for `every`)? With the nonce of a PROBE of ours
+ * still unanswered if that one was made less than `wait` ago (an answer to
+ * either copy counts, and proves it alive `wait` ago at the most), else a
+ * new one. For every PROBE that waits for an answer: a suspect asked, an
+ * unproven sender asked, a PROBE answered by one back. A new nonce each
+ * time refused the answer already on its way as a replay whenever the
+ * round trip took longer than `every`: two nodes whose probes crossed
+ * after a heal lost both answers, and a node that came up next to busy
+ * ones, asked every period, was never proven and declared its observers
+ * dead (island, cutoff_3_nodes). Records the nonce as above.
  */
-bool ftd_fresh_probe_back_due(struct ftd_fresh *s, u64 now, u64 every, u64 wait, u64 nonce);
+bool ftd_fresh_ask_due(struct ftd_fresh *s, u64 now, u64 every, u64 wait, u64 nonce);
 
 
 #endif

@@ -105,7 +105,14 @@ for ((i = 1; i < NODES; i++)); do
 	st=$(n "$i" ftctl stats -j)
 	origin=$(grep -m1 '"event":"NODE_DEAD"' "$FTD_TMP/dev.$i" | grep -o '"origin":[0-9]*' | cut -d: -f2)
 	dead=$(jq '.events_by_type.NODE_DEAD' <<< "$st")
-	[ "$dead" = 1 ] || fail "node $i: stats count $dead NODE_DEAD, not 1"
+	[ "$dead" = 1 ] || {
+		# The counts run from the instance's start, the event files
+		# from the watchers' (after all_alive): a death before that?
+		jq -c '{events_by_type, ticks_late, tick_late_max_ns, fenced}' <<< "$st"
+		n "$i" ftstat
+		dmesg | grep ftdetect | tail -20
+		fail "node $i: stats count $dead NODE_DEAD, not 1"
+	}
 	if [ "$origin" = "$i" ]; then
 		by=declared other=told declarers=$(( declarers + 1 ))
 	else

@@ -210,25 +210,30 @@ TEST(a_proven_member_answers_a_ping_without_losing_its_windows)
 }
 
 /*
- * Two nodes probe each other at once: each answers the other's PROBE and
- * would probe it back. Ours is still unanswered: no new nonce, so that its
- * answer, on its way, is believed; once it is older than `wait` (lost), a
- * new PROBE goes.
+ * Asking a node that has not answered yet (a PROBE back, a suspect, an
+ * unproven sender, each as often as every period): while our PROBE is
+ * young, the same nonce goes again, so that the answer already on its way
+ * is believed (a new nonce refused it whenever the round trip took longer
+ * than a period), and so is one to the copy if the first PROBE was lost.
+ * Older than `wait`, or answered: a new nonce.
  */
-TEST(a_probe_back_keeps_the_nonce_of_an_unanswered_probe)
+TEST(an_ask_repeats_the_nonce_of_a_young_unanswered_probe)
 {
 	struct ftd_fresh s = {};
 
 	ASSERT_TRUE(ftd_fresh_probe_due(&s, 1000, 1000, 0xa));
-	EXPECT_FALSE(ftd_fresh_probe_back_due(&s, 1050, 10, 200, 0xc));
+	EXPECT_FALSE(ftd_fresh_ask_due(&s, 1005, 10, 200, 0xc));	/* rate-limited */
+	ASSERT_TRUE(ftd_fresh_ask_due(&s, 1050, 10, 200, 0xc));
 	EXPECT_EQ(0xa, s.nonce);
+	EXPECT_FALSE(ftd_fresh_ask_due(&s, 1055, 10, 200, 0xc));	/* rate-limited */
 	EXPECT_EQ(FTD_FRESH_PROVEN, check(&s, 100, NOTICE, 0, 1, true, 0xa));
-	/* Answered: the next PROBE of it may be answered by a new one. */
-	ASSERT_TRUE(ftd_fresh_probe_back_due(&s, 1060, 10, 200, 0xd));
+	/* Answered: a new nonce. */
+	ASSERT_TRUE(ftd_fresh_ask_due(&s, 1070, 10, 200, 0xd));
 	EXPECT_EQ(0xd, s.nonce);
-	/* Unanswered for `wait`: lost, probed back anew (rate-limited as ever). */
-	EXPECT_FALSE(ftd_fresh_probe_back_due(&s, 1250, 10, 200, 0xe));
-	ASSERT_TRUE(ftd_fresh_probe_back_due(&s, 1260, 10, 200, 0xe));
+	/* Repeated while young, not past `wait` from when it was made. */
+	ASSERT_TRUE(ftd_fresh_ask_due(&s, 1200, 10, 200, 0xe));
+	EXPECT_EQ(0xd, s.nonce);
+	ASSERT_TRUE(ftd_fresh_ask_due(&s, 1270, 10, 200, 0xe));
 	EXPECT_EQ(0xe, s.nonce);
 	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 100, NOTICE, 0, 2, true, 0xd));
 	EXPECT_EQ(FTD_FRESH_ANSWERED, check(&s, 100, NOTICE, 0, 3, true, 0xe));
