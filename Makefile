@@ -20,6 +20,7 @@
 #   make install    install tools, library, headers, the systemd unit (DESTDIR,
 #                   PREFIX, SYSTEMDUNITDIR); make uninstall
 #   make dkms-install  the module for the running kernel (KERNELRELEASE=R: another)
+#   make deb        Debian packages (debian/) in build/deb/
 #
 # KERNELRELEASE and KDIR select the kernel to build against; the default is the
 # newest kernel that has both headers and an image installed (the VM boots it).
@@ -456,6 +457,24 @@ dkms-install:
 dkms-remove:
 	-dkms remove -m ftdetect -v $(DKMS_VERSION) --all
 	rm -rf $(DKMS_SRC)
+
+# ---------------------------------------------------------------- packages
+# make deb: the Debian packages of debian/ (ftdetect-dkms, ftdetect-tools,
+# libftdetect1, libftdetect-dev, libftdetect-mpi1, libftdetect-mpi-dev),
+# built by dpkg-buildpackage in a copy of the tree under build/deb/, so that
+# neither the build's files nor the .debs (build/deb/*.deb) land in the
+# tree or its parent. The copy leaves out git's files, build/ and kbuild's
+# products.
+DEB_SRC := $(B)/deb/ftdetect-$(DKMS_VERSION)
+.PHONY: deb
+deb: deps
+	rm -rf $(B)/deb
+	mkdir -p $(DEB_SRC)
+	tar -cf - --exclude=./.git --exclude=./build --exclude='*.o' --exclude='*.ko' \
+		--exclude='*.cmd' --exclude='*.mod' --exclude='*.mod.c' --exclude='.*.d' \
+		--exclude=Module.symvers --exclude=modules.order . | tar -C $(DEB_SRC) -xf -
+	cd $(DEB_SRC) && dpkg-buildpackage --build=binary --no-sign
+	@ls -1 $(B)/deb/*.deb
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
