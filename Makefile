@@ -37,7 +37,10 @@ NL_CFLAGS = $(shell pkg-config --cflags libnl-genl-3.0)
 NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0)
 # ftstat --journal (userspace/ftstat/journal.c)
 SD_LIBS = $(shell pkg-config --libs libsystemd)
-UCFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -I$(CURDIR)/include/uapi -I$(CURDIR)/kmod -I$(CURDIR)/userspace
+# CPPFLAGS and LDFLAGS from the environment, as make's conventions have it:
+# dpkg-buildpackage sets them for the packages (make deb: _FORTIFY_SOURCE,
+# relro, bindnow). LDFLAGS goes to the links of what `make install` installs.
+UCFLAGS = $(CFLAGS) $(CPPFLAGS) $(WARN) -std=gnu11 -I$(CURDIR)/include/uapi -I$(CURDIR)/kmod -I$(CURDIR)/userspace
 
 .PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-vm test-smp test-kernels test-systemd test-debug demo deps clean install uninstall dkms-install dkms-remove
 
@@ -101,11 +104,11 @@ lib: $(B)/lib/libftdetect.so $(B)/lib/libftdetect.so.1 $(B)/lib/libftdetect.a $(
 
 $(B)/bin/ftctl: userspace/ftctl/*.c userspace/ftctl/*.h $(COMMON_SRC) $(KEYID_SRC) userspace/common/*.h kmod/proto/*.h include/uapi/linux/ftdetect.h $(EBPF_USER_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) -o $@ userspace/ftctl/*.c $(COMMON_SRC) $(KEYID_SRC) $(EBPF_USER_SRC) $(NL_LIBS) $(EBPF_LIBS)
+	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) $(LDFLAGS) -o $@ userspace/ftctl/*.c $(COMMON_SRC) $(KEYID_SRC) $(EBPF_USER_SRC) $(NL_LIBS) $(EBPF_LIBS)
 
 $(B)/bin/ftstat: userspace/ftstat/*.c userspace/ftstat/*.h $(COMMON_SRC) $(KEYID_SRC) userspace/common/*.h kmod/proto/*.h include/uapi/linux/ftdetect.h ebpf/status.c ebpf/*.h
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) -o $@ userspace/ftstat/*.c $(COMMON_SRC) $(KEYID_SRC) ebpf/status.c $(NL_LIBS) $(EBPF_LIBS) $(SD_LIBS)
+	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) $(LDFLAGS) -o $@ userspace/ftstat/*.c $(COMMON_SRC) $(KEYID_SRC) ebpf/status.c $(NL_LIBS) $(EBPF_LIBS) $(SD_LIBS)
 
 # So that `make build/bin/ftctl` (a relative name for the same file) works.
 build/bin/ftctl build/bin/ftstat: build/bin/%: $(B)/bin/% ;
@@ -128,7 +131,7 @@ LIB_MAN_LINKS := ftd_open ftd_close ftd_fd ftd_register ftd_deregister ftd_info 
 
 $(B)/lib/$(LIB_REAL): $(LIB_DEPS) userspace/lib/libftdetect.map
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) -fPIC -shared -Wl,-soname,$(LIB_SONAME) \
+	$(CC) $(UCFLAGS) $(LDFLAGS) -fPIC -shared -Wl,-soname,$(LIB_SONAME) \
 		-Wl,--version-script=userspace/lib/libftdetect.map -o $@ $(LIB_SRC)
 
 $(B)/lib/$(LIB_SONAME) $(B)/lib/libftdetect.so: $(B)/lib/$(LIB_REAL)

@@ -82,7 +82,7 @@ $$(MPI_$(1)_DIR)/%.o: $(MPI_SRC_DIR)/%.c $(MPI_HDRS) $$(MPI_$(1)_DIR)/ftd_mpi_co
 	OMPI_CC=$(CC) MPICH_CC=$(CC) $(MPICC_$(1)) $$(MPI_CFLAGS) -I$$(MPI_$(1)_DIR) -c -o $$@ $$<
 
 $$(MPI_$(1)_DIR)/$$(MPI_$(1)_LIB).so.1: $$(MPI_$(1)_OBJS) $$(MPI_COMMON_OBJS)
-	OMPI_CC=$(CC) MPICH_CC=$(CC) $(MPICC_$(1)) $(CFLAGS) -shared -Wl,-soname,$$(@F) -Wl,-z,defs \
+	OMPI_CC=$(CC) MPICH_CC=$(CC) $(MPICC_$(1)) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$$(@F) -Wl,-z,defs \
 		-o $$@ $$^ $$(MPI_PMIX_LIBS) -lpthread
 
 $$(MPI_$(1)_DIR)/$$(MPI_$(1)_LIB).so: $$(MPI_$(1)_DIR)/$$(MPI_$(1)_LIB).so.1
