@@ -65,10 +65,12 @@ EBPF_SKELS := $(patsubst %,$(B)/ebpf/%.skel.h,$(EBPF_PROGS))
 EBPF_USER_SRC := ebpf/loader.c ebpf/status.c
 EBPF_USER_DEPS := $(EBPF_USER_SRC) ebpf/*.h $(EBPF_SKELS)
 # Debian keeps <asm/types.h> in the multiarch directory, which -target bpf
-# does not search.
+# does not search. The BTF line info, which the skeleton embeds in ftctl,
+# names the source files: relative to the tree, not where it was built.
 BPF_CFLAGS := -g -O2 -target bpf -Wall -Wextra -Wno-unused-parameter \
 	-I$(CURDIR)/include/uapi -I$(CURDIR)/ebpf \
-	-idirafter /usr/include/$(shell $(CC) -print-multiarch 2>/dev/null)
+	-idirafter /usr/include/$(shell $(CC) -print-multiarch 2>/dev/null) \
+	-fdebug-prefix-map=$(CURDIR)=.
 EBPF_CFLAGS = -I$(B)/ebpf -I$(CURDIR)/ebpf $(shell pkg-config --cflags libbpf)
 EBPF_LIBS = $(shell pkg-config --libs libbpf)
 
