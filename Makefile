@@ -465,19 +465,19 @@ dkms-remove:
 
 # ---------------------------------------------------------------- packages
 # make deb: the Debian packages of debian/ (ftdetect-dkms, ftdetect-tools,
-# libftdetect1, libftdetect-dev, libftdetect-mpi1, libftdetect-mpi-dev),
-# built by dpkg-buildpackage in a copy of the tree under build/deb/, so that
-# neither the build's files nor the .debs (build/deb/*.deb) land in the
-# tree or its parent. The copy leaves out git's files, build/ and kbuild's
-# products.
+# libftdetect1, libftdetect-dev, libftdetect-mpi-openmpi1,
+# libftdetect-mpi-mpich1, libftdetect-mpi-dev), built by dpkg-buildpackage
+# in a copy of the tree under build/deb/, so that neither the build's files
+# nor the .debs (build/deb/*.deb) land in the tree or its parent. The copy
+# has the files git has or would add (tracked, or untracked and not
+# ignored): none of the products of a build in the tree (kbuild's, build/).
 DEB_SRC := $(B)/deb/ftdetect-$(DKMS_VERSION)
 .PHONY: deb
 deb: deps
 	rm -rf $(B)/deb
 	mkdir -p $(DEB_SRC)
-	tar -cf - --exclude=./.git --exclude=./build --exclude='*.o' --exclude='*.ko' \
-		--exclude='*.cmd' --exclude='*.mod' --exclude='*.mod.c' --exclude='.*.d' \
-		--exclude=Module.symvers --exclude=modules.order . | tar -C $(DEB_SRC) -xf -
+	git ls-files -z --cached --others --exclude-standard | \
+		tar --null --files-from=- --ignore-failed-read -cf - | tar -C $(DEB_SRC) -xf -
 	cd $(DEB_SRC) && dpkg-buildpackage --build=binary --no-sign
 	@ls -1 $(B)/deb/*.deb
 
