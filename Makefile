@@ -21,6 +21,8 @@
 #                   PREFIX, SYSTEMDUNITDIR); make uninstall
 #   make dkms-install  the module for the running kernel (KERNELRELEASE=R: another)
 #   make deb        Debian packages (debian/) in build/deb/
+#   make test-deb   make deb, then lintian and the packages' contents; not part
+#                   of make test (docs/testing.md)
 #
 # KERNELRELEASE and KDIR select the kernel to build against; the default is the
 # newest kernel that has both headers and an image installed (the VM boots it).
@@ -42,7 +44,7 @@ SD_LIBS = $(shell pkg-config --libs libsystemd)
 # relro, bindnow). LDFLAGS goes to the links of what `make install` installs.
 UCFLAGS = $(CFLAGS) $(CPPFLAGS) $(WARN) -std=gnu11 -I$(CURDIR)/include/uapi -I$(CURDIR)/kmod -I$(CURDIR)/userspace
 
-.PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-vm test-smp test-kernels test-systemd test-debug demo deps clean install uninstall dkms-install dkms-remove
+.PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-deb test-vm test-smp test-kernels test-systemd test-debug demo deps clean install uninstall dkms-install dkms-remove
 
 all: module ebpf userspace selftests mpi
 
@@ -324,6 +326,13 @@ test-unit: unit
 test-dkms: deps
 	selftests/dkms/test-dkms
 
+# The Debian packages (make deb), checked without installing them: lintian,
+# each package's files, the module built from ftdetect-dkms's sources, a
+# program built against the -dev packages. Not part of make test: a
+# package build takes minutes and is no test of the detector.
+test-deb: deps
+	selftests/deb/test-deb
+
 test-vm: all
 	selftests/vm/run
 
@@ -471,6 +480,7 @@ dkms-remove:
 # nor the .debs (build/deb/*.deb) land in the tree or its parent. The copy
 # has the files git has or would add (tracked, or untracked and not
 # ignored): none of the products of a build in the tree (kbuild's, build/).
+# selftests/deb/test-deb (make test-deb) checks the result.
 DEB_SRC := $(B)/deb/ftdetect-$(DKMS_VERSION)
 .PHONY: deb
 deb: deps
