@@ -330,6 +330,7 @@ test-dkms: deps
 # each package's files, the module built from ftdetect-dkms's sources, a
 # program built against the -dev packages. Not part of make test: a
 # package build takes minutes and is no test of the detector.
+# selftests/deb/test-deb-install (root, by hand) installs and purges them.
 test-deb: deps
 	selftests/deb/test-deb
 
