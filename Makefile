@@ -21,8 +21,8 @@
 #                   PREFIX, SYSTEMDUNITDIR); make uninstall
 #   make dkms-install  the module for the running kernel (KERNELRELEASE=R: another)
 #   make deb        Debian packages (debian/) in build/deb/
-#   make test-deb   make deb, then lintian and the packages' contents; not part
-#                   of make test (docs/testing.md)
+#   make test-deb   make deb, then lintian and the packages' contents (a stage
+#                   of make test; docs/testing.md)
 #
 # KERNELRELEASE and KDIR select the kernel to build against; the default is the
 # newest kernel that has both headers and an image installed (the VM boots it).
@@ -328,8 +328,7 @@ test-dkms: deps
 
 # The Debian packages (make deb), checked without installing them: lintian,
 # each package's files, the module built from ftdetect-dkms's sources, a
-# program built against the -dev packages. Not part of make test: a
-# package build takes minutes and is no test of the detector.
+# program built against the -dev packages. Also a stage of make test.
 # selftests/deb/test-deb-install (root, by hand) installs and purges them.
 test-deb: deps
 	selftests/deb/test-deb
