@@ -51,13 +51,6 @@ enum ftd_fresh_verdict ftd_fresh_check(struct ftd_fresh *s, const struct ftd_fra
 	return notice_window(s, f);
 }
 
-bool ftd_fresh_probe_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce)
-{
-	if (s->incarnation && !s->nonce)
-		return false;	/* proven, nothing outstanding */
-	return ftd_fresh_ping_due(s, now, every, nonce);
-}
-
 bool ftd_fresh_ping_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce)
 {
 	if (s->probe_ns && ftd_elapsed(now, s->probe_ns) < every)

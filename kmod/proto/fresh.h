@@ -75,15 +75,10 @@ bool ftd_fresh_answer_probe(struct ftd_fresh *s, const struct ftd_frame *f, u32 
 			    u64 every, enum ftd_fresh_verdict *v);
 
 /*
- * Should we PROBE it now (nothing proven, none outstanding for `every`)?
- * If so, records nonce (non-zero) as outstanding, sent at now.
- */
-bool ftd_fresh_probe_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce);
-
-/*
- * Should we PROBE it now, proven or not (none sent for `every`)? A PROBE
- * to a proven member asks whether it is alive now: its answer
- * (FTD_FRESH_ANSWERED) is as fresh as its nonce. Records nonce as above.
+ * Should we PROBE it now, proven or not (none sent for `every`)? If so,
+ * records nonce (non-zero; 0 is taken as 1) as outstanding, made and sent
+ * at now. A PROBE to a proven member asks whether it is alive now: its
+ * answer (FTD_FRESH_ANSWERED) is as fresh as its nonce.
  */
 bool ftd_fresh_ping_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce);
 

@@ -5,10 +5,10 @@
  * driven the way the module drives them (kmod/fresh.c): one member's
  * MAC-valid frames arrive at node SELF; PROBE notices go to
  * ftd_fresh_answer_probe(), everything else to ftd_fresh_check(); we PROBE
- * with ftd_fresh_probe_due(); the clock only moves forward. Every frame is
- * one the member really made (the MAC proves that much) but may arrive any
- * number of times, in any order: the input chooses new frames and replays
- * of earlier ones.
+ * with ftd_fresh_ask_due() and ftd_fresh_ping_due(); the clock only moves
+ * forward. Every frame is one the member really made (the MAC proves that
+ * much) but may arrive any number of times, in any order: the input
+ * chooses new frames and replays of earlier ones.
  *
  * Input: two header bytes (mode, `every`), then operations, one opcode
  * byte each (low 3 bits) followed by its arguments; missing bytes read as 0.
@@ -136,6 +136,7 @@ struct model {
 	int cur_idx;		/* its index in incs[] */
 	bool proven_seen;	/* a PROVEN this lifetime */
 	u64 outstanding;	/* nonce of our outstanding PROBE; 0: none */
+	u64 nonce_ns;		/* when that nonce was made */
 	u64 probe_ns, ack_ns;	/* last PROBE sent, last answer; 0: never */
 	u32 floor_inc;		/* the incarnation the floors belong to */
 	u64 hb_floor, notice_floor;
@@ -544,37 +545,49 @@ static void reset_receiver(struct model *m, struct ftd_fresh *s)
 	m->cur_idx = 0;
 	m->proven_seen = false;
 	m->outstanding = 0;
+	m->nonce_ns = 0;
 	m->probe_ns = m->ack_ns = 0;
 	m->floor_inc = 0;
 	m->hb_floor = m->notice_floor = 0;
 	forget_window(m);
 }
 
-/* ping: ftd_fresh_ping_due(), a PROBE whether proven or not. */
+/*
+ * A PROBE of ours, as the module asks: ping (ftd_fresh_ping_due(): a new
+ * nonce whenever one goes), or ask (ftd_fresh_ask_due(), a suspect, an
+ * unproven sender, a PROBE back: our unanswered nonce again while it is
+ * younger than `wait`, which the input chooses, else a new one).
+ */
 static void probe_due(struct model *m, struct ftd_fresh *s, struct reader *r, bool ping)
 {
 	u64 nonce = next_nonce(m, r);
+	u64 wait = ping ? 0 : (u64)get8(r) * 50;
 	struct ftd_fresh before = *s;
-	bool due, want;
+	bool due, want, again;
 
-	/* Nothing proven, or one outstanding: again once `every` has passed. */
-	want = (ping || !m->cur || m->outstanding) &&
-	       (!m->probe_ns || m->now - m->probe_ns >= m->every);
+	/* Either way, again once `every` has passed since the last one. */
+	want = !m->probe_ns || m->now - m->probe_ns >= m->every;
+	again = !ping && m->outstanding && m->now - m->nonce_ns < wait;
 	due = ping ? ftd_fresh_ping_due(s, m->now, m->every, nonce) :
-		     ftd_fresh_probe_due(s, m->now, m->every, nonce);
-	trace("t=%llu %s nonce %#llx: %s\n", (unsigned long long)m->now,
-	      ping ? "ping_due" : "probe_due", (unsigned long long)nonce,
-	      due ? "sent" : "not due");
+		     ftd_fresh_ask_due(s, m->now, m->every, wait, nonce);
+	trace("t=%llu %s nonce %#llx wait %llu: %s\n", (unsigned long long)m->now,
+	      ping ? "ping_due" : "ask_due", (unsigned long long)nonce,
+	      (unsigned long long)wait, due ? (again ? "sent again" : "sent") : "not due");
 	CHECK(due == want);
 	if (!due) {
 		CHECK(!memcmp(&before, s, sizeof(before)));
 		return;
 	}
+	m->probe_ns = m->now;
+	CHECK(s->incarnation == m->cur);
+	if (again) {
+		CHECK(s->nonce == m->outstanding);
+		return;
+	}
 	CHECK(s->nonce == (nonce ? nonce : 1));
 	m->outstanding = s->nonce;
-	m->probe_ns = m->now;
+	m->nonce_ns = m->now;
 	m->nonces[m->nr_nonces++ % NR_NONCES] = s->nonce;
-	CHECK(s->incarnation == m->cur);
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);

@@ -113,6 +113,8 @@ enum { HB, NOTICE, ACK, PROBE, PROBE_DUE, CLOCK, RESET, REPLAY };
 #define TO_OTHER	2
 #define INC(i)		((i) << 2)	/* fuzz_fresh.c's incs[i] */
 #define RAIL(r)		((r) << 6)
+#define PING		8		/* PROBE_DUE: ping_due (else ask_due, and a wait byte) */
+#define ASK_WAIT	4		/* ask_due's wait: 4 * 50 ns */
 
 struct ops {
 	u8 b[512];
@@ -143,7 +145,7 @@ static void fresh_seeds(void)
 	o = (struct ops){};
 	put(&o, 2, 0, 2);				/* any nonces, every = 100 */
 	put(&o, 4, HB | SEQ_SMALL, TO_SELF | INC(5), 0, 3);
-	put(&o, 9, PROBE_DUE, 0, 0, 0, 0, 0, 0, 0, 0x2a);
+	put(&o, 10, PROBE_DUE, 0, 0, 0, 0, 0, 0, 0, 0x2a, ASK_WAIT);
 	put(&o, 5, ACK | SEQ_SMALL | ACK_ECHO, TO_SELF | INC(5), HB_FLOOR_SMALL, 10, 20);
 	put(&o, 4, HB | SEQ_SMALL, TO_SELF | INC(5) | RAIL(1), 0, 21);
 	put(&o, 5, NOTICE | SEQ_SMALL, TO_SELF | INC(5), 2, 11, 0);
@@ -161,7 +163,7 @@ static void fresh_seeds(void)
 	 */
 	o = (struct ops){};
 	put(&o, 2, 1, 1);				/* honest, every = 50 */
-	put(&o, 1, PROBE_DUE);
+	put(&o, 2, PROBE_DUE, ASK_WAIT);
 	put(&o, 6, ACK | SEQ_SMALL, TO_SELF | INC(9), 0, 1, 0, 0);
 	put(&o, 5, NOTICE | SEQ_SMALL, TO_SELF | INC(9), 1, 2, 0);
 	put(&o, 5, NOTICE | SEQ_SMALL, TO_SELF | INC(9) | RAIL(1), 1, 3, 0);
@@ -169,14 +171,14 @@ static void fresh_seeds(void)
 	put(&o, 1, RESET | LONG_CLOCK);
 	put(&o, 2, REPLAY, 1);
 	put(&o, 2, CLOCK, 200);
-	put(&o, 1, PROBE_DUE);
+	put(&o, 2, PROBE_DUE, ASK_WAIT);
 	put(&o, 6, ACK | SEQ_SMALL, TO_SELF | INC(9), 0, 1, 1, 1);
 	put(&o, 2, REPLAY, 1);
 	put(&o, 2, REPLAY, 2);
 	put(&o, 2, REPLAY, 3);
 	put(&o, 5, NOTICE | SEQ_SMALL, TO_SELF | INC(9), 1, 9, 0);
 	put(&o, 1, RESET | LONG_CLOCK);
-	put(&o, 1, PROBE_DUE);
+	put(&o, 2, PROBE_DUE, ASK_WAIT);
 	put(&o, 6, ACK | SEQ_SMALL, TO_SELF | INC(10), 0, 1, 0, 0);
 	put(&o, 2, REPLAY, 6);
 	write_seed("fuzz_fresh", "honest-restarts", o.b, o.n);
@@ -188,7 +190,7 @@ static void fresh_seeds(void)
 	put(&o, 12, PROBE | SEQ_SMALL, TO_SELF | INC(3), 0, 2, 0, 0, 0, 0, 0, 0, 0, 8);
 	put(&o, 5, CLOCK | LONG_CLOCK, 0, 0, 0, 1);
 	put(&o, 2, REPLAY, 0);
-	put(&o, 9, PROBE_DUE, 0, 0, 0, 0, 0, 0, 0, 5);
+	put(&o, 10, PROBE_DUE, 0, 0, 0, 0, 0, 0, 0, 5, ASK_WAIT);
 	put(&o, 5, ACK | SEQ_SMALL | ACK_ECHO, TO_SELF | INC(3), 0, 3, 0);
 	put(&o, 12, PROBE | SEQ_SMALL, TO_SELF | INC(3), 0, 4, 0, 0, 0, 0, 0, 0, 0, 9);
 	put(&o, 2, REPLAY, 4);
@@ -199,13 +201,31 @@ static void fresh_seeds(void)
 	/* A notice window sliding over a few thousand seqs, on two rails. */
 	o = (struct ops){};
 	put(&o, 2, 0, 0);
-	put(&o, 9, PROBE_DUE, 0, 0, 0, 0, 0, 0, 0, 1);
+	put(&o, 10, PROBE_DUE, 0, 0, 0, 0, 0, 0, 0, 1, ASK_WAIT);
 	put(&o, 5, ACK | SEQ_SMALL | ACK_ECHO, TO_SELF | INC(1), 0, 1, 0);
 	for (int i = 0; i < 40; i++)
 		put(&o, 5, NOTICE, TO_SELF | INC(1) | RAIL(i >> 1 & 1), i, i % 4 == 3 ? -30 : 100, 0);
 	put(&o, 2, REPLAY, 5);
 	put(&o, 2, REPLAY, 30);
 	write_seed("fuzz_fresh", "window", o.b, o.n);
+
+	/*
+	 * Asked again before the answer came: the same nonce, and the answer
+	 * to either copy proves; answered, the next ask draws a new nonce;
+	 * a ping always does.
+	 */
+	o = (struct ops){};
+	put(&o, 2, 0, 1);				/* every = 50 */
+	put(&o, 10, PROBE_DUE, 0, 0, 0, 0, 0, 0, 0, 0x2a, 10);	/* wait 500 */
+	put(&o, 2, CLOCK, 60);
+	put(&o, 10, PROBE_DUE, 0, 0, 0, 0, 0, 0, 0, 0x2b, 10);
+	put(&o, 5, ACK | SEQ_SMALL | ACK_ECHO, TO_SELF | INC(4), 0, 1, 0);
+	put(&o, 2, CLOCK, 60);
+	put(&o, 10, PROBE_DUE, 0, 0, 0, 0, 0, 0, 0, 0x2c, 10);
+	put(&o, 2, CLOCK, 60);
+	put(&o, 9, PROBE_DUE | PING, 0, 0, 0, 0, 0, 0, 0, 0x2d);
+	put(&o, 5, ACK | SEQ_SMALL | ACK_ECHO, TO_SELF | INC(4), 0, 2, 0);
+	write_seed("fuzz_fresh", "ask-again", o.b, o.n);
 }
 
 /* -------------------------------------------------------------- fuzz_config */

@@ -33,7 +33,7 @@ static enum ftd_fresh_verdict check(struct ftd_fresh *s, u32 incarnation, u8 typ
 /* Proven at incarnation inc through one PROBE/PROBE_ACK exchange. */
 static void prove(struct ftd_fresh *s, u32 inc)
 {
-	ftd_fresh_probe_due(s, 0, 10, 7);
+	ftd_fresh_ping_due(s, 0, 10, 7);
 	check(s, inc, NOTICE, 0, 1, true, 7);
 }
 
@@ -43,8 +43,8 @@ TEST(nothing_is_believed_before_a_proof)
 
 	EXPECT_EQ(FTD_FRESH_UNPROVEN, check(&s, 100, HB, 0, 1, false, 0));
 	EXPECT_EQ(FTD_FRESH_UNPROVEN, check(&s, 100, NOTICE, 0, 1, false, 0));
-	ASSERT_TRUE(ftd_fresh_probe_due(&s, 1000, 10, 0xabc));
-	EXPECT_FALSE(ftd_fresh_probe_due(&s, 1005, 10, 0xdef));	/* rate-limited */
+	ASSERT_TRUE(ftd_fresh_ping_due(&s, 1000, 10, 0xabc));
+	EXPECT_FALSE(ftd_fresh_ping_due(&s, 1005, 10, 0xdef));	/* rate-limited */
 	/* Incarnation 0 is no incarnation: even with our nonce, no proof. */
 	EXPECT_EQ(FTD_FRESH_STALE, check(&s, 0, NOTICE, 0, 2, true, 0xabc));
 	EXPECT_EQ(0, s.incarnation);
@@ -56,7 +56,6 @@ TEST(nothing_is_believed_before_a_proof)
 	/* The nonce is spent: the same answer again is a replay. */
 	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 100, NOTICE, 0, 4, true, 0xabc));
 	EXPECT_EQ(FTD_FRESH_OK, check(&s, 100, HB, 0, 9, false, 0));
-	EXPECT_FALSE(ftd_fresh_probe_due(&s, 5000, 10, 1));	/* proven: no more probes */
 }
 
 TEST(older_incarnations_are_stale_newer_ones_proven_by_themselves)
@@ -109,7 +108,7 @@ TEST(a_frame_for_another_node_is_a_replay_here)
 	EXPECT_EQ(FTD_FRESH_OK, check(&s, 5, NOTICE, 0, 40, false, 0));
 	/* Not even an answer to our own outstanding probe, sent elsewhere. */
 	s = (struct ftd_fresh){};
-	ASSERT_TRUE(ftd_fresh_probe_due(&s, 0, 10, 0x77));
+	ASSERT_TRUE(ftd_fresh_ping_due(&s, 0, 10, 0x77));
 	f = frame_to(3, 5, NOTICE, 0, 2);
 	EXPECT_EQ(FTD_FRESH_REPLAY, ftd_fresh_check(&s, &f, SELF, &ack));
 	EXPECT_EQ(0, s.incarnation);
@@ -128,7 +127,7 @@ TEST(frames_older_than_the_proof_are_refused)
 	struct ftd_fresh s = {};
 	struct ftd_frame f;
 
-	ASSERT_TRUE(ftd_fresh_probe_due(&s, 0, 10, 9));
+	ASSERT_TRUE(ftd_fresh_ping_due(&s, 0, 10, 9));
 	f = frame_to(SELF, 100, NOTICE, 0, 3);
 	ASSERT_EQ(FTD_FRESH_PROVEN, ftd_fresh_check(&s, &f, SELF, &ack));
 	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 100, HB, 0, (2ULL << 32) + 700, false, 0));
@@ -190,7 +189,6 @@ TEST(a_proven_member_answers_a_ping_without_losing_its_windows)
 
 	prove(&s, 5);
 	EXPECT_EQ(FTD_FRESH_OK, check(&s, 5, NOTICE, 0, 10, false, 0));
-	EXPECT_FALSE(ftd_fresh_probe_due(&s, 100, 10, 0x55));
 	ASSERT_TRUE(ftd_fresh_ping_due(&s, 100, 10, 0x55));
 	EXPECT_FALSE(ftd_fresh_ping_due(&s, 105, 10, 0x66));	/* rate-limited */
 	/* Our clock read before another CPU sent the last one: still limited. */
@@ -221,7 +219,7 @@ TEST(an_ask_repeats_the_nonce_of_a_young_unanswered_probe)
 {
 	struct ftd_fresh s = {};
 
-	ASSERT_TRUE(ftd_fresh_probe_due(&s, 1000, 1000, 0xa));
+	ASSERT_TRUE(ftd_fresh_ping_due(&s, 1000, 1000, 0xa));
 	EXPECT_FALSE(ftd_fresh_ask_due(&s, 1005, 10, 200, 0xc));	/* rate-limited */
 	ASSERT_TRUE(ftd_fresh_ask_due(&s, 1050, 10, 200, 0xc));
 	EXPECT_EQ(0xa, s.nonce);
