@@ -23,6 +23,8 @@
 #   make deb        Debian packages (debian/) in build/deb/
 #   make test-deb   make deb, then lintian and the packages' contents (a stage
 #                   of make test; docs/testing.md)
+#   make test-deb-vm  make deb, then the packages installed, run and purged
+#                   in a guest with systemd (slow; not part of make test)
 #
 # KERNELRELEASE and KDIR select the kernel to build against; the default is the
 # newest kernel that has both headers and an image installed (the VM boots it).
@@ -44,7 +46,7 @@ SD_LIBS = $(shell pkg-config --libs libsystemd)
 # relro, bindnow). LDFLAGS goes to the links of what `make install` installs.
 UCFLAGS = $(CFLAGS) $(CPPFLAGS) $(WARN) -std=gnu11 -I$(CURDIR)/include/uapi -I$(CURDIR)/kmod -I$(CURDIR)/userspace
 
-.PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-deb test-vm test-smp test-kernels test-systemd test-debug demo deps clean install uninstall dkms-install dkms-remove
+.PHONY: all module userspace selftests tools lib unit test test-unit test-dkms test-deb test-deb-vm test-vm test-smp test-kernels test-systemd test-debug demo deps clean install uninstall dkms-install dkms-remove
 
 all: module ebpf userspace selftests mpi
 
@@ -332,6 +334,15 @@ test-dkms: deps
 # selftests/deb/test-deb-install (root, by hand) installs and purges them.
 test-deb: deps
 	selftests/deb/test-deb
+
+# The packages installed, run and purged as on a node, in a guest booted
+# with systemd as PID 1 (selftests/deb/deb_install_vm.sh): DKMS compiles the
+# module inside the emulated guest, which takes many minutes; not part of
+# make test. Two vCPUs unless FTD_VM_CPUS says otherwise; 40 minutes.
+test-deb-vm: all deb
+	FTD_VM_INIT=systemd FTD_VM_LOAD=0 FTD_VM_CPUS=$${FTD_VM_CPUS:-2} FTD_TEST_LIMIT=2400 FTD_VM_TIMEOUT=2700 \
+		FTD_VM_EXTRA_TESTS=vm/systemd-tests.list \
+		selftests/vm/run selftests/run-vm-suite deb_install
 
 test-vm: all
 	selftests/vm/run
