@@ -338,7 +338,8 @@ test-deb: deps
 # The packages installed, run and purged as on a node, in a guest booted
 # with systemd as PID 1 (selftests/deb/deb_install_vm.sh): DKMS compiles the
 # module inside the emulated guest, which takes many minutes; not part of
-# make test. Two vCPUs unless FTD_VM_CPUS says otherwise; 40 minutes.
+# make test (9 minutes measured; the test may take 40, FTD_TEST_LIMIT). Two
+# vCPUs unless FTD_VM_CPUS says otherwise.
 test-deb-vm: all deb
 	FTD_VM_INIT=systemd FTD_VM_LOAD=0 FTD_VM_CPUS=$${FTD_VM_CPUS:-2} FTD_TEST_LIMIT=2400 FTD_VM_TIMEOUT=2700 \
 		FTD_VM_EXTRA_TESTS=vm/systemd-tests.list \
