@@ -251,13 +251,14 @@ node_state() {
 }
 
 # all_alive [NODE...]: every node (or those listed) sees every other node alive.
+# FTD_FTSTAT: the ftstat to ask (default: the tree's, first in PATH).
 all_alive() {
 	local i nodes=("$@")
 	[ ${#nodes[@]} -gt 0 ] || nodes=($(seq 1 "$FTD_NODES"))
 	local out rest
 	for i in "${nodes[@]}"; do
 		# Matched in the shell: a jq per node and poll costs ~0.5 s here.
-		out=$(n "$i" ftstat -j) || return 1
+		out=$(n "$i" "${FTD_FTSTAT:-ftstat}" -j) || return 1
 		[[ $out == *'"state":'* ]] || return 1
 		rest=${out//'"state":"alive"'/}
 		rest=${rest//'"state":"self"'/}

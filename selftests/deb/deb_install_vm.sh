@@ -112,16 +112,8 @@ systemctl start "$UNIT" || fail "systemctl start $UNIT failed"
 	fail "the module loaded is not the one DKMS built ($ko)"
 watch_events 2
 n 2 /usr/sbin/ftctl apply "$CONF" > /dev/null || fail "node 2: the packaged ftctl apply failed"
-packaged_alive() {
-	local i out rest
-	for i in 1 2; do
-		out=$(n "$i" /usr/bin/ftstat -j) || return 1
-		[[ $out == *'"state":'* ]] || return 1
-		rest=${out//'"state":"alive"'/}
-		rest=${rest//'"state":"self"'/}
-		[[ $rest != *'"state":'* ]] || return 1
-	done
-}
+# lib.sh's all_alive, with the packaged ftstat.
+packaged_alive() { FTD_FTSTAT=/usr/bin/ftstat all_alive 1 2; }
 wait_until 30 packaged_alive || { /usr/bin/ftstat; fail "the packaged ftstat does not show both nodes alive"; }
 log "2. $UNIT started, module from DKMS loaded (srcversion $(cat /sys/module/ftdetect/srcversion));" \
 	"the packaged ftstat at node 1 ($(at)):"
