@@ -59,11 +59,16 @@ n() {
 sw() { ip netns exec "$(sw_ns)" "$@"; }
 
 # A test may set FTD_ON_FAIL to a command that shows what it collected
-# (job output, logs), run when it fails, before its files are removed.
+# (job output, logs), run when it fails, before its files are removed. A
+# failed test also shows what the module logged while it ran (why a node
+# fenced itself, say), the last lines of it.
 cleanup() {
 	local rc=$? pid pids ns namespaces
 	[ "$rc" = 0 ] || [ "$rc" = "$ksft_skip" ] || [ -z "${FTD_ON_FAIL:-}" ] ||
 		$FTD_ON_FAIL 2>&1 | sed 's/^/#   /' >&2 || true
+	[ "$rc" = 0 ] || [ "$rc" = "$ksft_skip" ] ||
+		kernel_since "$FTD_KERNEL_MARK" 2>/dev/null | grep 'ftdetect: ' | tail -n 30 |
+		sed 's/^/#   kernel: /' >&2 || true
 	namespaces=$(ip netns list | awk '{print $1}' | grep "^$FTD_NS_PREFIX-" || true)
 	# Whatever still runs in the test's namespaces (watchers started through
 	# ip netns exec are not our children) would keep /dev/ftdetect open.
@@ -306,6 +311,7 @@ says_ready() {
 # logged after it (what one step of a test made the module say).
 kernel_mark() { dmesg | wc -l; }
 kernel_since() { dmesg | tail -n +$(($1 + 1)); }
+FTD_KERNEL_MARK=$(kernel_mark 2>/dev/null)	# the test's own part of the log (cleanup)
 
 # events_archive NODE...: move what their event files hold to all.NODE, so
 # that the checks of one step count that step's events only.
