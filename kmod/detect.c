@@ -182,15 +182,14 @@ out:
 		ftd_dissem_iface(fn, peer, incarnation, f->rail, false, f->seq);
 }
 
-void ftd_detect_answered(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation, u64 now_ns)
+void ftd_detect_answered(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation, u64 now_ns,
+			 u64 rtt_ns)
 {
 	struct hearing h = {};
 
 	spin_lock_bh(&peer->lock);
-	/* The answer matched our nonce, first sent at nonce_ns (maybe again since). */
-	if (now_ns > peer->fresh.nonce_ns)
-		WRITE_ONCE(fn->probe_rtt_ns, ftd_watch_rtt(READ_ONCE(fn->probe_rtt_ns),
-							   now_ns - peer->fresh.nonce_ns));
+	if (rtt_ns)
+		WRITE_ONCE(fn->probe_rtt_ns, ftd_watch_rtt(READ_ONCE(fn->probe_rtt_ns), rtt_ns));
 	if (hear_incarnation(peer, incarnation, &h))
 		hear_node(fn, peer, now_ns, &h);
 	incarnation = peer->incarnation;

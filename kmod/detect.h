@@ -45,10 +45,12 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 		      struct ftd_arrival at);
 
 /*
- * peer answered a PROBE of ours (at incarnation, received at now_ns): it
- * is there now, as if heard. Softirq or process context.
+ * peer answered a PROBE of ours (at incarnation, received at now_ns, rtt_ns
+ * after we sent it; 0: not known): it is there now, as if heard. Softirq
+ * or process context.
  */
-void ftd_detect_answered(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation, u64 now_ns);
+void ftd_detect_answered(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation, u64 now_ns,
+			 u64 rtt_ns);
 
 /*
  * Periodic check of every observed node's silence at now_ns, by the tick

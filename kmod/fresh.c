@@ -103,7 +103,7 @@ static void answer_probe(struct ftd_net *fn, struct ftd_peer *peer, const struct
 bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
 		      u64 now)
 {
-	u64 period = READ_ONCE(fn->cfg.period_ns), probe = 0;
+	u64 period = READ_ONCE(fn->cfg.period_ns), probe = 0, rtt;
 	struct ftd_notice notice, *n = NULL;
 	enum ftd_fresh_verdict v;
 
@@ -118,6 +118,8 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	}
 	spin_lock(&peer->lock);
 	v = ftd_fresh_check(&peer->fresh, f, READ_ONCE(fn->cfg.node), n);
+	/* Under the lock that matched the nonce: no new one made meanwhile. */
+	rtt = ftd_fresh_rtt(&peer->fresh, now);
 	if (v == FTD_FRESH_UNPROVEN &&
 	    ftd_fresh_ask_due(&peer->fresh, now, period, READ_ONCE(fn->cfg.timeout_ns),
 			      get_random_u64()))
@@ -128,7 +130,7 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 		send_probe_kind(fn, peer, -1, FTD_NOTICE_PROBE, probe, 0);
 	/* An answer to our nonce: it is there now, at this incarnation. */
 	if (v == FTD_FRESH_PROVEN || v == FTD_FRESH_ANSWERED)
-		ftd_detect_answered(fn, peer, f->incarnation, now);
+		ftd_detect_answered(fn, peer, f->incarnation, now, rtt);
 	/*
 	 * What it sent before we could believe it was dropped: exchange views
 	 * now, so that nothing it told us (or we told it) is missing.

@@ -66,8 +66,13 @@ err:
 
 void ftd_tx_heartbeat(struct ftd_net *fn, struct ftd_peer *peer)
 {
+	u64 tick = atomic64_read(&fn->stats.ticks);
 	u8 r;
 
+	/* Only the timer sends heartbeats: hb_tick needs no lock. */
+	if (ftd_seq_resumes(peer->hb_tick, tick))
+		ftd_peer_restart_streams(fn, peer);
+	peer->hb_tick = tick;
 	for (r = 0; r < peer->nrails; r++)
 		ftd_tx_frame(fn, peer, r, FTD_FRAME_HEARTBEAT, NULL, 0);
 }

@@ -19,7 +19,7 @@
 int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type,
 		 const u8 *payload, u16 payload_len);
 
-/* One heartbeat on each of peer's rails (an observer's reminder too). */
+/* One heartbeat on each of peer's rails (an observer's reminder too); the timer only. */
 void ftd_tx_heartbeat(struct ftd_net *fn, struct ftd_peer *peer);
 
 void ftd_hb_timer_init(struct ftd_net *fn);

@@ -69,6 +69,7 @@ struct ftd_peer {
 	u32 voter[FTD_MAX_OBSERVERS];
 	u64 vote_ns[FTD_MAX_OBSERVERS];
 	u64 tx;
+	u64 hb_tick;			/* our timer's tick of its last heartbeat (timer only) */
 	struct ftd_fresh fresh;		/* proven incarnation, notice windows */
 	/* Frames refused, by reason (FTDETECT_A_NODE_RX_*); WRITE_ONCE. */
 	u64 rx_badmac, rx_stale, rx_replay, rx_unproven;

@@ -66,7 +66,9 @@ static inline bool ftd_detect_restart_ends(enum ftd_node_state st)
  * nothing, and only a suspicion's PROBE, too late on a busy node, stops a
  * false death (the island test). Two periods: a node heard every period
  * is never reminded; a dead one costs its k observers a frame a period
- * until declared.
+ * until declared (or while held suspect without being judged). The
+ * reminders are a stream paused and resumed: each resume is a new epoch
+ * (ftd_seq_resumes(), proto/seq.h), never lateness at the receiver.
  */
 static inline bool ftd_detect_reminds(enum ftd_node_state st, u64 silence_ns, u64 period_ns)
 {

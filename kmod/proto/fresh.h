@@ -75,6 +75,20 @@ bool ftd_fresh_answer_probe(struct ftd_fresh *s, const struct ftd_frame *f, u32 
 			    u64 every, enum ftd_fresh_verdict *v);
 
 /*
+ * The round trip of an answer to our nonce (FTD_FRESH_PROVEN or
+ * FTD_FRESH_ANSWERED just now, at now), or 0 if unknown: only a nonce
+ * sent once has one. One sent again (ftd_fresh_ask_due) may be answered
+ * for either copy, and timing from the first would add the wait between
+ * them: up to a timeout, which proto/watch.h would take for the network's.
+ */
+static inline u64 ftd_fresh_rtt(const struct ftd_fresh *s, u64 now)
+{
+	if (s->probe_ns != s->nonce_ns || now <= s->nonce_ns)
+		return 0;
+	return now - s->nonce_ns;
+}
+
+/*
  * Should we PROBE it now, proven or not (none sent for `every`)? If so,
  * records nonce (non-zero; 0 is taken as 1) as outstanding, made and sent
  * at now. A PROBE to a proven member asks whether it is alive now: its

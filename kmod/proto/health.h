@@ -25,8 +25,10 @@
  * The largest such lateness seen within FTD_HEALTH_WINDOW timeouts is the
  * sender's slowness; its deadline is the timeout plus that slowness, less
  * than twice the timeout (ftd_health_deadline). A gap of a timeout or
- * more is not a stall a node survives but a pause of its stream to us (we
- * were not its successor for a while) or a clock step, and is ignored.
+ * more is not a stall a node survives but a clock step, and is ignored.
+ * A pause of its stream to us (we were not its successor for a while, or
+ * its reminders, proto/detect.h) is never two consecutive seqs: the
+ * sender resumes such a stream in a new epoch (ftd_seq_resumes).
  * A node that just stalled and recovered is thus given room to do it
  * again; a node that dies is still declared within two timeouts. The
  * clocks compared are the sender's own, so no clock synchronisation is

@@ -20,6 +20,21 @@ static inline u64 ftd_seq_epoch_start(u32 epoch)
 	return (u64)epoch << 32;
 }
 
+/*
+ * Does a stream whose last heartbeat went on tick last_tick resume on
+ * tick `tick` (tick counts of our timer; 0: never sent)? Then it starts a
+ * new epoch. The receiver reads two consecutive seqs as two consecutive
+ * ticks, and their distance beyond a period as our timer running late
+ * (proto/health.h), which buys us time at its end. A stream we paused on
+ * ticks that did run (it was not our successor for a while, or a reminder
+ * stream, proto/detect.h, that had nothing to remind) is no such thing;
+ * a late tick skips no tick, so real lateness stays visible.
+ */
+static inline bool ftd_seq_resumes(u64 last_tick, u64 tick)
+{
+	return last_tick && tick - last_tick > 1;
+}
+
 /* Does a gap from last to seq count as lost heartbeats? (last 0: none yet) */
 static inline bool ftd_seq_same_epoch(u64 last, u64 seq)
 {

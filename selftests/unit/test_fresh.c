@@ -237,4 +237,27 @@ TEST(an_ask_repeats_the_nonce_of_a_young_unanswered_probe)
 	EXPECT_EQ(FTD_FRESH_ANSWERED, check(&s, 100, NOTICE, 0, 3, true, 0xe));
 }
 
+/*
+ * Answers feed the round-trip estimate of the walk past a run
+ * (proto/watch.h): only an answer to a nonce sent once has a known round
+ * trip. Sent again, the answer may be to the first copy or the second, and
+ * timing from the first would add the wait between them (up to a timeout).
+ */
+TEST(the_round_trip_is_known_only_for_a_nonce_sent_once)
+{
+	struct ftd_fresh s = {};
+
+	ASSERT_TRUE(ftd_fresh_ask_due(&s, 1000, 10, 200, 0xa));
+	EXPECT_EQ(FTD_FRESH_PROVEN, check(&s, 100, NOTICE, 0, 1, true, 0xa));
+	EXPECT_EQ(7, ftd_fresh_rtt(&s, 1007));
+	ASSERT_TRUE(ftd_fresh_ask_due(&s, 1100, 10, 200, 0xb));
+	ASSERT_TRUE(ftd_fresh_ask_due(&s, 1150, 10, 200, 0xc));	/* 0xb again */
+	EXPECT_EQ(0xb, s.nonce);
+	EXPECT_EQ(FTD_FRESH_ANSWERED, check(&s, 100, NOTICE, 0, 2, true, 0xb));
+	EXPECT_EQ(0, ftd_fresh_rtt(&s, 1152));
+	/* Our clock read before another CPU sent it: no sample either. */
+	ASSERT_TRUE(ftd_fresh_ask_due(&s, 1400, 10, 200, 0xd));
+	EXPECT_EQ(0, ftd_fresh_rtt(&s, 1400));
+}
+
 TEST_HARNESS_MAIN

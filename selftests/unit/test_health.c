@@ -6,6 +6,7 @@
  */
 #include "harness.h"
 #include "proto/health.h"
+#include "proto/seq.h"
 
 #define MS 1000000ULL
 #define T (50 * MS)	/* timeout */
@@ -81,6 +82,24 @@ TEST(a_pause_of_a_timeout_is_no_stall)
 	ftd_health_note_gap(&s, 1000 * MS, 1000 * MS + P + T, P, T, 5 * MS);
 	EXPECT_EQ(0, s.late_ns);
 	EXPECT_EQ(T, ftd_health_deadline(&s, T, 5 * MS));
+}
+
+/*
+ * The sender's side of the same question: a stream it paused on ticks
+ * that ran (not our successor for a while; a reminder stream with nothing
+ * to remind) resumes in a new epoch, so that we never see two consecutive
+ * seqs across the pause and take it for a late tick, which would stretch
+ * its deadline by up to a timeout. A late tick is one tick: consecutive.
+ */
+TEST(a_stream_paused_on_ticks_that_ran_resumes_in_a_new_epoch)
+{
+	EXPECT_FALSE(ftd_seq_resumes(0, 7));	/* its first heartbeat */
+	EXPECT_FALSE(ftd_seq_resumes(7, 7));	/* again in the same tick (a reminder) */
+	EXPECT_FALSE(ftd_seq_resumes(7, 8));	/* the next tick, however late */
+	EXPECT_TRUE(ftd_seq_resumes(7, 9));	/* tick 8 ran and sent it nothing */
+	EXPECT_TRUE(ftd_seq_resumes(7, 7 + 40));
+	/* A new epoch is no loss and no gap: not consecutive, not the same epoch. */
+	EXPECT_FALSE(ftd_seq_same_epoch(ftd_seq_epoch_start(3) + 12, ftd_seq_epoch_start(4) + 1));
 }
 
 TEST(lateness_is_forgotten_after_the_window)
