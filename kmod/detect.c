@@ -14,6 +14,7 @@
 #include "view.h"
 #include "majority.h"
 #include "reach.h"
+#include "lag.h"
 
 static void emit_node_event(struct ftd_net *fn, enum ftd_event_type type, u32 node,
 			    u32 incarnation, u32 origin)
@@ -277,6 +278,9 @@ int ftd_detect_start(struct ftd_net *fn)
 	/* The timer is stopped: it starts watching nobody. */
 	fn->watch->n = 0;
 	fn->watch->rule = (struct ftd_watch){};
+	/* Drops from before we watched hold nothing. */
+	ftd_overload_start(&fn->overload, ftd_rx_dropped());
+	fn->overload_held = false;
 	return 0;
 }
 
@@ -414,6 +418,20 @@ static bool near_restarted(struct ftd_watchlist *w, u32 i, const struct ftd_peer
 	return restarted;
 }
 
+/* The machine dropped received frames within a timeout: proto/overload.h. */
+static bool overload_held(struct ftd_net *fn, u64 now_ns, u64 timeout)
+{
+	bool held = ftd_overload_tick(&fn->overload, ftd_rx_dropped(), now_ns, timeout);
+
+	if (held)
+		atomic64_inc(&fn->stats.ticks_rx_dropped);
+	if (held && !fn->overload_held)
+		pr_info_ratelimited("node %u: this machine drops received frames (netdev_max_backlog): declaring and fencing nobody until a timeout passes without a drop\n",
+				    fn->cfg.node);
+	fn->overload_held = held;
+	return held;
+}
+
 void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 {
 	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
@@ -428,12 +446,14 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	u8 rails_dead, own_rails_down, r;
 	u64 rails_seq[FTD_MAX_RAILS];
 	bool isolated, vote, ask, remind, fence, minority = false, restarted = false, judging;
+	bool held;	/* starved, or the machine drops what it receives: judge nobody */
 	u32 straw = FTD_NODE_NONE, straw_inc = 0;
 	bool stalled = now_ns - due_ns > READ_ONCE(fn->cfg.period_ns);
 	u32 self_inc = READ_ONCE(fn->incarnation);	/* the one this tick judges */
 
 	ftd_majority_tick(fn);
 	judging = !READ_ONCE(fn->partition.minority_of);
+	held = overload_held(fn, now_ns, timeout) || starved;
 	rcu_read_lock();
 	own_rails_down = local_rails_down(fn);
 	n = ftd_members_predecessors_far(fn, w->peers, w->pos, k, &live);
@@ -457,7 +477,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	if (isolated && !starved)
 		check_own_reach(fn, ping_every);
 	/* Our lease: a timeout of hearing nobody, and we fence ourselves. */
-	fence = ftd_lease_expired(&fn->lease, n >= 2, starved, READ_ONCE(fn->last_rx_ns), due_ns,
+	fence = ftd_lease_expired(&fn->lease, n >= 2, held, READ_ONCE(fn->last_rx_ns), due_ns,
 				  now_ns, READ_ONCE(fn->cfg.period_ns), timeout);
 	n = watch_further(fn, w, n, live, k, now_ns, timeout, !starved && !isolated);
 	note_observed(fn, w, n, now_ns);
@@ -485,7 +505,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			peer->state = ftd_detect_on_silence(old, now_ns - since,
 							    ftd_health_deadline(&peer->slow, timeout,
 										now_ns),
-							    starved || isolated);
+							    held || isolated);
 		/* With a quorum, our own timeout is only a vote. */
 		vote = peer->state == FTD_NODE_DEAD && READ_ONCE(fn->cfg.quorum) > 1;
 		if (vote)
@@ -519,7 +539,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			     ftd_detect_in_ring(peer->state) &&
 			     ftd_elapsed(now_ns, peer->last_heard_ns) >= ping_every;
 		rails_dead = 0;
-		if (near && !starved && !isolated && judging &&
+		if (near && !held && !isolated && judging &&
 		    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT))
 			rails_dead = newly_silent_rails(peer, now_ns, timeout, own_rails_down,
 							rails_seq);
@@ -542,7 +562,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	}
 	rcu_read_unlock();
 	/* An island that cannot cross half by its deaths: proto/reach.h. */
-	minority |= ftd_reach_tick(fn, now_ns, starved, restarted);
+	minority |= ftd_reach_tick(fn, now_ns, held, restarted);
 	if (minority) {
 		if (straw != FTD_NODE_NONE)
 			ftd_dissem_last_straw(fn, straw, straw_inc, FTD_NODE_NONE);

@@ -650,7 +650,9 @@ static int ftd_get_stats(struct sk_buff *skb, struct genl_info *info)
 			 ARRAY_SIZE(s->events_by_type)) ||
 	    put_latency(msg, FTDETECT_A_STATS_DECLARED_HIST, FTDETECT_A_STATS_DECLARED_SUM_NS,
 			&s->declared) ||
-	    put_latency(msg, FTDETECT_A_STATS_TOLD_HIST, FTDETECT_A_STATS_TOLD_SUM_NS, &s->told))
+	    put_latency(msg, FTDETECT_A_STATS_TOLD_HIST, FTDETECT_A_STATS_TOLD_SUM_NS, &s->told) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TICKS_RX_DROPPED,
+			      atomic64_read(&s->ticks_rx_dropped), FTDETECT_A_STATS_PAD))
 		goto err;
 	nla_nest_end(msg, nest);
 	genlmsg_end(msg, hdr);

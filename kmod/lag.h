@@ -17,6 +17,7 @@
 #ifndef FTD_LAG_H
 #define FTD_LAG_H
 
+#include <linux/netdevice.h>
 #include "net.h"
 
 /* A frame waited lag_ns before the module saw it. Softirq, any CPU. */
@@ -33,6 +34,27 @@ static inline void ftd_lag_count(struct ftd_net *fn, u64 period_ns)
 {
 	if (atomic64_xchg(&fn->rx_lag_ns, 0) > (s64)period_ns)
 		atomic64_inc(&fn->stats.ticks_rx_behind);
+}
+
+/*
+ * Received frames this machine dropped before any protocol saw them: the
+ * per-CPU backlogs' drops (netdev_max_backlog), summed over the CPUs, as
+ * /proc/net/softnet_stat shows them (proto/overload.h). Any context.
+ */
+static inline u64 ftd_rx_dropped(void)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct softnet_data *sd = &per_cpu(softnet_data, cpu);
+
+		/* An unsigned int until the kernel made it an atomic_t (6.9 or so). */
+		sum += _Generic(sd->dropped,
+				atomic_t: (unsigned int)atomic_read((atomic_t *)&sd->dropped),
+				default: READ_ONCE(*(unsigned int *)&sd->dropped));
+	}
+	return sum;
 }
 
 #endif

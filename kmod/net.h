@@ -19,6 +19,7 @@
 #include <linux/netlink.h>
 #include "proto/digest.h"
 #include "proto/lease.h"
+#include "proto/overload.h"
 #include "proto/partition.h"
 #include "proto/reach.h"
 
@@ -54,6 +55,7 @@ struct ftd_stats {
 	atomic64_t events;
 	atomic64_t ticks, ticks_late;
 	atomic64_t ticks_rx_behind;	/* lag.h */
+	atomic64_t ticks_rx_dropped;	/* proto/overload.h: judging held */
 	atomic64_t tick_late_max_ns;	/* written by the timer only */
 	atomic64_t notices_tx, notices_rx, notices_dup;
 	atomic64_t fenced;
@@ -87,6 +89,8 @@ struct ftd_net {
 	bool tick_was_late;		/* the timer's own: its last tick was late */
 	atomic64_t rx_lag_ns;		/* lag.h: the longest wait since the last tick */
 	struct ftd_lease lease;		/* the timer's own: our membership (proto/lease.h) */
+	struct ftd_overload overload;	/* the timer's own: the machine drops (proto/overload.h) */
+	bool overload_held;		/* the timer's own: its last tick held judging for it */
 	spinlock_t partition_lock;	/* majority.h; _bh */
 	struct ftd_partition partition;	/* under partition_lock; minority_of also READ_ONCE */
 	struct ftd_reach reach;		/* the timer's own: are we an island (reach.h) */

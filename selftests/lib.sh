@@ -61,9 +61,12 @@ sw() { ip netns exec "$(sw_ns)" "$@"; }
 # A test may set FTD_ON_FAIL to a command that shows what it collected
 # (job output, logs), run when it fails, before its files are removed. A
 # failed test also shows what the module logged while it ran (why a node
-# fenced itself, say), the last lines of it.
+# fenced itself, say), the last lines of it. FTD_ON_EXIT: a command that
+# puts back what the test changed outside its namespaces, run first,
+# whatever the outcome.
 cleanup() {
 	local rc=$? pid pids ns namespaces
+	[ -z "${FTD_ON_EXIT:-}" ] || $FTD_ON_EXIT || true
 	[ "$rc" = 0 ] || [ "$rc" = "$ksft_skip" ] || [ -z "${FTD_ON_FAIL:-}" ] ||
 		$FTD_ON_FAIL 2>&1 | sed 's/^/#   /' >&2 || true
 	[ "$rc" = 0 ] || [ "$rc" = "$ksft_skip" ] ||
@@ -429,7 +432,7 @@ false_death_evidence() {
 	local i
 	grep -v NODE_SUSPECT "$FTD_TMP/dev.$1" | tail -30
 	for i in "$1" "$2"; do
-		echo "node $i: $(n "$i" ftctl stats -j | jq -c '{ticks, ticks_late, tick_late_max_ns, ticks_rx_behind, rx, tx, rx_stale, fenced}')"
+		echo "node $i: $(n "$i" ftctl stats -j | jq -c '{ticks, ticks_late, tick_late_max_ns, ticks_rx_behind, ticks_rx_dropped, rx, tx, rx_stale, fenced}')"
 	done
 	dmesg | grep ftdetect | tail -20
 }
@@ -573,7 +576,7 @@ quiet_since() {
 	cat "$file"
 	n "$node" ftctl stats
 	for s in $(jq -r '.node' "$file" | sort -un); do
-		[ "$s" = "$node" ] || echo "node $s: $(n "$s" ftctl stats -j | jq -c '{ticks, ticks_late, tick_late_max_ns, ticks_rx_behind}')"
+		[ "$s" = "$node" ] || echo "node $s: $(n "$s" ftctl stats -j | jq -c '{ticks, ticks_late, tick_late_max_ns, ticks_rx_behind, ticks_rx_dropped}')"
 	done
 	fail "$what caused an event"
 }

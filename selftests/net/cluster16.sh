@@ -22,7 +22,7 @@ N=16
 # started below take a quarter of the one emulated CPU, and on a slow host
 # the cluster now and then fell into a storm of false suspicions, fences
 # and rejoins it never left (a defect of its own, not this test's subject:
-# docs/detection.md, "Overload").
+# docs/detection.md, "A machine that drops what it receives judges nobody").
 FTD_TEST_PERIOD=$(( ${FTD_TEST_PERIOD%ms} * 2 ))ms
 FTD_TEST_TIMEOUT=$(( ${FTD_TEST_TIMEOUT%ms} * 2 ))ms
 TIMEOUT_MS=${FTD_TEST_TIMEOUT%ms}
@@ -87,7 +87,7 @@ wait_until 20 everyone_proc_dead || {
 		log "node $i has no PROC_DEAD of rank 5; its events: $(jq -r \
 			'"\(.event) \(.node)@\(.incarnation)/\(.origin)"' "$FTD_TMP/dev.$i" | tr '\n' ',')" >&2
 		log "node $i: $(n "$i" ftctl stats -j | jq -c '{rx, rx_replay, rx_stale, rx_unproven,
-			notices_tx, notices_rx, notices_dup, ticks_late, ticks_rx_behind, fenced}')" >&2
+			notices_tx, notices_rx, notices_dup, ticks_late, ticks_rx_behind, ticks_rx_dropped, fenced}')" >&2
 		n "$i" ftstat >&2
 	done
 	log "frames dropped by the receive backlog (per CPU): $(awk '{print $2}' /proc/net/softnet_stat | tr '\n' ' ')"

@@ -142,7 +142,8 @@ void ftctl_show_print(FILE *f, const struct ftu_config *cfg,
 	X(FTDETECT_A_STATS_RX_UNPROVEN, "rx_unproven", rx_unproven) \
 	X(FTDETECT_A_STATS_REPAIRS, "repairs", repairs)	\
 	X(FTDETECT_A_STATS_MINORITY, "minority", minority)	\
-	X(FTDETECT_A_STATS_TICKS_RX_BEHIND, "ticks_rx_behind", ticks_rx_behind)
+	X(FTDETECT_A_STATS_TICKS_RX_BEHIND, "ticks_rx_behind", ticks_rx_behind) \
+	X(FTDETECT_A_STATS_TICKS_RX_DROPPED, "ticks_rx_dropped", ticks_rx_dropped)
 
 /* The silence histograms: by whom the death was found, and their attributes. */
 static const struct {

@@ -786,6 +786,11 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *                                             anything else was heard from it (a
  *                                             probe, a notice), seconds or more
  *       FTDETECT_A_STATS_TOLD_SUM_NS u64      the sum of those silences
+ *       FTDETECT_A_STATS_TICKS_RX_DROPPED u64 ticks at which this machine had dropped
+ *                                             received frames (its per-CPU backlogs)
+ *                                             within the last timeout: the node judged
+ *                                             nobody then, declared and fenced nobody
+ *                                             (the overload rule, docs/detection.md)
  *
  *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
  *     FTDETECT_A_EVENT               nest
@@ -965,6 +970,7 @@ enum ftdetect_stats_attr {
 	FTDETECT_A_STATS_DECLARED_SUM_NS,
 	FTDETECT_A_STATS_TOLD_HIST,
 	FTDETECT_A_STATS_TOLD_SUM_NS,
+	FTDETECT_A_STATS_TICKS_RX_DROPPED,
 	__FTDETECT_A_STATS_MAX
 };
 #define FTDETECT_A_STATS_MAX (__FTDETECT_A_STATS_MAX - 1)

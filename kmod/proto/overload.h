@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * A machine that drops what it receives judges nobody: the overload rule.
+ *
+ * A starved tick (docs/detection.md, "A starved observer does not judge")
+ * catches an observer whose own timer did not run. A tick on time can
+ * still judge a silence its own machine made: when the receive path cannot
+ * keep up, the kernel drops frames before any protocol sees them (the
+ * per-CPU backlog past netdev_max_backlog), heartbeats of live peers among
+ * them, and the senders look silent. In the test VM, 3 s of junk frames
+ * (four senders, one vCPU) made the 16 nodes declare each other dead and
+ * fence themselves 6 to 18 times each, and the storm of rejoins went on
+ * for seconds after the flood.
+ *
+ * So while this machine has dropped received frames within the last
+ * timeout, an observer may suspect but declares nobody dead, fences
+ * nobody (its lease, the reach check) and reports no rail dead; a
+ * timeout after the last drop it judges again, on silences measured from
+ * frames it did receive. The drops counted are the machine's, not the
+ * instance's: any frame lost there may have been a heartbeat.
+ *
+ * What it costs: while drops go on, this node declares nothing (the other
+ * observers of its predecessors do, and it applies their notices); a
+ * machine that drops all the time, at every timeout, never declares.
+ */
+#ifndef FTD_PROTO_OVERLOAD_H
+#define FTD_PROTO_OVERLOAD_H
+
+#include "compat.h"
+#include "elapsed.h"
+
+struct ftd_overload {
+	u64 drops;	/* the machine's count at the last tick */
+	u64 last_ns;	/* the count last grew, seen at this tick; 0: not since the start */
+};
+
+/* The instance starts (or restarts) watching; drops: the count now. */
+static inline void ftd_overload_start(struct ftd_overload *o, u64 drops)
+{
+	o->drops = drops;
+	o->last_ns = 0;
+}
+
+/*
+ * A tick at now_ns; drops: the machine's count of received frames it
+ * dropped, now. True while judging is held: the count grew within the
+ * last timeout.
+ */
+static inline bool ftd_overload_tick(struct ftd_overload *o, u64 drops, u64 now_ns,
+				     u64 timeout_ns)
+{
+	if (drops != o->drops) {
+		o->drops = drops;
+		o->last_ns = now_ns ? now_ns : 1;
+	}
+	return o->last_ns && ftd_elapsed(now_ns, o->last_ns) < timeout_ns;
+}
+
+#endif
