@@ -426,8 +426,8 @@ static bool overload_held(struct ftd_net *fn, u64 now_ns, u64 timeout)
 	if (held)
 		atomic64_inc(&fn->stats.ticks_rx_dropped);
 	if (held && !fn->overload_held)
-		pr_info_ratelimited("node %u: this machine drops received frames (netdev_max_backlog): declaring and fencing nobody until a timeout passes without a drop\n",
-				    fn->cfg.node);
+		pr_info_ratelimited("node %u: this machine drops received frames (netdev_max_backlog): a silence shorter than %u timeouts declares and fences nobody until a timeout passes without a drop\n",
+				    fn->cfg.node, FTD_OVERLOAD_EXCUSED);
 	fn->overload_held = held;
 	return held;
 }
@@ -446,14 +446,18 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	u8 rails_dead, own_rails_down, r;
 	u64 rails_seq[FTD_MAX_RAILS];
 	bool isolated, vote, ask, remind, fence, minority = false, restarted = false, judging;
-	bool held;	/* starved, or the machine drops what it receives: judge nobody */
+	bool dropping;	/* the machine drops what it receives (proto/overload.h) */
+	bool held;	/* starved or dropping: judge nobody (within limits when dropping) */
+	bool lease_held;
+	u64 last_rx;
 	u32 straw = FTD_NODE_NONE, straw_inc = 0;
 	bool stalled = now_ns - due_ns > READ_ONCE(fn->cfg.period_ns);
 	u32 self_inc = READ_ONCE(fn->incarnation);	/* the one this tick judges */
 
 	ftd_majority_tick(fn);
 	judging = !READ_ONCE(fn->partition.minority_of);
-	held = overload_held(fn, now_ns, timeout) || starved;
+	dropping = overload_held(fn, now_ns, timeout);
+	held = starved || dropping;
 	rcu_read_lock();
 	own_rails_down = local_rails_down(fn);
 	n = ftd_members_predecessors_far(fn, w->peers, w->pos, k, &live);
@@ -477,7 +481,10 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	if (isolated && !starved)
 		check_own_reach(fn, ping_every);
 	/* Our lease: a timeout of hearing nobody, and we fence ourselves. */
-	fence = ftd_lease_expired(&fn->lease, n >= 2, held, READ_ONCE(fn->last_rx_ns), due_ns,
+	last_rx = READ_ONCE(fn->last_rx_ns);
+	lease_held = starved ||
+		     (dropping && ftd_overload_excuses(ftd_elapsed(now_ns, last_rx), timeout));
+	fence = ftd_lease_expired(&fn->lease, n >= 2, lease_held, last_rx, due_ns,
 				  now_ns, READ_ONCE(fn->cfg.period_ns), timeout);
 	n = watch_further(fn, w, n, live, k, now_ns, timeout, !starved && !isolated);
 	note_observed(fn, w, n, now_ns);
@@ -487,7 +494,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	for (i = 0; i < n; i++) {
 		struct ftd_peer *peer = w->peers[i];
 		bool near = i < k;	/* past them: the walk past a silent run */
-		u64 since;
+		u64 since, deadline;
 
 		spin_lock(&peer->lock);
 		old = peer->state;
@@ -501,11 +508,14 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			peer->baseline_ns = max(peer->baseline_ns, since);
 		}
 		/* In a minority, silence is no evidence: we suspect nobody (majority.h). */
-		if (since && now_ns > since && judging)
-			peer->state = ftd_detect_on_silence(old, now_ns - since,
-							    ftd_health_deadline(&peer->slow, timeout,
-										now_ns),
-							    held || isolated);
+		if (since && now_ns > since && judging) {
+			deadline = ftd_health_deadline(&peer->slow, timeout, now_ns);
+			peer->state = ftd_detect_on_silence(old, now_ns - since, deadline,
+							    starved || isolated ||
+							    (dropping &&
+							     ftd_overload_excuses(now_ns - since,
+										  deadline)));
+		}
 		/* With a quorum, our own timeout is only a vote. */
 		vote = peer->state == FTD_NODE_DEAD && READ_ONCE(fn->cfg.quorum) > 1;
 		if (vote)

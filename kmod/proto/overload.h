@@ -14,20 +14,26 @@
  *
  * So while this machine has dropped received frames within the last
  * timeout, an observer may suspect but declares nobody dead, fences
- * nobody (its lease, the reach check) and reports no rail dead; a
- * timeout after the last drop it judges again, on silences measured from
- * frames it did receive. The drops counted are the machine's, not the
+ * nobody (its lease, the reach check) and reports no rail dead, within
+ * the limit below; a timeout after the last drop it judges again, on
+ * silences measured from frames it did receive. The drops counted are the machine's, not the
  * instance's: any frame lost there may have been a heartbeat.
  *
- * What it costs: while drops go on, this node declares nothing (the other
- * observers of its predecessors do, and it applies their notices); a
- * machine that drops all the time, at every timeout, never declares.
+ * What it costs: while drops go on, this node declares late (the other
+ * observers of its predecessors may not, and it applies their notices).
+ * Not never: a silence of FTD_OVERLOAD_EXCUSED deadlines is judged even
+ * while the machine drops (a peer none of whose frames got through for
+ * that long is as good as unreachable), so that a machine that drops all
+ * the time still declares, that much later. The same holds for the lease:
+ * hearing nobody for that long fences even a dropping machine.
  */
 #ifndef FTD_PROTO_OVERLOAD_H
 #define FTD_PROTO_OVERLOAD_H
 
 #include "compat.h"
 #include "elapsed.h"
+
+#define FTD_OVERLOAD_EXCUSED	4	/* deadlines of silence drops excuse */
 
 struct ftd_overload {
 	u64 drops;	/* the machine's count at the last tick */
@@ -54,6 +60,12 @@ static inline bool ftd_overload_tick(struct ftd_overload *o, u64 drops, u64 now_
 		o->last_ns = now_ns ? now_ns : 1;
 	}
 	return o->last_ns && ftd_elapsed(now_ns, o->last_ns) < timeout_ns;
+}
+
+/* Drops going on excuse a silence of silence_ns against deadline_ns. */
+static inline bool ftd_overload_excuses(u64 silence_ns, u64 deadline_ns)
+{
+	return silence_ns < FTD_OVERLOAD_EXCUSED * deadline_ns;
 }
 
 #endif

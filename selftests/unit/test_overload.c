@@ -47,6 +47,16 @@ TEST(drops_that_go_on_keep_it_held)
 	EXPECT_FALSE(ftd_overload_tick(&o, drops, last + T, T));
 }
 
+TEST(drops_excuse_a_silence_of_a_few_deadlines_only)
+{
+	EXPECT_TRUE(ftd_overload_excuses(0, T));
+	EXPECT_TRUE(ftd_overload_excuses(FTD_OVERLOAD_EXCUSED * T - 1, T));
+	/* A peer none of whose frames got through for that long is judged. */
+	EXPECT_FALSE(ftd_overload_excuses(FTD_OVERLOAD_EXCUSED * T, T));
+	/* The deadline is the peer's own (a slow sender's is longer). */
+	EXPECT_TRUE(ftd_overload_excuses(FTD_OVERLOAD_EXCUSED * T, 2 * T));
+}
+
 TEST(a_counter_that_wraps_still_counts_as_growth)
 {
 	struct ftd_overload o;
