@@ -8,16 +8,17 @@
  * keep up, the kernel drops frames before any protocol sees them (the
  * per-CPU backlog past netdev_max_backlog), heartbeats of live peers among
  * them, and the senders look silent. In the test VM, 3 s of junk frames
- * (four senders, one vCPU) made the 16 nodes declare each other dead and
- * fence themselves 6 to 18 times each, and the storm of rejoins went on
- * for seconds after the flood.
+ * (four senders, one vCPU) made 16 nodes declare each other dead and
+ * fence themselves (the two counted: 10 and 18 times), and the storm of
+ * rejoins went on for seconds after the flood.
  *
  * So while this machine has dropped received frames within the last
  * timeout, an observer may suspect but declares nobody dead, fences
  * nobody (its lease, the reach check) and reports no rail dead, within
  * the limit below; a timeout after the last drop it judges again, on
- * silences measured from frames it did receive. The drops counted are the machine's, not the
- * instance's: any frame lost there may have been a heartbeat.
+ * silences measured from frames it did receive. The drops counted are the
+ * machine's, not the instance's: any frame lost there may have been a
+ * heartbeat.
  *
  * What it costs: while drops go on, this node declares late (the other
  * observers of its predecessors may not, and it applies their notices).
