@@ -426,7 +426,7 @@ static bool overload_held(struct ftd_net *fn, u64 now_ns, u64 timeout)
 	if (held)
 		atomic64_inc(&fn->stats.ticks_rx_dropped);
 	if (held && !fn->overload_held)
-		pr_info_ratelimited("node %u: this machine drops received frames (netdev_max_backlog): a silence shorter than %u timeouts declares and fences nobody until a timeout passes without a drop\n",
+		pr_info_ratelimited("node %u: this machine drops received frames (netdev_max_backlog): a silence shorter than %u deadlines declares nobody until a timeout passes without a drop\n",
 				    fn->cfg.node, FTD_OVERLOAD_EXCUSED);
 	fn->overload_held = held;
 	return held;
@@ -448,8 +448,6 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	bool isolated, vote, ask, remind, fence, minority = false, restarted = false, judging;
 	bool dropping;	/* the machine drops what it receives (proto/overload.h) */
 	bool held;	/* starved or dropping: judge nobody (within limits when dropping) */
-	bool lease_held;
-	u64 last_rx;
 	u32 straw = FTD_NODE_NONE, straw_inc = 0;
 	bool stalled = now_ns - due_ns > READ_ONCE(fn->cfg.period_ns);
 	u32 self_inc = READ_ONCE(fn->incarnation);	/* the one this tick judges */
@@ -480,11 +478,12 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	}
 	if (isolated && !starved)
 		check_own_reach(fn, ping_every);
-	/* Our lease: a timeout of hearing nobody, and we fence ourselves. */
-	last_rx = READ_ONCE(fn->last_rx_ns);
-	lease_held = starved ||
-		     (dropping && ftd_overload_excuses(ftd_elapsed(now_ns, last_rx), timeout));
-	fence = ftd_lease_expired(&fn->lease, n >= 2, lease_held, last_rx, due_ns,
+	/*
+	 * Our lease: a timeout of hearing nobody, and we fence ourselves.
+	 * Drops do not hold it (proto/overload.h): the others declare us a
+	 * timeout after our last frame reached them, drops here or not.
+	 */
+	fence = ftd_lease_expired(&fn->lease, n >= 2, starved, READ_ONCE(fn->last_rx_ns), due_ns,
 				  now_ns, READ_ONCE(fn->cfg.period_ns), timeout);
 	n = watch_further(fn, w, n, live, k, now_ns, timeout, !starved && !isolated);
 	note_observed(fn, w, n, now_ns);
@@ -572,7 +571,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	}
 	rcu_read_unlock();
 	/* An island that cannot cross half by its deaths: proto/reach.h. */
-	minority |= ftd_reach_tick(fn, now_ns, held, restarted);
+	minority |= ftd_reach_tick(fn, now_ns, starved, restarted, dropping);
 	if (minority) {
 		if (straw != FTD_NODE_NONE)
 			ftd_dissem_last_straw(fn, straw, straw_inc, FTD_NODE_NONE);

@@ -50,6 +50,7 @@ static inline u64 ftd_rx_dropped(void)
 		struct softnet_data *sd = &per_cpu(softnet_data, cpu);
 
 		/* An unsigned int until the kernel made it an atomic_t (6.9 or so). */
+		BUILD_BUG_ON(sizeof(sd->dropped) != sizeof(unsigned int));
 		sum += _Generic(sd->dropped,
 				atomic_t: (unsigned int)atomic_read((atomic_t *)&sd->dropped),
 				default: READ_ONCE(*(unsigned int *)&sd->dropped));

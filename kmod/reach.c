@@ -29,7 +29,8 @@ static u32 hear_sample(struct ftd_net *fn, const struct ftd_reach *r, u64 timeou
 	return heard;
 }
 
-bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool restarted)
+bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool restarted,
+		    bool dropping)
 {
 	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
 	struct ftd_reach *r = &fn->reach;
@@ -59,7 +60,11 @@ bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool restarted
 				deaths ? base : ftd_members_live(fn, &lowest), now_ns);
 	}
 	heard = hear_sample(fn, r, timeout, ftd_elapsed(now_ns, r->since_ns) < timeout);
-	v = ftd_reach_judge(r, heard, now_ns, timeout, starved);
+	/* Answers may be among the frames dropped: wait, within the limit. */
+	v = ftd_reach_judge(r, heard, now_ns, timeout,
+			    starved || (dropping &&
+					ftd_overload_excuses(ftd_elapsed(now_ns, r->since_ns),
+							     timeout)));
 	if (v != FTD_REACH_FENCE)
 		return false;
 	spin_lock_bh(&fn->partition_lock);

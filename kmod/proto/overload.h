@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * A machine that drops what it receives judges nobody: the overload rule.
+ * A machine that drops what it receives judges late: the overload rule.
  *
  * A starved tick (docs/detection.md, "A starved observer does not judge")
  * catches an observer whose own timer did not run. A tick on time can
@@ -13,20 +13,22 @@
  * rejoins went on for seconds after the flood.
  *
  * So while this machine has dropped received frames within the last
- * timeout, an observer may suspect but declares nobody dead, fences
- * nobody (its lease, the reach check) and reports no rail dead, within
- * the limit below; a timeout after the last drop it judges again, on
- * silences measured from frames it did receive. The drops counted are the
- * machine's, not the instance's: any frame lost there may have been a
- * heartbeat.
+ * timeout, a silence shorter than FTD_OVERLOAD_EXCUSED deadlines is no
+ * evidence: the observer may suspect but declares nobody dead for it, and
+ * the reach check's verdict waits as long; no rail is reported dead; a
+ * timeout after the last drop it judges again, on silences measured from
+ * frames it did receive. A longer silence is judged even while the
+ * machine drops (a peer none of whose frames got through for that long is
+ * as good as unreachable), so that a machine that drops all the time
+ * still declares, that much later. The lease is not held: the others
+ * declare us a timeout after our last frame reached them, whatever we
+ * drop. The drops counted are the machine's, not the instance's: any frame
+ * lost there may have been a heartbeat, and so any traffic that overruns
+ * the backlog (another tenant's, on any interface) delays our verdicts.
  *
- * What it costs: while drops go on, this node declares late (the other
- * observers of its predecessors may not, and it applies their notices).
- * Not never: a silence of FTD_OVERLOAD_EXCUSED deadlines is judged even
- * while the machine drops (a peer none of whose frames got through for
- * that long is as good as unreachable), so that a machine that drops all
- * the time still declares, that much later. The same holds for the lease:
- * hearing nobody for that long fences even a dropping machine.
+ * What it costs: while drops go on, this node declares up to that many
+ * deadlines late (the other observers of its predecessors may not, and it
+ * applies their notices), and reports no rail dead.
  */
 #ifndef FTD_PROTO_OVERLOAD_H
 #define FTD_PROTO_OVERLOAD_H

@@ -22,7 +22,7 @@ N=16
 # started below take a quarter of the one emulated CPU, and on a slow host
 # the cluster now and then fell into a storm of false suspicions, fences
 # and rejoins it never left (a defect of its own, not this test's subject:
-# docs/detection.md, "A machine that drops what it receives judges nobody").
+# docs/detection.md, "A machine that drops what it receives judges late").
 FTD_TEST_PERIOD=$(( ${FTD_TEST_PERIOD%ms} * 2 ))ms
 FTD_TEST_TIMEOUT=$(( ${FTD_TEST_TIMEOUT%ms} * 2 ))ms
 TIMEOUT_MS=${FTD_TEST_TIMEOUT%ms}

@@ -171,7 +171,7 @@ static void instance(FILE *f, const struct ftu_config *cfg, const struct ftu_sta
 		     "Ticks at which the receive path lagged by more than a period.",
 		     st->ticks_rx_behind);
 	stat_counter(f, st, FTDETECT_A_STATS_TICKS_RX_DROPPED, "ticks_rx_dropped_total",
-		     "Ticks that judged nobody: the machine had dropped received frames within a timeout.",
+		     "Ticks that held verdicts: the machine had dropped received frames within a timeout.",
 		     st->ticks_rx_dropped);
 	if (FTU_HAS(st, FTDETECT_A_STATS_TICK_LATE_MAX_NS)) {
 		family(f, "tick_late_max_seconds", "gauge", "The latest a tick has fired.");

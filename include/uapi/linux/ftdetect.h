@@ -788,9 +788,10 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *       FTDETECT_A_STATS_TOLD_SUM_NS u64      the sum of those silences
  *       FTDETECT_A_STATS_TICKS_RX_DROPPED u64 ticks at which this machine had dropped
  *                                             received frames (its per-CPU backlogs)
- *                                             within the last timeout: the node judged
- *                                             nobody then, declared and fenced nobody
- *                                             (the overload rule, docs/detection.md)
+ *                                             within the last timeout: a silence of
+ *                                             less than 4 deadlines declared nobody
+ *                                             then (the overload rule,
+ *                                             docs/detection.md)
  *
  *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
  *     FTDETECT_A_EVENT               nest
