@@ -684,6 +684,33 @@ TEST(stats_reply_old_module)
 	nlmsg_free(msg);
 }
 
+/* The receive path's counters, the last appended after the histograms. */
+TEST(stats_reply_receive_path)
+{
+	struct nl_msg *msg = new_msg(FTDETECT_CMD_GET_STATS);
+	struct nlattr *nest = nla_nest_start(msg, FTDETECT_A_STATS | NLA_F_NESTED);
+	struct ftu_stats st;
+
+	nla_put_u64(msg, FTDETECT_A_STATS_TICKS_RX_BEHIND, 11);
+	put_u64_padded(msg, FTDETECT_A_STATS_TICKS_RX_DROPPED, FTDETECT_A_STATS_PAD, 2235);
+	nla_nest_end(msg, nest);
+	ASSERT_EQ(0, ftu_msg_parse_stats(msg, &st));
+	EXPECT_EQ(11, st.ticks_rx_behind);
+	EXPECT_EQ(2235, st.ticks_rx_dropped);
+	EXPECT_TRUE(FTU_HAS(&st, FTDETECT_A_STATS_TICKS_RX_DROPPED));
+	nlmsg_free(msg);
+
+	/* A module from before the overload rule: absent, zero, no bit. */
+	msg = new_msg(FTDETECT_CMD_GET_STATS);
+	nest = nla_nest_start(msg, FTDETECT_A_STATS | NLA_F_NESTED);
+	nla_put_u64(msg, FTDETECT_A_STATS_TICKS_RX_BEHIND, 11);
+	nla_nest_end(msg, nest);
+	ASSERT_EQ(0, ftu_msg_parse_stats(msg, &st));
+	EXPECT_EQ(0, st.ticks_rx_dropped);
+	EXPECT_FALSE(FTU_HAS(&st, FTDETECT_A_STATS_TICKS_RX_DROPPED));
+	nlmsg_free(msg);
+}
+
 static struct nl_msg *event_msg(uint16_t type, bool with_node)
 {
 	struct nl_msg *msg = new_msg(FTDETECT_CMD_EVENT);
