@@ -11,8 +11,13 @@
 #   build/mpi/obj/    the MPI-independent objects (PIC)
 #   build/mpi/test/   host tests (make test-mpi-host)
 #
-# FTD_MPI_FLAVOURS   MPIs to try (default: openmpi mpich)
+# FTD_MPI_FLAVOURS   MPIs to try (default: openmpi mpich, Debian's)
 # MPICC_openmpi, MPICC_mpich   their compiler wrappers (Debian's names)
+# MPICC=WRAPPER      another MPI, e.g. a site's Open MPI 5: MPICC=/opt/ompi/bin/mpicc
+#   or MPI_PREFIX=DIR   (DIR/bin/mpicc); built as build/mpi/NAME/, NAME its
+#                    family and major version (openmpi5) or FTD_MPI_NAME
+# FTD_MPI_SEARCH     prefixes searched for more MPIs (shell patterns, see
+#                    userspace/mpi/mpi-find; empty: none)
 # FTD_ULFM=0|1       override the ULFM probe (userspace/mpi/mpi-probe): 1
 #                    lets the library call MPIX_Comm_revoke, 0 never
 # FTD_ULFM_RUN=0     decide ULFM at compile time only (no singleton run)
@@ -24,25 +29,38 @@
 FTD_MPI_FLAVOURS ?= openmpi mpich
 MPICC_openmpi ?= mpicc.openmpi
 MPICC_mpich ?= mpicc.mpich
-MPI_FOUND := $(foreach f,$(FTD_MPI_FLAVOURS),$(if $(shell command -v $(MPICC_$(f)) 2>/dev/null),$(f)))
+# Other MPIs: given (MPICC, MPI_PREFIX) or found (FTD_MPI_SEARCH), as
+# NAME=WRAPPER words; `make mpi` shows what was skipped and why.
+MPI_FIND_ENV = FTD_MPI_DEBIAN='$(foreach f,$(FTD_MPI_FLAVOURS),$(MPICC_$(f)))' \
+	MPICC='$(MPICC)' MPI_PREFIX='$(MPI_PREFIX)' FTD_MPI_NAME='$(FTD_MPI_NAME)' \
+	$(if $(filter undefined,$(origin FTD_MPI_SEARCH)),,FTD_MPI_SEARCH='$(FTD_MPI_SEARCH)')
+MPI_EXTRA := $(shell $(MPI_FIND_ENV) $(CURDIR)/userspace/mpi/mpi-find 2>/dev/null)
+$(foreach e,$(MPI_EXTRA),$(eval MPICC_$(firstword $(subst =, ,$(e))) := $(lastword $(subst =, ,$(e)))))
+MPI_EXTRA_FLAVOURS := $(foreach e,$(MPI_EXTRA),$(firstword $(subst =, ,$(e))))
+MPI_FOUND := $(foreach f,$(FTD_MPI_FLAVOURS),$(if $(shell command -v $(MPICC_$(f)) 2>/dev/null),$(f))) \
+	$(MPI_EXTRA_FLAVOURS)
 MPI_MISSING := $(filter-out $(MPI_FOUND),$(FTD_MPI_FLAVOURS))
+# The system's PMIx: for the host tests, and for an MPI whose programs load
+# no libpmix of their own (mpi-probe decides per MPI, pmix.cflags/pmix.libs).
 MPI_PMIX := $(if $(shell pkg-config --exists pmix 2>/dev/null && echo y),1,0)
 MPI_PMIX_CFLAGS = $(if $(filter 1,$(MPI_PMIX)),$(shell pkg-config --cflags pmix))
 MPI_PMIX_LIBS = $(if $(filter 1,$(MPI_PMIX)),$(shell pkg-config --libs pmix))
+MPI_PMIX_ENV = FTD_PMIX_SYSTEM=$(MPI_PMIX) FTD_PMIX_SYSTEM_CFLAGS='$(MPI_PMIX_CFLAGS)' \
+	FTD_PMIX_SYSTEM_LIBS='$(MPI_PMIX_LIBS)' \
+	FTD_PMIX_SYSTEM_VERSION='$(if $(filter 1,$(MPI_PMIX)),$(shell pkg-config --modversion pmix))'
 
 MPI_B := $(B)/mpi
 MPI_SRC_DIR := userspace/mpi
 MPI_HDRS := $(wildcard $(MPI_SRC_DIR)/*.h) $(wildcard userspace/lib/*.h) include/uapi/linux/ftdetect.h
-# Objects without MPI: the decision logic, the PMIx reports, and libftdetect
-# itself, compiled in with hidden symbols so that libftdetect_mpi needs no
-# libftdetect.so at run time and clashes with no libftdetect an application
-# also links.
-MPI_COMMON_SRC = $(MPI_SRC_DIR)/group.c $(MPI_SRC_DIR)/pmix_notify.c $(LIB_SRC)
+# Objects without MPI: the decision logic and libftdetect itself, compiled
+# in with hidden symbols so that libftdetect_mpi needs no libftdetect.so at
+# run time and clashes with no libftdetect an application also links.
+MPI_COMMON_SRC = $(MPI_SRC_DIR)/group.c $(LIB_SRC)
 MPI_COMMON_OBJS = $(patsubst %.c,$(MPI_B)/obj/%.o,$(notdir $(MPI_COMMON_SRC)))
-# The files that call MPI, compiled once per MPI (ftd_mpi_internal.h lists them).
-MPI_GLUE_SRC = $(wildcard $(MPI_SRC_DIR)/ftd_mpi*.c)
-MPI_CFLAGS = $(UCFLAGS) -fPIC -fvisibility=hidden -DFTD_HAVE_PMIX=$(MPI_PMIX) \
-	-I$(CURDIR)/$(MPI_SRC_DIR)
+# The files compiled once per MPI: those that call MPI (ftd_mpi_internal.h
+# lists them) and the PMIx reports, against that MPI's own PMIx.
+MPI_GLUE_SRC = $(wildcard $(MPI_SRC_DIR)/ftd_mpi*.c) $(MPI_SRC_DIR)/pmix_notify.c
+MPI_CFLAGS = $(UCFLAGS) -fPIC -fvisibility=hidden -I$(CURDIR)/$(MPI_SRC_DIR)
 MPI_VERSION = $(if $(DKMS_VERSION),$(DKMS_VERSION),0.1)
 MPI_LIBDIR = $(if $(LIBDIR),$(LIBDIR),$(PREFIX)/lib)
 MPI_INCLUDEDIR = $(if $(INCLUDEDIR),$(INCLUDEDIR),$(PREFIX)/include)
@@ -50,10 +68,6 @@ MPI_INCLUDEDIR = $(if $(INCLUDEDIR),$(INCLUDEDIR),$(PREFIX)/include)
 $(MPI_B)/obj/group.o: $(MPI_SRC_DIR)/group.c $(MPI_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(MPI_CFLAGS) -c -o $@ $<
-
-$(MPI_B)/obj/pmix_notify.o: $(MPI_SRC_DIR)/pmix_notify.c $(MPI_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(MPI_CFLAGS) $(MPI_PMIX_CFLAGS) -c -o $@ $<
 
 $(MPI_B)/obj/%.o: userspace/lib/%.c $(MPI_HDRS)
 	@mkdir -p $(@D)
@@ -72,18 +86,22 @@ define mpi_flavour
 MPI_$(1)_DIR := $(MPI_B)/$(1)
 MPI_$(1)_LIB := libftdetect_mpi_$(1)
 
-# The probe runs at every build, and rewrites the header only on a change.
+# The probe runs at every build, and rewrites the header (and pmix.cflags,
+# pmix.libs beside it, read when a recipe runs) only on a change.
 $$(MPI_$(1)_DIR)/ftd_mpi_config.h: $(MPI_SRC_DIR)/mpi-probe $(MPI_SRC_DIR)/ulfm_probe.c FTD_MPI_FORCE
-	@$(MPI_SRC_DIR)/mpi-probe $(MPICC_$(1)) $$@
+	@$$(MPI_PMIX_ENV) $(MPI_SRC_DIR)/mpi-probe $(MPICC_$(1)) $$@
+$$(MPI_$(1)_DIR)/pmix.cflags $$(MPI_$(1)_DIR)/pmix.libs: $$(MPI_$(1)_DIR)/ftd_mpi_config.h ;
+MPI_$(1)_PMIX_CFLAGS = $$(shell cat $$(MPI_$(1)_DIR)/pmix.cflags)
+MPI_$(1)_PMIX_LIBS = $$(shell cat $$(MPI_$(1)_DIR)/pmix.libs)
 
 MPI_$(1)_OBJS := $$(patsubst $(MPI_SRC_DIR)/%.c,$$(MPI_$(1)_DIR)/%.o,$(MPI_GLUE_SRC))
 
-$$(MPI_$(1)_DIR)/%.o: $(MPI_SRC_DIR)/%.c $(MPI_HDRS) $$(MPI_$(1)_DIR)/ftd_mpi_config.h
-	OMPI_CC=$(CC) MPICH_CC=$(CC) $(MPICC_$(1)) $$(MPI_CFLAGS) -I$$(MPI_$(1)_DIR) -c -o $$@ $$<
+$$(MPI_$(1)_DIR)/%.o: $(MPI_SRC_DIR)/%.c $(MPI_HDRS) $$(MPI_$(1)_DIR)/ftd_mpi_config.h $$(MPI_$(1)_DIR)/pmix.cflags
+	OMPI_CC=$(CC) MPICH_CC=$(CC) $(MPICC_$(1)) $$(MPI_CFLAGS) $$(MPI_$(1)_PMIX_CFLAGS) -I$$(MPI_$(1)_DIR) -c -o $$@ $$<
 
-$$(MPI_$(1)_DIR)/$$(MPI_$(1)_LIB).so.1: $$(MPI_$(1)_OBJS) $$(MPI_COMMON_OBJS)
+$$(MPI_$(1)_DIR)/$$(MPI_$(1)_LIB).so.1: $$(MPI_$(1)_OBJS) $$(MPI_COMMON_OBJS) $$(MPI_$(1)_DIR)/pmix.libs
 	OMPI_CC=$(CC) MPICH_CC=$(CC) $(MPICC_$(1)) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$$(@F) -Wl,-z,defs \
-		-o $$@ $$^ $$(MPI_PMIX_LIBS) -lpthread
+		-o $$@ $$(filter %.o,$$^) $$(MPI_$(1)_PMIX_LIBS) -lpthread
 
 $$(MPI_$(1)_DIR)/$$(MPI_$(1)_LIB).so: $$(MPI_$(1)_DIR)/$$(MPI_$(1)_LIB).so.1
 	ln -sf $$(<F) $$@
@@ -99,7 +117,7 @@ $$(MPI_$(1)_DIR)/$$(MPI_$(1)_LIB).a: $$(MPI_$(1)_OBJS) $$(MPI_COMMON_OBJS)
 $$(MPI_$(1)_DIR)/ftdetect-mpi-$(1).pc: $(MPI_SRC_DIR)/ftdetect-mpi.pc.in $$(MPI_$(1)_DIR)/ftd_mpi_config.h FTD_MPI_FORCE
 	@sed -e 's|@PREFIX@|$$(PREFIX)|' -e 's|@LIBDIR@|$$(MPI_LIBDIR)|' \
 		-e 's|@INCLUDEDIR@|$$(MPI_INCLUDEDIR)|' -e 's|@VERSION@|$$(MPI_VERSION)|' \
-		-e 's|@FLAVOUR@|$(1)|g' -e 's|@PMIX_LIBS@|$$(if $$(filter 1,$$(MPI_PMIX)),-lpmix)|' \
+		-e 's|@FLAVOUR@|$(1)|g' -e 's|@MPICC@|$(MPICC_$(1))|' -e 's|@PMIX_LIBS@|$$(filter -L% -lpmix,$$(MPI_$(1)_PMIX_LIBS))|' \
 		-e "s|@DESCRIPTION@|$$$$(sed -n 's/^#define FTD_MPI_DESCRIPTION \"\(.*\)\"/\1/p' $$(MPI_$(1)_DIR)/ftd_mpi_config.h)|" \
 		$$< > $$@.tmp
 	@if cmp -s $$@.tmp $$@; then rm $$@.tmp; else mv $$@.tmp $$@; fi
@@ -114,12 +132,12 @@ $$(MPI_$(1)_DIR)/mpi_iterate: $(MPI_SRC_DIR)/examples/mpi_iterate.c $(MPI_B)/inc
 
 # Host test: the library in real MPI jobs on this machine, no device.
 $$(MPI_$(1)_DIR)/mpi_smoke: selftests/mpi-host/mpi_smoke.c $(MPI_SRC_DIR)/ftdetect_mpi.h \
-		$$(MPI_$(1)_DIR)/$$(MPI_$(1)_LIB).so $$(MPI_COMMON_OBJS)
+		$$(MPI_$(1)_DIR)/$$(MPI_$(1)_LIB).so $$(MPI_$(1)_DIR)/pmix_notify.o
 	OMPI_CC=$(CC) MPICH_CC=$(CC) $(MPICC_$(1)) $(CFLAGS) $(WARN) -std=gnu11 -Wno-missing-prototypes \
 		-include $$(MPI_$(1)_DIR)/ftd_mpi_config.h \
-		-DFTD_HAVE_PMIX=$(MPI_PMIX) -I$(MPI_SRC_DIR) -I$(CURDIR)/userspace $$(MPI_PMIX_CFLAGS) \
-		-o $$@ $$< $(MPI_B)/obj/pmix_notify.o -L$$(MPI_$(1)_DIR) -l:$$(MPI_$(1)_LIB).so \
-		-Wl,-rpath,$$(MPI_$(1)_DIR) $$(MPI_PMIX_LIBS) -lpthread
+		-I$(MPI_SRC_DIR) -I$(CURDIR)/userspace $$(MPI_$(1)_PMIX_CFLAGS) \
+		-o $$@ $$< $$(MPI_$(1)_DIR)/pmix_notify.o -L$$(MPI_$(1)_DIR) -l:$$(MPI_$(1)_LIB).so \
+		-Wl,-rpath,$$(MPI_$(1)_DIR) $$(MPI_$(1)_PMIX_LIBS) -lpthread
 
 MPI_TARGETS += $$(addprefix $$(MPI_$(1)_DIR)/,$$(MPI_$(1)_LIB).so $$(MPI_$(1)_LIB).so.1 \
 	$$(MPI_$(1)_LIB).a ftdetect-mpi-$(1).pc mpi_iterate)
@@ -135,12 +153,14 @@ mpi: $(MPI_TARGETS)
 	ulfm=$$(sed -n 's/^#define FTD_MPI_HAVE_ULFM //p' $$cfg); \
 	why=$$(sed -n 's/^#define FTD_MPI_ULFM_REASON "\(.*\)"/\1/p' $$cfg); \
 	orte=$$(sed -n 's/^#define FTD_MPI_ORTE //p' $$cfg); \
+	pmix=$$(sed -n 's/^#define FTD_MPI_PMIX_SOURCE "\(.*\)"/\1/p' $$cfg); \
 	echo "mpi: $(f): $$desc ($(MPICC_$(f))): built build/mpi/$(f)/libftdetect_mpi_$(f).so and .a, ftdetect-mpi-$(f).pc, mpi_iterate"; \
 	if [ "$$ulfm" = 1 ]; then echo "mpi: $(f):   ULFM: yes, failures revoke the attached communicators ($$why)"; \
 	else echo "mpi: $(f):   ULFM: no, callbacks only, MPIX_Comm_revoke is never called ($$why)"; fi; \
+	echo "mpi: $(f):   PMIx: $$pmix"; \
 	if [ "$$orte" = 1 ]; then echo "mpi: $(f):   PMIx reports: off by default, its runtime (ORTE) cannot relay them (FTD_MPI_PMIX=1 forces them)"; fi;)
-	@$(if $(filter 1,$(MPI_PMIX)),echo "mpi: PMIx: yes (libpmix $$(pkg-config --modversion pmix)): failures are reported to the runtime when a PMIx server launched the job",echo "mpi: PMIx: no (pkg-config finds no pmix; apt-get install libpmix-dev): failures are not reported through PMIx")
 	@$(foreach f,$(MPI_MISSING),echo "mpi: $(f): skipped: $(MPICC_$(f)) not found (selftests/deps/install installs Debian's MPIs)";)
+	@$(MPI_FIND_ENV) $(CURDIR)/userspace/mpi/mpi-find >/dev/null
 	@$(if $(MPI_FOUND),,echo "mpi: no MPI found: libftdetect_mpi not built")
 
 # ---------------------------------------------------------------- install
@@ -151,7 +171,7 @@ MPI_MAN_LINKS := ftd_mpi_attach ftd_mpi_detach ftd_mpi_set_callback ftd_mpi_regi
 INSTALLED += $(MPI_INCLUDEDIR)/ftdetect/ftdetect_mpi.h $(PREFIX)/share/man/man3/ftdetect_mpi.3 \
 	$(MPI_MAN_LINKS:%=$(PREFIX)/share/man/man3/%.3) \
 	$(PREFIX)/share/doc/ftdetect/examples/mpi_iterate.c \
-	$(foreach f,$(FTD_MPI_FLAVOURS),$(addprefix $(MPI_LIBDIR)/,libftdetect_mpi_$(f).so.1 \
+	$(foreach f,$(sort $(FTD_MPI_FLAVOURS) $(MPI_EXTRA_FLAVOURS)),$(addprefix $(MPI_LIBDIR)/,libftdetect_mpi_$(f).so.1 \
 		libftdetect_mpi_$(f).so libftdetect_mpi_$(f).a pkgconfig/ftdetect-mpi-$(f).pc))
 
 .PHONY: install-mpi
@@ -197,5 +217,6 @@ $(MPI_T)/pmix-notify-client: selftests/mpi-host/pmix_notify_client.c $(MPI_SRC_D
 
 .PHONY: test-mpi-host
 test-mpi-host: $(MPI_TEST_BINS) mpi
-	@FTD_MPI_FOUND="$(MPI_FOUND)" FTD_MPI_MISSING="$(MPI_MISSING)" FTD_MPI_BUILT_PMIX=$(MPI_PMIX) \
+	@FTD_MPI_FOUND="$(strip $(MPI_FOUND))" FTD_MPI_MISSING="$(MPI_MISSING)" FTD_MPI_BUILT_PMIX=$(MPI_PMIX) \
+		FTD_MPI_WRAPPERS="$(foreach f,$(MPI_FOUND),$(f)=$(MPICC_$(f)))" \
 		selftests/mpi-host/run $(MPI_B)
