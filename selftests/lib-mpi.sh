@@ -11,32 +11,98 @@
 #
 # The launcher (mpirun/mpiexec) runs in the namespace of the first node
 # listed; it starts its daemons on the other nodes through
-# selftests/mpi/netns-rsh (an ssh stand-in: `ip netns exec`), and the ranks
+# selftests/mpi/netns-rsh (an ssh stand-in: `ip netns exec`), each process
+# with its node's host name nI (selftests/mpi/node-host), and the ranks
 # talk TCP over rail 0 (192.0.2.0/24). Rank r runs on node NODES[r mod n]
 # (round robin, one rank per node per round). docs/testing.md, "MPI jobs".
 
 FTD_MPI_RSH=$FTD_ROOT/selftests/mpi/netns-rsh
+# Every MPI process runs with its node's host name, nI (node-host).
+FTD_MPI_NODE_HOST=$FTD_ROOT/selftests/mpi/node-host
 # The ranks' network: rail 0. Nothing else (lo, rail 1) carries MPI traffic.
 FTD_MPI_NET=192.0.2.0/24
 # Every netns-rsh call is logged here (which node, what command).
 FTD_MPI_RSH_LOG=$FTD_TMP/mpi-rsh.log
 export FTD_NS_PREFIX FTD_MPI_RSH_LOG
 
-# mpi_prog FLAVOUR: the test program built for FLAVOUR (openmpi, mpich).
+# A FLAVOUR is an MPI `make mpi` built the glue for (build/mpi/FLAVOUR/):
+# Debian's openmpi and mpich, or another MPI it found (openmpi5, ...: see
+# ftdetect_mpi(3), "Which MPIs"), or "ulfm": the first of them whose glue
+# has ULFM (mpi_resolve).
+
+# mpi_prog FLAVOUR: the test program built for FLAVOUR.
 mpi_prog() { echo "$FTD_ROOT/build/selftests/mpi_ring.$1"; }
 
-# mpi_launcher FLAVOUR: the launcher Debian installs for FLAVOUR.
-mpi_launcher() {
-	case $1 in
-	openmpi) echo mpirun.openmpi ;;
-	mpich) echo mpiexec.mpich ;;
-	*) fail "unknown MPI flavour $1 (openmpi or mpich)" ;;
+# mpi_config FLAVOUR NAME: FTD_MPI_NAME of FLAVOUR's build probe
+# (build/mpi/FLAVOUR/ftd_mpi_config.h), quotes removed.
+mpi_config() {
+	local line file=$FTD_ROOT/build/mpi/$1/ftd_mpi_config.h
+	[ -e "$file" ] || return 0
+	while IFS= read -r line; do
+		if [[ $line =~ ^\#define\ FTD_MPI_$2\ \"?([^\"]*)\"?$ ]]; then
+			echo "${BASH_REMATCH[1]}"
+			return
+		fi
+	done < "$file"
+}
+
+# mpi_family FLAVOUR: openmpi (its runtime ORTE, Open MPI < 5), prrte (Open
+# MPI 5 and later), mpich, or nothing when unknown.
+mpi_family() {
+	case $1:$(mpi_config "$1" DESCRIPTION) in
+	openmpi:*) echo openmpi ;;
+	mpich:*) echo mpich ;;
+	*:"Open MPI "*) if [ "$(mpi_config "$1" ORTE)" = 1 ]; then echo openmpi; else echo prrte; fi ;;
+	*:MPICH*) echo mpich ;;
 	esac
+}
+
+# mpi_launcher FLAVOUR: Debian's launcher for its MPIs, else the one beside
+# the MPI's compiler wrapper.
+mpi_launcher() {
+	local bin
+	case $1 in
+	openmpi) echo mpirun.openmpi; return ;;
+	mpich) echo mpiexec.mpich; return ;;
+	esac
+	bin=$(dirname "$(mpi_config "$1" WRAPPER)")
+	case $(mpi_family "$1") in
+	openmpi | prrte) echo "$bin/mpirun" ;;
+	mpich) echo "$bin/mpiexec" ;;
+	*) fail "no launcher known for MPI flavour $1 ($(mpi_config "$1" DESCRIPTION))" ;;
+	esac
+}
+
+# mpi_resolve FLAVOUR: FLAVOUR, or for "ulfm" the first MPI built whose
+# glue has ULFM; nothing if there is none.
+mpi_resolve() {
+	local d f
+	if [ "$1" != ulfm ]; then
+		echo "$1"
+		return
+	fi
+	for d in "$FTD_ROOT"/build/mpi/*/; do
+		f=$(basename "$d")
+		if [ "$(mpi_config "$f" HAVE_ULFM)" = 1 ]; then
+			echo "$f"
+			return 0
+		fi
+	done
+	return 0
 }
 
 # mpi_missing FLAVOUR: why FLAVOUR cannot run here (nothing if it can).
 mpi_missing() {
 	local launcher
+	if [ -z "$1" ]; then
+		echo "no MPI with working ULFM: make mpi found none (Debian 12's MPIs have none; an Open MPI 5 built with --with-ft=ulfm into /opt/NAME or given as MPICC=... is found, ftdetect_mpi(3))"
+		return
+	fi
+	case $1 in
+	openmpi | mpich) ;;
+	*) [ -e "$FTD_ROOT/build/mpi/$1/ftd_mpi_config.h" ] ||
+		{ echo "no MPI $1: make mpi did not build for it"; return; } ;;
+	esac
 	launcher=$(mpi_launcher "$1")
 	command -v "$launcher" > /dev/null || { echo "$launcher not installed"; return; }
 	[ -x "$(mpi_prog "$1")" ] || echo "$(mpi_prog "$1") not built (make all)"
@@ -76,7 +142,7 @@ mpi_run() {
 	shift
 	[ ${#nodes[@]} -gt 0 ] || fail "mpi_run: no nodes"
 	per=$(( (nranks + ${#nodes[@]} - 1) / ${#nodes[@]} ))
-	case $flavour in
+	case $(mpi_family "$flavour") in
 	openmpi)
 		local hosts=
 		for i in "${nodes[@]}"; do
@@ -88,7 +154,7 @@ mpi_run() {
 		# guesses free, and orted sometimes segfaults there in the VM
 		# (hwloc_shmem_topology_write); it only serves binding, which is
 		# off.
-		n "${nodes[0]}" env \
+		n "${nodes[0]}" "$FTD_MPI_NODE_HOST" "n${nodes[0]}" env \
 			OMPI_MCA_plm_rsh_agent="$FTD_MPI_RSH" \
 			OMPI_MCA_btl=tcp,self \
 			OMPI_MCA_btl_tcp_if_include="$FTD_MPI_NET" \
@@ -101,7 +167,33 @@ mpi_run() {
 			OMPI_MCA_hwloc_base_binding_policy=none \
 			OMPI_MCA_rtc=^hwloc \
 			OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-			timeout -k 5 "${FTD_MPI_TIMEOUT:-120}" mpirun.openmpi --host "$hosts" --map-by node -np "$nranks" \
+			timeout -k 5 "${FTD_MPI_TIMEOUT:-120}" "$(mpi_launcher "$flavour")" --host "$hosts" --map-by node -np "$nranks" \
+			${FTD_MPI_ARGS:-} "$@"
+		;;
+	prrte)
+		local hosts= bin
+		bin=$(dirname "$(mpi_launcher "$flavour")")
+		for i in "${nodes[@]}"; do
+			hosts+=${hosts:+,}$(addr4 0 "$i"):$per
+		done
+		# PRRTE (Open MPI 5's runtime) starts its daemons (prted) through
+		# netns-rsh, with this environment: its bin first on PATH, its
+		# out-of-band and the ranks' TCP on rail 0. Each node has its
+		# own host name (node-host), so PRRTE's session directories
+		# (under /tmp, named by it) are each node's own.
+		n "${nodes[0]}" "$FTD_MPI_NODE_HOST" "n${nodes[0]}" env \
+			PATH="$bin:$PATH" \
+			PRTE_MCA_plm_ssh_agent="$FTD_MPI_RSH" \
+			PRTE_MCA_oob_tcp_if_include="$FTD_MPI_NET" \
+			PRTE_MCA_oob_tcp_disable_ipv6_family=1 \
+			PMIX_MCA_ptl_tcp_if_include="$FTD_MPI_NET" \
+			OMPI_MCA_btl=tcp,self \
+			OMPI_MCA_btl_tcp_if_include="$FTD_MPI_NET" \
+			OMPI_MCA_btl_tcp_disable_family=6 \
+			OMPI_MCA_pml=ob1 \
+			OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+			timeout -k 5 "${FTD_MPI_TIMEOUT:-120}" "$bin/mpirun" --host "$hosts" \
+			--map-by node:OVERSUBSCRIBE --bind-to none -np "$nranks" \
 			${FTD_MPI_ARGS:-} "$@"
 		;;
 	mpich)
@@ -112,12 +204,12 @@ mpi_run() {
 		# endpoint with a PUT unacknowledged needs its peer's reply when it
 		# is closed, and MPICH 4.0.2's MPI_Finalize may not give it (see
 		# all_pairs() in selftests/mpi/mpi_ring.c).
-		n "${nodes[0]}" env UCX_TLS=tcp,self UCX_TCP_PUT_ENABLE=n \
-			timeout -k 5 "${FTD_MPI_TIMEOUT:-120}" mpiexec.mpich -launcher ssh -launcher-exec "$FTD_MPI_RSH" \
+		n "${nodes[0]}" "$FTD_MPI_NODE_HOST" "n${nodes[0]}" env UCX_TLS=tcp,self UCX_TCP_PUT_ENABLE=n \
+			timeout -k 5 "${FTD_MPI_TIMEOUT:-120}" "$(mpi_launcher "$flavour")" -launcher ssh -launcher-exec "$FTD_MPI_RSH" \
 			-hosts "$(mpi_hosts "${nodes[@]}")" -n "$nranks" \
 			${FTD_MPI_ARGS:-} "$FTD_ROOT/selftests/mpi/ucx-rail0" "$@"
 		;;
-	*) fail "unknown MPI flavour $flavour (openmpi or mpich)" ;;
+	*) fail "unknown MPI flavour $flavour: $(mpi_config "$flavour" DESCRIPTION)" ;;
 	esac
 }
 
@@ -127,10 +219,11 @@ mpi_run() {
 # one file per rank, in $FTD_TMP/glue.R (FTD_MPI_JSON; Open MPI is told to
 # pass it on to the ranks).
 mpi_glue_job() {
-	case $1 in
+	case $(mpi_family "$1") in
 	openmpi) FTD_MPI_ARGS="--mca orte_enable_recovery 1 -x FTD_MPI_JSON" ;;
+	prrte) FTD_MPI_ARGS="--with-ft ulfm -x FTD_MPI_JSON" ;;
 	mpich) FTD_MPI_ARGS="-disable-auto-cleanup" ;;
-	*) fail "unknown MPI flavour $1 (openmpi or mpich)" ;;
+	*) fail "unknown MPI flavour $1: $(mpi_config "$1" DESCRIPTION)" ;;
 	esac
 	export FTD_MPI_ARGS FTD_MPI_TIMEOUT=300 FTD_MPI_JSON=$FTD_TMP/glue.%r
 }

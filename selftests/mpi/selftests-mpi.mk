@@ -1,11 +1,14 @@
 # selftests/mpi: a real MPI job across the network namespaces of a test
 # cluster (selftests/net/mpi_job.sh, docs/testing.md "MPI jobs").
 # Included by the top Makefile. mpi_ring is built once per MPI whose
-# compiler wrapper is installed (Debian's mpicc.openmpi, mpicc.mpich);
-# a missing MPI builds nothing and its test part skips, saying why.
+# compiler wrapper is installed (Debian's mpicc.openmpi, mpicc.mpich, and
+# the other MPIs userspace/mpi/mpi.mk found); a missing MPI builds nothing
+# and its test part skips, saying why.
 MPI_SELFTEST_CC_openmpi := mpicc.openmpi
 MPI_SELFTEST_CC_mpich := mpicc.mpich
-MPI_SELFTEST_FLAVOURS := $(foreach f,openmpi mpich,$(if $(shell command -v $(MPI_SELFTEST_CC_$(f)) 2>/dev/null),$(f)))
+$(foreach f,$(MPI_EXTRA_FLAVOURS),$(eval MPI_SELFTEST_CC_$(f) := $(MPICC_$(f))))
+MPI_SELFTEST_FLAVOURS := $(foreach f,openmpi mpich,$(if $(shell command -v $(MPI_SELFTEST_CC_$(f)) 2>/dev/null),$(f))) \
+	$(MPI_EXTRA_FLAVOURS)
 MPI_SELFTEST_BINS := $(patsubst %,$(B)/selftests/mpi_ring.%,$(MPI_SELFTEST_FLAVOURS))
 # mpi_watch tests libftdetect_mpi (userspace/mpi/mpi.mk builds it per MPI).
 MPI_SELFTEST_BINS += $(patsubst %,$(B)/selftests/mpi_watch.%,$(filter $(MPI_FOUND),$(MPI_SELFTEST_FLAVOURS)))

@@ -2,12 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mpi_example.sh FLAVOUR: the example program of libftdetect_mpi,
-# userspace/mpi/examples/mpi_iterate.c (farm mode), as a real MPI job
-# (FLAVOUR: openmpi or mpich, Debian's) of 6 ranks on 5 nodes, loses a rank
-# (kill -9) and then a whole node (cut off, and fenced by its own lease)
-# while it computes, and carries on: rank 0's sum over every iteration is
-# the one it would be without a failure, and the surviving workers end
-# normally.
+# userspace/mpi/examples/mpi_iterate.c, as a real MPI job (FLAVOUR: openmpi
+# or mpich, Debian's; ulfm, the first MPI `make mpi` built with working
+# ULFM; or another MPI it built, by its name) of 6 ranks on 5 nodes, loses
+# a rank (kill -9) and then a whole node (cut off, and fenced by its own
+# lease) while it computes, and carries on.
+#
+# Without ULFM (farm mode): rank 0's sum over every iteration is the one it
+# would be without a failure, and the surviving workers end normally.
+# With ULFM (ulfm mode: an MPI_Allreduce per iteration): each loss makes
+# the survivors' collective fail, they shrink the communicator and redo
+# the iteration; every survivor's sums are right, each says it went on
+# with 5 and then 4 ranks, and MPI_Finalize returns.
 #
 #   node 1: ranks 0 5   node 2: rank 1   node 3: rank 2   node 4: rank 3
 #   node 5: rank 4
@@ -21,11 +27,14 @@ source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/../lib-mpi.sh"
 test_start=$(now_ns)
 
-FLAVOUR=${1:?usage: mpi_example.sh openmpi|mpich}
+FLAVOUR=$(mpi_resolve "${1:?usage: mpi_example.sh openmpi|mpich|ulfm|FLAVOUR}")
 N=5 RANKS=6 KILLED=3 CUT=3 CUT_RANK=2 ITERS=300
 mpi_require "$FLAVOUR"
 PROG=$FTD_ROOT/build/mpi/$FLAVOUR/mpi_iterate
 [ -x "$PROG" ] || skip "$PROG not built (make all)"
+MODE=farm
+[ "$(mpi_config "$FLAVOUR" HAVE_ULFM)" = 1 ] && MODE=ulfm
+log "$FLAVOUR: $(mpi_config "$FLAVOUR" DESCRIPTION), mode $MODE"
 
 cluster_create "$N"
 # A 1 s node timeout, as in mpi_glue.sh: six ranks polling on the VM's one
@@ -45,7 +54,7 @@ FTD_ON_FAIL=show_job
 start=$(now_ns)
 mpi_start "$out" "$FLAVOUR" "$RANKS" $NODES -- "$PROG" --iters "$ITERS" --work 20
 launcher=$FTD_MPI_PID
-mpi_wait_output "$out" "^mpi_iterate: $RANKS ranks, $ITERS iterations, mode farm" 150
+mpi_wait_output "$out" "^mpi_iterate: $RANKS ranks, $ITERS iterations, mode $MODE" 150
 log "$FLAVOUR: mpi_iterate running, $(( ($(now_ns) - start) / 1000000 )) ms after the job's start"
 pid_of() { sed -n "s/^ftd_mpi attach: {\"pid\":\([0-9]*\),.*/\1/p" "$FTD_TMP/glue.$1"; }
 # callback_at R CAUSE X: rank R's library reported rank X with CAUSE.
@@ -54,12 +63,23 @@ callback_at() {
 		"$FTD_TMP/glue.$1"
 }
 result_of() { grep "^mpi_iterate result: {\"rank\":$1," "$out" || true; }
+# went_on R N: rank R (ulfm mode) shrank to N ranks and went on
+went_on() { grep -q "^mpi_iterate: rank $1: iteration [0-9]* failed (error class [0-9]*), going on with $2 ranks" "$out"; }
+all_went_on() {
+	local r n=$1
+	shift
+	for r in "$@"; do went_on "$r" "$n" || return 1; done
+}
 
 sleep 2
 result_of 0 | grep -q . && fail "the job ended before the failures (too fast: raise ITERS)"
 kill -9 "$(pid_of "$KILLED")"
 wait_until 20 callback_at 0 PROC_DEAD "$KILLED" || fail "rank 0 was not told of rank $KILLED's death"
 log "rank $KILLED killed: rank 0 told (PROC_DEAD)"
+if [ "$MODE" = ulfm ]; then
+	wait_until 60 all_went_on 5 0 1 2 4 5 || fail "not every survivor shrank to 5 ranks within 60 s of rank $KILLED's death"
+	log "every survivor's iteration failed, and each went on with 5 ranks"
+fi
 
 sleep 1
 cut_node "$CUT" > /dev/null
@@ -70,6 +90,23 @@ sw ftd-link "s${CUT}r0" up > /dev/null
 wait_until 30 pid_gone "$(pid_of "$CUT_RANK")" || fail "rank $CUT_RANK outlived its node's fencing"
 log "node $CUT back: it had fenced itself, rank $CUT_RANK ended by the library"
 result_of 0 | grep -q . && fail "the job ended before the node came back (too fast: raise ITERS)"
+
+if [ "$MODE" = ulfm ]; then
+	wait_until 60 all_went_on 4 0 1 4 5 || fail "not every survivor shrank to 4 ranks within 60 s of node $CUT's death"
+	log "every survivor's iteration failed again, and each went on with 4 ranks"
+	for r in 0 1 4 5; do
+		wait_until 240 eval "result_of $r | grep -q ." || fail "rank $r did not finish within 240 s"
+		res=$(result_of "$r")
+		[[ $res == *'"ok":true,"ranks_left":4,'* ]] || fail "rank $r: $res"
+	done
+	log "ranks 0, 1, 4 and 5: every sum right, 4 ranks left: $(result_of 0)"
+	wait_until 60 eval '! kill -0 $launcher 2>/dev/null' || fail "the $FLAVOUR job did not end within 60 s of its results (MPI_Finalize)"
+	rc=0
+	wait "$launcher" || rc=$?
+	log "the survivors finalized; the $FLAVOUR launcher ended, exit status $rc"
+	log "ok ($(( ($(now_ns) - test_start) / 1000000 )) ms)"
+	exit 0
+fi
 
 wait_until 240 eval 'result_of 0 | grep -q .' || fail "rank 0 did not finish within 240 s"
 res=$(result_of 0)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mpi_glue.sh FLAVOUR: libftdetect_mpi inside a real MPI job (FLAVOUR:
-# openmpi or mpich, Debian's) whose 6 ranks run on 5 nodes (network
+# openmpi or mpich, Debian's; ulfm, the first MPI `make mpi` built with
+# working ULFM; or another MPI it built) whose 6 ranks run on 5 nodes (network
 # namespaces) and talk TCP over rail 0 (selftests/lib-mpi.sh). The job is
 # selftests/mpi/mpi_watch: every rank but rank 4 attaches a communicator,
 # and after a barrier nobody makes an MPI call, so every callback comes from
@@ -40,7 +41,7 @@ source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/../lib-mpi.sh"
 test_start=$(now_ns)
 
-FLAVOUR=${1:?usage: mpi_glue.sh openmpi|mpich}
+FLAVOUR=$(mpi_resolve "${1:?usage: mpi_glue.sh openmpi|mpich|ulfm|FLAVOUR}")
 N=5 RANKS=6
 KILLED=3 UNATTACHED=4 CUT=3 FENCED_RANK=2
 PERIOD_MS=$(scaled 10) TIMEOUT_MS=$(scaled 1000)
