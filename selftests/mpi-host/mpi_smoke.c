@@ -17,6 +17,12 @@
  *                       one (MPICH's hydra) ftd_pmix_open() must say -ENOENT
  *   mpi_smoke pmix-auto whether the library reports through PMIx here
  *                       (ftd_mpi_features()) is FTD_EXPECT_PMIX_ACTIVE (0/1)
+ *   mpi_smoke pmix-ulfm under an MPI whose ULFM takes PMIx reports (Open MPI
+ *                       5, launched --with-ft ulfm): rank 0 reports the last
+ *                       rank failed while it is alive; the others' receive
+ *                       from it must fail with MPIX_ERR_PROC_FAILED, they
+ *                       shrink, agree and finalize, and the MPI ends the
+ *                       victim itself (fail-stop), which prints no PASS
  *
  * Every rank prints "PASS rank R" or "FAIL rank R: why"; exit status 1 on
  * any failure.
@@ -25,7 +31,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <mpi.h>
+#if FTD_MPI_HAVE_ULFM && defined(OPEN_MPI)
+#include <mpi-ext.h>
+#endif
 #include "ftdetect_mpi.h"
 #include "mpi/pmix_notify.h"
 
@@ -147,6 +157,49 @@ static int pmix(void)
 	return 0;
 }
 
+#if FTD_MPI_HAVE_ULFM
+static void pmix_ulfm(void)
+{
+	struct ftd_pmix p;
+	uint32_t victim = size - 1;
+	int err, x, cls = 0, flag = 1;
+	MPI_Comm shrunk;
+
+	err = ftd_pmix_open(&p);
+	CHECK(err == 0, "ftd_pmix_open under a PMIx server: %d (%s)", err, ftd_pmix_status_string(&p));
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (rank == (int)victim) {
+		/* a message that never comes: the MPI must end this process */
+		err = MPI_Recv(&x, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		printf("FAIL rank %d: the reported rank's receive returned (%d): the MPI did not end it\n",
+		       rank, err);
+		fflush(stdout);
+		_exit(1);
+	}
+	if (rank == 0) {
+		err = ftd_pmix_notify_failed(&p, &victim, 1, 10000);
+		CHECK(err == 0, "notify: %d (%s)", err, ftd_pmix_status_string(&p));
+	}
+	err = MPI_Recv(&x, 1, MPI_INT, victim, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	MPI_Error_class(err, &cls);
+	CHECK(cls == MPIX_ERR_PROC_FAILED, "receive from the reported rank: error class %d, "
+	      "expected MPIX_ERR_PROC_FAILED (%d)", cls, MPIX_ERR_PROC_FAILED);
+	MPIX_Comm_shrink(MPI_COMM_WORLD, &shrunk);
+	MPI_Comm_size(shrunk, &x);
+	CHECK(x == size - 1, "shrunk to %d ranks, expected %d", x, size - 1);
+	MPIX_Comm_agree(shrunk, &flag);
+	MPI_Allreduce(MPI_IN_PLACE, &failures, 1, MPI_INT, MPI_MAX, shrunk);
+	MPI_Comm_free(&shrunk);
+	ftd_pmix_close(&p);
+	if (!failures)
+		printf("PASS rank %d\n", rank);
+	fflush(stdout);
+	MPI_Finalize();
+	exit(failures ? 1 : 0);
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	int provided, any;
@@ -168,6 +221,10 @@ int main(int argc, char **argv)
 		pmix();
 	else if (!strcmp(argv[1], "pmix-auto"))
 		pmix_auto();
+#if FTD_MPI_HAVE_ULFM
+	else if (!strcmp(argv[1], "pmix-ulfm"))
+		pmix_ulfm();
+#endif
 	else
 		CHECK(0, "unknown mode %s", argv[1]);
 	MPI_Allreduce(&failures, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

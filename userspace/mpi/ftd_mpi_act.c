@@ -126,10 +126,106 @@ void ftdm_report_pmix(void)
 
 /* ------------------------------------------------------------ revoke */
 
+#if FTD_MPI_HAVE_ULFM && defined(OPEN_MPI) && !FTD_MPI_ORTE
+/*
+ * Open MPI 5 revokes with a reliable broadcast to every member it holds
+ * alive. To a member it never talked to, it first looks the member's
+ * address up through PMIx (procs are added lazily), and for a member on a
+ * dead node that look-up blocks in its progress engine for ever: this
+ * process never returns, and the others then hang in MPIX_Comm_shrink
+ * (seen in 4 of 18 runs). Members it knows failed are skipped. So the
+ * revoke waits until Open MPI lists every newly failed member as failed
+ * (through the PMIx report of step 1, or its own detection), driving its
+ * progress engine meanwhile, since it takes failure events there; after
+ * FTD_MPI_REVOKE_WAIT_MS it is not issued.
+ */
+static bool ompi_lists_failed(struct attachment *a)
+{
+	MPI_Group failed, group;
+	int *in_failed, i, size = 0;
+	bool all = false;
+
+	if (MPIX_Comm_get_failed(a->comm, &failed) != MPI_SUCCESS)
+		return false;
+	MPI_Group_size(failed, &size);
+	in_failed = malloc(a->n * sizeof(*in_failed));
+	if (size >= a->n && in_failed && MPI_Comm_group(a->comm, &group) == MPI_SUCCESS) {
+		MPI_Group_translate_ranks(group, a->n, a->ranks, failed, in_failed);
+		for (all = true, i = 0; i < a->n; i++)
+			all = all && in_failed[i] != MPI_UNDEFINED;
+		MPI_Group_free(&group);
+	}
+	free(in_failed);
+	MPI_Group_free(&failed);
+	return all;
+}
+
+static bool ompi_wait_failed(struct attachment *a)
+{
+	uint64_t end = ftdm_clock_ns(CLOCK_MONOTONIC) + ftdm.revoke_wait_ms * 1000000ULL;
+	struct timespec ms = { 0, 1000000 };
+	int flag;
+
+	for (;;) {
+		if (ompi_lists_failed(a))
+			return true;
+		if (ftdm_clock_ns(CLOCK_MONOTONIC) >= end)
+			return false;
+		MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE);
+		nanosleep(&ms, NULL);
+	}
+}
+#elif FTD_MPI_HAVE_ULFM
+static bool ompi_wait_failed(struct attachment *a)
+{
+	return true;	/* MPICH: its revoke waits on nobody */
+}
+#endif
+
+/*
+ * Whether this process revokes at all, decided once (ftdm_process_open):
+ * FTD_MPI_REVOKE=0 or 1 decides; otherwise yes, but on Open MPI 5 only
+ * when every member's address was set up at MPI_Init (the world is smaller
+ * than its mpi_add_procs_cutoff): a revoke reaches members through every
+ * survivor, and one that has not yet taken the failure in looks the dead
+ * member up and hangs (ompi_wait_failed() above covers this process only).
+ * Without the revoke, the PMIx report alone is what Open MPI learns the
+ * failure from. Returns why not, or NULL.
+ */
+const char *ftdm_revoke_decide(void)
+{
+	if (ftdm.env_revoke >= 0)
+		return ftdm.env_revoke ? NULL : "FTD_MPI_REVOKE=0";
+#if FTD_MPI_HAVE_ULFM && defined(OPEN_MPI) && !FTD_MPI_ORTE
+	{
+		static char why[160];
+		unsigned int cutoff = 0;
+		MPI_T_cvar_handle h;
+		int provided, idx, count, size;
+
+		if (MPI_T_init_thread(MPI_THREAD_MULTIPLE, &provided) == MPI_SUCCESS) {
+			if (MPI_T_cvar_get_index("mpi_add_procs_cutoff", &idx) == MPI_SUCCESS &&
+			    MPI_T_cvar_handle_alloc(idx, NULL, &h, &count) == MPI_SUCCESS) {
+				MPI_T_cvar_read(h, &cutoff);
+				MPI_T_cvar_handle_free(&h);
+			}
+			MPI_T_finalize();
+		}
+		MPI_Comm_size(MPI_COMM_WORLD, &size);
+		if ((unsigned int)size >= cutoff) {
+			snprintf(why, sizeof(why), "Open MPI adds processes lazily (world size %d, "
+				 "mpi_add_procs_cutoff %u): a revoke could hang", size, cutoff);
+			return why;
+		}
+	}
+#endif
+	return NULL;
+}
+
 /* Step 2. app_thread: we run in the application's thread (ftd_mpi_progress). */
 enum ftd_mpi_action ftdm_revoke(struct attachment *a, bool app_thread)
 {
-	if (a->flags & FTD_MPI_NO_REVOKE)
+	if (a->flags & FTD_MPI_NO_REVOKE || ftdm.no_revoke_why)
 		return FTD_MPI_ACT_DISABLED;
 #if FTD_MPI_HAVE_ULFM
 	if (!app_thread && ftdm.thread_level < MPI_THREAD_MULTIPLE) {
@@ -137,6 +233,13 @@ enum ftd_mpi_action ftdm_revoke(struct attachment *a, bool app_thread)
 		return FTD_MPI_ACT_DEFERRED;
 	}
 	a->revoke_pending = false;
+	if (!ompi_wait_failed(a)) {
+		fprintf(stderr, "ftd_mpi[%d]: %s not revoked: Open MPI did not list its failed "
+			"members as failed within %u ms (FTD_MPI_REVOKE_WAIT_MS), and revoking "
+			"before it does can hang this process\n", ftdm.world_rank, a->name,
+			ftdm.revoke_wait_ms);
+		return FTD_MPI_ACT_FAILED;
+	}
 	if (MPIX_Comm_revoke(a->comm) != MPI_SUCCESS) {
 		fprintf(stderr, "ftd_mpi[%d]: MPIX_Comm_revoke(%s) failed\n", ftdm.world_rank, a->name);
 		return FTD_MPI_ACT_FAILED;

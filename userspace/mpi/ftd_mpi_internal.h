@@ -58,9 +58,10 @@ struct ftdm_state {
 	/* configuration, from the environment at the first attach */
 	bool env_read, debug, env_no_thread;
 	int env_pmix;			/* FTD_MPI_PMIX: -1 unset, 0, 1 */
+	int env_revoke;			/* FTD_MPI_REVOKE: -1 unset, 0, 1 */
 	int json_fd;			/* -1: no JSON lines */
 	int reporters;
-	unsigned int pmix_timeout_ms, fence_grace_ms;
+	unsigned int pmix_timeout_ms, fence_grace_ms, revoke_wait_ms;
 	const char *device;
 	/* the process */
 	bool open;
@@ -71,6 +72,7 @@ struct ftdm_state {
 	int world_rank, thread_level;
 	struct ftd_pmix pmix;
 	int pmix_err;			/* 0: active */
+	const char *no_revoke_why;	/* NULL: revokes (ftdm_revoke_decide) */
 	int comm_keyval, self_keyval;
 	int open_err;			/* ftdm_process_open()'s verdict, kept */
 	bool closing;
@@ -121,6 +123,7 @@ void ftdm_watcher_stop(void);
 /* ftd_mpi_act.c */
 void ftdm_report_pmix(void);
 enum ftd_mpi_action ftdm_revoke(struct attachment *a, bool app_thread);
+const char *ftdm_revoke_decide(void);
 void ftdm_call(struct attachment *a, enum ftd_mpi_cause cause, const struct ftd_event *ev);
 void ftdm_fence(const struct ftd_event *ev);
 

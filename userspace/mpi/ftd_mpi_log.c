@@ -108,9 +108,12 @@ void ftdm_env_read(void)
 	ftdm.env_no_thread = v && !strcmp(v, "0");
 	v = getenv("FTD_MPI_PMIX");
 	ftdm.env_pmix = v && *v ? !!strcmp(v, "0") : -1;
+	v = getenv("FTD_MPI_REVOKE");
+	ftdm.env_revoke = v && *v ? !!strcmp(v, "0") : -1;
 	ftdm.reporters = (int)ftdm_env_ulong("FTD_MPI_PMIX_REPORTERS", 2);
 	ftdm.pmix_timeout_ms = (unsigned int)ftdm_env_ulong("FTD_MPI_PMIX_TIMEOUT_MS", 5000);
 	ftdm.fence_grace_ms = (unsigned int)ftdm_env_ulong("FTD_MPI_FENCE_GRACE_MS", 1000);
+	ftdm.revoke_wait_ms = (unsigned int)ftdm_env_ulong("FTD_MPI_REVOKE_WAIT_MS", 2000);
 }
 
 /* One JSON line, "ftd_mpi WHAT: {...}", written at once. */

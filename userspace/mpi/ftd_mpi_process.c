@@ -63,8 +63,9 @@ int ftdm_process_open(void)
 	} else {
 		ftdm.pmix_err = ftd_pmix_open(&ftdm.pmix);
 		if (ftdm.pmix_err == -ENOENT)
-			ftdm_debug("not launched by a PMIx server (PMIx not initialised, PMIX_NAMESPACE "
-			      "unset): failures are not reported through PMIx");
+			ftdm_debug("not launched by a PMIx server (PMIx not initialised and PMIX_NAMESPACE "
+			      "unset, or no server to reach: a singleton): failures are not reported "
+			      "through PMIx");
 		else if (ftdm.pmix_err == -ENOTSUP)
 			ftdm_debug("built without PMIx: failures are not reported through PMIx");
 		else if (ftdm.pmix_err)
@@ -73,6 +74,13 @@ int ftdm_process_open(void)
 				ftd_pmix_status_string(&ftdm.pmix));
 		else
 			ftdm_debug("PMIx client of namespace %s, rank %u", ftdm.pmix.nspace, ftdm.pmix.rank);
+	}
+	ftdm.no_revoke_why = NULL;
+	if (FTD_MPI_HAVE_ULFM) {
+		ftdm.no_revoke_why = ftdm_revoke_decide();
+		if (ftdm.no_revoke_why)
+			ftdm_debug("communicators are not revoked: %s (FTD_MPI_REVOKE=1 revokes)",
+				   ftdm.no_revoke_why);
 	}
 	ftdm.dev = ftd_open(ftdm.device);
 	if (!ftdm.dev) {
@@ -160,10 +168,30 @@ static int comm_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
 /* MPI_Finalize: everything goes, and this process exits cleanly. */
 static int self_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
 {
+	struct attachment *a;
+	MPI_Comm *comms = NULL;
+	size_t n = 0, i = 0;
+
 	ftdm_lock();
 	ftdm_debug("MPI_Finalize: detaching everything");
+	for (a = ftdm.list; a; a = a->next)
+		n++;
+	if (n)
+		comms = calloc(n, sizeof(*comms));
+	for (a = ftdm.list; a && comms; a = a->next)
+		if (!a->gone)
+			comms[i++] = a->comm;
+	n = i;
 	process_close();
 	ftdm_unlock();
+	/*
+	 * The attributes of communicators still alive (MPI_COMM_WORLD): Open
+	 * MPI 5 frees no attribute left at MPI_Finalize. Their delete
+	 * function finds nothing to detach now.
+	 */
+	for (i = 0; i < n; i++)
+		MPI_Comm_delete_attr(comms[i], ftdm.comm_keyval);
+	free(comms);
 	/* as ROMIO does for its own: the keyvals go with MPI */
 	MPI_Comm_free_keyval(&ftdm.comm_keyval);
 	MPI_Comm_free_keyval(&ftdm.self_keyval);

@@ -43,7 +43,8 @@ int ftd_pmix_open(struct ftd_pmix *p)
 	rc = PMIx_Init(&me, NULL, 0);
 	if (rc != PMIX_SUCCESS) {
 		p->status = rc;
-		return -EIO;
+		/* a singleton of an MPI that initialises PMIx itself (Open MPI 5) */
+		return rc == PMIX_ERR_UNREACH ? -ENOENT : -EIO;
 	}
 	memcpy(p->nspace, me.nspace, sizeof(p->nspace) - 1);
 	p->nspace[sizeof(p->nspace) - 1] = '\0';

@@ -49,8 +49,9 @@ struct ftd_pmix {
  * Become a PMIx client of the server that launched this process, or share
  * the PMIx client the MPI library already initialised (PMIx_Init counts
  * references). 0; -ENOENT: not launched under a PMIx server (PMIx is not
- * initialised and PMIX_NAMESPACE is not set: mpiexec.hydra, singletons); -EIO:
- * PMIx_Init failed; -ENOTSUP: built without PMIx.
+ * initialised and PMIX_NAMESPACE is not set: mpiexec.hydra, singletons; or
+ * PMIx_Init finds no server to reach: an Open MPI 5 singleton); -EIO:
+ * PMIx_Init failed otherwise; -ENOTSUP: built without PMIx.
  */
 int ftd_pmix_open(struct ftd_pmix *p);
 void ftd_pmix_close(struct ftd_pmix *p);

@@ -302,6 +302,9 @@ static int run_ulfm(void)
 		work();
 		mine = task_value(iter, rank);
 		rc = MPI_Allreduce(&mine, &sum, 1, MPI_LONG, MPI_SUM, comm);
+		/* who contributed, to check the sum: it may fail as well */
+		if (rc == MPI_SUCCESS)
+			rc = MPI_Allgather(&rank, 1, MPI_INT, world, 1, MPI_INT, comm);
 		/* every survivor learns of a failure the same way: agree on it */
 		flag = rc == MPI_SUCCESS;
 		MPIX_Comm_agree(comm, &flag);
@@ -309,11 +312,13 @@ static int run_ulfm(void)
 			MPI_Error_class(rc, &cls);
 			MPIX_Comm_revoke(comm);
 			MPIX_Comm_shrink(comm, &shrunk);
+			MPI_Comm_set_errhandler(shrunk, MPI_ERRORS_RETURN);
+			/* the new one first: with nothing attached in between, the
+			 * process would deregister (a clean exit) and register again */
+			ftd_mpi_attach(shrunk, on_failure, NULL, 0);
 			ftd_mpi_detach(comm);
 			MPI_Comm_free(&comm);
 			comm = shrunk;
-			MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-			ftd_mpi_attach(comm, on_failure, NULL, 0);
 			repairs++;
 			MPI_Comm_size(comm, &n);
 			printf("mpi_iterate: rank %d: iteration %d failed (error class %d), "
@@ -322,7 +327,6 @@ static int run_ulfm(void)
 		}
 		/* the sum must be over exactly the ranks still here */
 		MPI_Comm_size(comm, &n);
-		MPI_Allgather(&rank, 1, MPI_INT, world, 1, MPI_INT, comm);
 		for (i = 0, expect = 0; i < n; i++)
 			expect += task_value(iter, world[i]);
 		bad += sum != expect;
