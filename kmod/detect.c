@@ -280,7 +280,7 @@ int ftd_detect_start(struct ftd_net *fn)
 	fn->watch->rule = (struct ftd_watch){};
 	/* Drops from before we watched hold nothing. */
 	ftd_overload_start(&fn->overload, ftd_rx_dropped());
-	fn->overload_held = false;
+	fn->overload_last_held = false;
 	return 0;
 }
 
@@ -419,16 +419,16 @@ static bool near_restarted(struct ftd_watchlist *w, u32 i, const struct ftd_peer
 }
 
 /* The machine dropped received frames within a timeout: proto/overload.h. */
-static bool overload_held(struct ftd_net *fn, u64 now_ns, u64 timeout)
+static bool machine_dropping(struct ftd_net *fn, u64 now_ns, u64 timeout)
 {
 	bool held = ftd_overload_tick(&fn->overload, ftd_rx_dropped(), now_ns, timeout);
 
 	if (held)
 		atomic64_inc(&fn->stats.ticks_rx_dropped);
-	if (held && !fn->overload_held)
+	if (held && !fn->overload_last_held)
 		pr_info_ratelimited("node %u: this machine drops received frames (netdev_max_backlog): a silence shorter than %u deadlines declares nobody until a timeout passes without a drop\n",
 				    fn->cfg.node, FTD_OVERLOAD_EXCUSED);
-	fn->overload_held = held;
+	fn->overload_last_held = held;
 	return held;
 }
 
@@ -447,15 +447,13 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	u64 rails_seq[FTD_MAX_RAILS];
 	bool isolated, vote, ask, remind, fence, minority = false, restarted = false, judging;
 	bool dropping;	/* the machine drops what it receives (proto/overload.h) */
-	bool held;	/* starved or dropping: judge nobody (within limits when dropping) */
 	u32 straw = FTD_NODE_NONE, straw_inc = 0;
 	bool stalled = now_ns - due_ns > READ_ONCE(fn->cfg.period_ns);
 	u32 self_inc = READ_ONCE(fn->incarnation);	/* the one this tick judges */
 
 	ftd_majority_tick(fn);
 	judging = !READ_ONCE(fn->partition.minority_of);
-	dropping = overload_held(fn, now_ns, timeout);
-	held = starved || dropping;
+	dropping = machine_dropping(fn, now_ns, timeout);
 	rcu_read_lock();
 	own_rails_down = local_rails_down(fn);
 	n = ftd_members_predecessors_far(fn, w->peers, w->pos, k, &live);
@@ -548,7 +546,8 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			     ftd_detect_in_ring(peer->state) &&
 			     ftd_elapsed(now_ns, peer->last_heard_ns) >= ping_every;
 		rails_dead = 0;
-		if (near && !held && !isolated && judging &&
+		/* no rail is judged while the tick is starved or the machine drops */
+		if (near && !starved && !dropping && !isolated && judging &&
 		    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT))
 			rails_dead = newly_silent_rails(peer, now_ns, timeout, own_rails_down,
 							rails_seq);

@@ -90,7 +90,7 @@ struct ftd_net {
 	atomic64_t rx_lag_ns;		/* lag.h: the longest wait since the last tick */
 	struct ftd_lease lease;		/* the timer's own: our membership (proto/lease.h) */
 	struct ftd_overload overload;	/* the timer's own: the machine drops (proto/overload.h) */
-	bool overload_held;		/* the timer's own: its last tick held judging for it */
+	bool overload_last_held;	/* the timer's own: its last tick held judging for it */
 	spinlock_t partition_lock;	/* majority.h; _bh */
 	struct ftd_partition partition;	/* under partition_lock; minority_of also READ_ONCE */
 	struct ftd_reach reach;		/* the timer's own: are we an island (reach.h) */

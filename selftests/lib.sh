@@ -425,16 +425,25 @@ suspected_rejoiners() {
 	return $rc
 }
 
+# backlog_drops: received frames this machine's receive backlogs dropped so
+# far (netdev_max_backlog; /proc/net/softnet_stat's second column, hex, one
+# line per CPU), what the module's overload rule watches (proto/overload.h).
+backlog_drops() {
+	local s=0 x
+	while read -r _ x _; do s=$((s + 16#$x)); done < /proc/net/softnet_stat
+	echo "$s"
+}
+
 # false_death_evidence OBSERVER SUBJECT: what a test that saw OBSERVER
 # declare a live SUBJECT dead prints before it fails: OBSERVER's events
-# (no suspicions), both nodes' tick and receive counters, the kernel's log.
+# (no suspicions), both nodes' tick and receive counters (fail adds the
+# module's kernel log).
 false_death_evidence() {
 	local i
 	grep -v NODE_SUSPECT "$FTD_TMP/dev.$1" | tail -30
 	for i in "$1" "$2"; do
 		echo "node $i: $(n "$i" ftctl stats -j | jq -c '{ticks, ticks_late, tick_late_max_ns, ticks_rx_behind, ticks_rx_dropped, rx, tx, rx_stale, fenced}')"
 	done
-	dmesg | grep ftdetect | tail -20
 }
 
 # rank_death_once NODES RANK NODE KILLED_NS: after a kill -9 of RANK on

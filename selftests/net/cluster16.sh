@@ -90,7 +90,7 @@ wait_until 20 everyone_proc_dead || {
 			notices_tx, notices_rx, notices_dup, ticks_late, ticks_rx_behind, ticks_rx_dropped, fenced}')" >&2
 		n "$i" ftstat >&2
 	done
-	log "frames dropped by the receive backlog (per CPU): $(awk '{print $2}' /proc/net/softnet_stat | tr '\n' ' ')"
+	log "frames dropped by the receive backlog so far: $(backlog_drops)"
 	fail "PROC_DEAD for rank 5 not everywhere"
 }
 sleep 0.3

@@ -23,13 +23,6 @@ FTD_NODES=$N
 wait_until 60 all_alive || fail "the $N nodes did not all become alive"
 watch_devices $(seq 1 "$N")
 
-# drops: received frames this machine dropped so far (softnet_stat's second
-# column, hex, one line per CPU).
-drops() {
-	local s=0 x
-	while read -r _ x _; do s=$((s + 16#$x)); done < /proc/net/softnet_stat
-	echo "$s"
-}
 # The backlog that drops (netdev_max_backlog, machine-wide) made small for
 # the flood: at the default 1000 the senders, on the one emulated CPU,
 # seldom overran it (0 to 128 drops in 7 runs), at 10 always (96 to 6,349
@@ -37,7 +30,7 @@ drops() {
 backlog=$(sysctl -n net.core.netdev_max_backlog)
 FTD_ON_EXIT="sysctl -qw net.core.netdev_max_backlog=$backlog"
 sysctl -qw net.core.netdev_max_backlog="${FTD_FLOOD_BACKLOG:-10}"
-dropped0=$(drops)
+dropped0=$(backlog_drops)
 senders=()
 for t in 1 3 5 7 1 3 5 7; do
 	n $((N + 1)) timeout "$SECS" ftd-inject -t "192.0.2.$t" -k badmac -c 42 -s 9 \
@@ -46,7 +39,7 @@ for t in 1 3 5 7 1 3 5 7; do
 done
 wait "${senders[@]}" || true	# timeout(1) ends each with status 124
 $FTD_ON_EXIT
-dropped=$(( $(drops) - dropped0 ))
+dropped=$(( $(backlog_drops) - dropped0 ))
 log "a ${SECS} s flood (8 senders) at 4 of $N nodes, netdev_max_backlog ${FTD_FLOOD_BACKLOG:-10}: this machine dropped $dropped received frames"
 
 # The rule holds judging for a timeout after the last drop; then the

@@ -155,7 +155,7 @@ mpi: $(MPI_TARGETS)
 	orte=$$(sed -n 's/^#define FTD_MPI_ORTE //p' $$cfg); \
 	pmix=$$(sed -n 's/^#define FTD_MPI_PMIX_SOURCE "\(.*\)"/\1/p' $$cfg); \
 	echo "mpi: $(f): $$desc ($(MPICC_$(f))): built build/mpi/$(f)/libftdetect_mpi_$(f).so and .a, ftdetect-mpi-$(f).pc, mpi_iterate"; \
-	if [ "$$ulfm" = 1 ]; then echo "mpi: $(f):   ULFM: yes, failures revoke the attached communicators ($$why)"; \
+	if [ "$$ulfm" = 1 ]; then echo "mpi: $(f):   ULFM: yes, failures revoke the attached communicators where that cannot hang (ftdetect_mpi(3), ULFM) ($$why)"; \
 	else echo "mpi: $(f):   ULFM: no, callbacks only, MPIX_Comm_revoke is never called ($$why)"; fi; \
 	echo "mpi: $(f):   PMIx: $$pmix"; \
 	if [ "$$orte" = 1 ]; then echo "mpi: $(f):   PMIx reports: off by default, its runtime (ORTE) cannot relay them (FTD_MPI_PMIX=1 forces them)"; fi;)
