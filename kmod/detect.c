@@ -508,8 +508,8 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		if (since && now_ns > since && judging) {
 			deadline = ftd_health_deadline(&peer->slow, timeout, now_ns);
 			peer->state = ftd_detect_on_silence(old, now_ns - since, deadline,
-							    starved || isolated ||
-							    (dropping &&
+							    isolated ||
+							    ((starved || dropping) &&
 							     ftd_overload_excuses(now_ns - since,
 										  deadline)));
 		}
