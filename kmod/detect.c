@@ -519,7 +519,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			peer->state = FTD_NODE_SUSPECT;
 		/* Only a majority declares (proto/partition.h). */
 		if (peer->state == FTD_NODE_DEAD && old != FTD_NODE_DEAD) {
-			enum ftd_partition_verdict pv = ftd_majority_judge(fn, peer->id, now_ns);
+			enum ftd_partition_verdict pv = ftd_majority_judge(fn, peer, now_ns);
 
 			if (pv != FTD_PARTITION_APPLY)
 				peer->state = FTD_NODE_SUSPECT;

@@ -217,7 +217,7 @@ static bool apply_gone(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
 		live = peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT;
 		/* Only a majority declares (proto/partition.h); a minority passes nothing on. */
 		if (to == FTD_NODE_DEAD)
-			pv = live ? ftd_majority_judge(fn, peer->id, now) :
+			pv = live ? ftd_majority_judge(fn, peer, now) :
 			     ftd_majority_takes_hearsay(fn) ? FTD_PARTITION_APPLY :
 							      FTD_PARTITION_HOLD;
 		else if (live)

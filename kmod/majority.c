@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "majority.h"
 #include "members.h"
+#include "peer.h"
 
-enum ftd_partition_verdict ftd_majority_judge(struct ftd_net *fn, u32 subject, u64 now_ns)
+enum ftd_partition_verdict ftd_majority_judge(struct ftd_net *fn, struct ftd_peer *subject,
+					     u64 now_ns)
 {
 	enum ftd_partition_verdict v;
 	u32 live, lowest, from;
@@ -11,7 +13,9 @@ enum ftd_partition_verdict ftd_majority_judge(struct ftd_net *fn, u32 subject, u
 	smp_rmb();	/* the count after the record that the view was forgotten */
 	live = ftd_members_live(fn, &lowest);
 	spin_lock_bh(&fn->partition_lock);
-	v = ftd_partition_judge(&fn->partition, subject, live, lowest, from, now_ns,
+	lockdep_assert_held(&subject->lock);
+	v = ftd_partition_judge(&fn->partition, subject->id, &subject->burst_counted_ns, live,
+				lowest, from, now_ns,
 				READ_ONCE(fn->cfg.timeout_ns));
 	spin_unlock_bh(&fn->partition_lock);
 	return v;

@@ -11,12 +11,16 @@
 #include "net.h"
 #include "proto/partition.h"
 
+struct ftd_peer;
+
 /*
  * May subject, a member we hold live, be declared dead now? On
  * FTD_PARTITION_FENCE the caller, once it dropped its locks, calls
- * ftd_net_fence_minority(). Any context; peer->lock may be held.
+ * ftd_net_fence_minority(). Any context; subject->lock held (it keeps
+ * the burst its death was counted in).
  */
-enum ftd_partition_verdict ftd_majority_judge(struct ftd_net *fn, u32 subject, u64 now_ns);
+enum ftd_partition_verdict ftd_majority_judge(struct ftd_net *fn, struct ftd_peer *subject,
+					     u64 now_ns);
 /* May another node tell us about a member we do not hold live? */
 bool ftd_majority_takes_hearsay(struct ftd_net *fn);
 /* Each tick: in a minority, do we hold a majority of it live again? */

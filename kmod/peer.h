@@ -55,6 +55,8 @@ struct ftd_peer {
 	u64 baseline_ns;		/* silence counts from here at the latest: since
 					 * observing it, or since it was reported alive */
 	u64 fence_sent_ns;		/* last DEAD notice sent to it directly */
+	u64 burst_counted_ns;		/* the burst of deaths its death was counted in
+					 * (proto/partition.h: a member counts once) */
 	u32 watch_gen;			/* detect.c, the timer's own: the tick that
 					 * last watched it (struct ftd_watchlist) */
 	u32 dead_told;			/* the incarnation whose NODE_DEAD was delivered

@@ -32,6 +32,14 @@
  * while one that loses a majority at once fences everywhere: that is the
  * price of never splitting, as for any majority rule.
  *
+ * A member counts once in a burst: one that dies, comes back (fenced, it
+ * rejoins at a higher incarnation) and dies again within the window is one
+ * member of the burst's membership, not two. Counted each time, a node
+ * declared again and again after a partition healed (three times in
+ * 700 ms) made the five other nodes of a 6-node cluster count a minority
+ * and fence themselves all at once. The caller keeps, with each member, the burst its death was
+ * counted in (ftd_partition_judge()'s counted).
+ *
  * Before its count crosses half, a minority applies the other side's
  * deaths like any node (it cannot know yet); those deliveries end at its
  * fence, which ends its ranks too.
@@ -54,6 +62,7 @@
 
 struct ftd_partition {
 	u64 last_ns;		/* the burst's last death; 0: none yet (read unlocked) */
+	u64 begun_ns;		/* its first death: names it in the members' records */
 	u32 base;		/* live members when the burst began */
 	u32 dead;		/* deaths applied since */
 	u32 lowest;		/* the lowest live id then: the tie-break */
@@ -133,12 +142,16 @@ static inline bool ftd_partition_lost(struct ftd_partition *p, u32 members)
  * Should the death of subject, a member we hold live, be applied at now_ns?
  * live: the members we hold live now (ourselves and subject included),
  * counted after reading from (as for a heal), lowest: the lowest of their
- * ids. An APPLY is counted in the burst; a FENCE puts us in the minority
+ * ids. counted: the subject's record of the burst its death was last
+ * counted in (0: none), kept by the caller with the subject and written
+ * here. An APPLY is counted in the burst, unless the subject's death
+ * already was (it came back meanwhile: it is applied again, counts
+ * nothing and does not prolong the burst); a FENCE puts us in the minority
  * (the caller fences and forgets its view).
  */
 static inline enum ftd_partition_verdict
-ftd_partition_judge(struct ftd_partition *p, u32 subject, u32 live, u32 lowest, u32 from,
-		    u64 now_ns, u64 timeout_ns)
+ftd_partition_judge(struct ftd_partition *p, u32 subject, u64 *counted, u32 live, u32 lowest,
+		    u32 from, u64 now_ns, u64 timeout_ns)
 {
 	u32 after;
 
@@ -148,8 +161,11 @@ ftd_partition_judge(struct ftd_partition *p, u32 subject, u32 live, u32 lowest, 
 		p->base = live;
 		p->dead = 0;
 		p->burst++;
+		p->begun_ns = now_ns ? now_ns : 1;
 		p->lowest = lowest;
 		p->lowest_gone = false;
+	} else if (*counted == p->begun_ns) {
+		return FTD_PARTITION_APPLY;
 	}
 	after = p->base > p->dead + 1 ? p->base - p->dead - 1 : 0;
 	if (2 * after > p->base ||
@@ -157,6 +173,7 @@ ftd_partition_judge(struct ftd_partition *p, u32 subject, u32 live, u32 lowest, 
 		ftd_store_once(p->last_ns, now_ns ? now_ns : 1);
 		p->dead++;
 		p->lowest_gone |= subject == p->lowest;
+		*counted = p->begun_ns;
 		return FTD_PARTITION_APPLY;
 	}
 	ftd_partition_lost(p, p->base);

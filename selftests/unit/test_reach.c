@@ -100,6 +100,7 @@ TEST(fewer_than_a_quarter_heard_is_a_minority)
 TEST(a_lost_reach_is_a_minority_of_the_burst)
 {
 	struct ftd_partition p = {};
+	u64 counted[3] = {}, never = 0;
 	u32 i;
 
 	/* No burst: nothing to be a minority of. */
@@ -107,18 +108,21 @@ TEST(a_lost_reach_is_a_minority_of_the_burst)
 	/* 1000 members; an island declares 3 of them, far from half. */
 	for (i = 0; i < 3; i++)
 		ASSERT_EQ(FTD_PARTITION_APPLY,
-			  ftd_partition_judge(&p, 100 + i, 1000 - i, 1, 0, 1000 * MS + i * T, T));
+			  ftd_partition_judge(&p, 100 + i, &counted[i], 1000 - i, 1, 0,
+					      1000 * MS + i * T, T));
 	EXPECT_EQ(1, p.burst);
 	EXPECT_TRUE(ftd_partition_lost(&p, 997));
 	EXPECT_EQ(997, p.minority_of);
 	EXPECT_FALSE(ftd_partition_lost(&p, 997));	/* once */
 	/* In it, like any minority: nothing applied until over half are live. */
-	EXPECT_EQ(FTD_PARTITION_HOLD, ftd_partition_judge(&p, 200, 16, 1, p.forgot, 2000 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_HOLD, ftd_partition_judge(&p, 200, &never, 16, 1, p.forgot,
+							  2000 * MS, T));
 	ftd_partition_forgot(&p);	/* the fence forgot the view */
 	EXPECT_FALSE(ftd_partition_healed(&p, 498, p.forgot));
 	EXPECT_TRUE(ftd_partition_healed(&p, 499, p.forgot));
 	/* A later burst is a new one. */
-	ASSERT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 300, 990, 1, p.forgot, 9000 * MS, T));
+	ASSERT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 300, &never, 990, 1, p.forgot,
+							   9000 * MS, T));
 	EXPECT_EQ(2, p.burst);
 }
 
