@@ -345,8 +345,10 @@ test-deb-vm: all deb
 		FTD_VM_EXTRA_TESTS=vm/systemd-tests.list \
 		selftests/vm/run selftests/run-vm-suite deb_install
 
+# The VM suite, in one guest per core at once (selftests/vm/run-shares;
+# FTD_VM_SHARES=1: in one guest).
 test-vm: all
-	selftests/vm/run
+	selftests/vm/run-shares
 
 # The VM suite on a guest with two vCPUs (docs/testing.md): slower to settle
 # under emulation, and the tests' timing bounds were made on one.
