@@ -119,6 +119,8 @@ static void heard_done(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnatio
 	if (h->ev)
 		emit_node_event(fn, h->ev, peer->id, incarnation, FTD_NODE_NONE);
 	if (h->announce) {
+		/* What we sent it while it could not answer may hold the rest back. */
+		ftd_tx_hurry_neighbours(fn, peer);
 		ftd_dissem_announce_alive(fn, peer->id, incarnation);
 		ftd_view_request(fn, peer, true);	/* exchange views */
 	}

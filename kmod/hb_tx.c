@@ -10,11 +10,29 @@
 #include "proto/wire.h"
 #include "keys.h"
 
+/* Our own address on rail rail_idx, if the table has it. Under RCU. */
+static const union ftd_addr *own_addr(struct ftd_net *fn, u8 rail_idx)
+{
+	struct ftd_peer *self = ftd_peer_find(fn, fn->cfg.node);
+
+	return self && rail_idx < self->nrails ? &self->rails[rail_idx].addr : NULL;
+}
+
+void ftd_tx_hurry_neighbours(struct ftd_net *fn, struct ftd_peer *peer)
+{
+	u8 r;
+
+	rcu_read_lock();
+	for (r = 0; r < peer->nrails; r++)
+		ftd_socket_hurry_neighbour(fn, &peer->rails[r], own_addr(fn, r));
+	rcu_read_unlock();
+}
+
 int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type,
 		 const u8 *payload, u16 payload_len)
 {
 	struct ftd_rail *rail = &peer->rails[rail_idx];
-	const union ftd_addr *src = NULL;
+	const union ftd_addr *src;
 	struct ftd_frame f = {
 		.type = type,
 		.rail = rail_idx,
@@ -24,7 +42,6 @@ int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type
 		.receiver = peer->id,
 	};
 	size_t len = FTD_WIRE_HDR_LEN + payload_len;
-	struct ftd_peer *self;
 	struct sk_buff *skb;
 	u8 *buf;
 
@@ -48,9 +65,7 @@ int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type
 	/* Rail i of a node pairs with rail i of its peers (parallel fabrics). */
 	rcu_read_lock();
 	ftd_wire_encode(buf, len, &f, payload, payload_len, ftd_keys_get(fn)->key[0]);
-	self = ftd_peer_find(fn, fn->cfg.node);
-	if (self && rail_idx < self->nrails)
-		src = &self->rails[rail_idx].addr;
+	src = own_addr(fn, rail_idx);
 	if (ftd_socket_send(fn, skb, rail, src)) {
 		rcu_read_unlock();
 		goto err;

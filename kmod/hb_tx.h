@@ -19,6 +19,9 @@
 int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type,
 		 const u8 *payload, u16 payload_len);
 
+/* We hear peer again after a silence: socket.h, ftd_socket_hurry_neighbour(). */
+void ftd_tx_hurry_neighbours(struct ftd_net *fn, struct ftd_peer *peer);
+
 /* One heartbeat on each of peer's rails (an observer's reminder too); the timer only. */
 void ftd_tx_heartbeat(struct ftd_net *fn, struct ftd_peer *peer);
 

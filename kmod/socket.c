@@ -8,6 +8,8 @@
 #include <net/route.h>
 #include <net/addrconf.h>
 #include <net/sock.h>
+#include <net/arp.h>
+#include <net/ndisc.h>
 #include "socket.h"
 #include "hb_rx.h"
 
@@ -104,6 +106,25 @@ void ftd_socket_close(struct ftd_net *fn)
 		udp_tunnel_sock_release(sock6);
 }
 
+/* The route of rail from fl->saddr (cleared when not ours): cached, else looked up. */
+static struct rtable *route4(struct ftd_net *fn, struct ftd_rail *rail, struct flowi4 *fl,
+			     struct sock *sk)
+{
+	struct rtable *rt = dst_cache_get_ip4(&rail->dst_cache, &fl->saddr);
+
+	if (rt)
+		return rt;
+	/* A configured source that is not (or no longer) ours: let the
+	 * route choose, rather than send with a foreign source.
+	 */
+	if (fl->saddr && !inet_confirm_addr(fn->net, NULL, 0, fl->saddr, RT_SCOPE_HOST))
+		fl->saddr = 0;
+	rt = ip_route_output_flow(fn->net, fl, sk);
+	if (!IS_ERR(rt))
+		dst_cache_set_ip4(&rail->dst_cache, &rt->dst, fl->saddr);
+	return rt;
+}
+
 static int send4(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *rail, __be32 saddr)
 {
 	struct flowi4 fl = {
@@ -120,18 +141,9 @@ static int send4(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *rail,
 		goto err;
 	fl.fl4_sport = inet_sk(sock->sk)->inet_sport;
 
-	rt = dst_cache_get_ip4(&rail->dst_cache, &fl.saddr);
-	if (!rt) {
-		/* A configured source that is not (or no longer) ours: let the
-		 * route choose, rather than send with a foreign source.
-		 */
-		if (fl.saddr && !inet_confirm_addr(fn->net, NULL, 0, fl.saddr, RT_SCOPE_HOST))
-			fl.saddr = 0;
-		rt = ip_route_output_flow(fn->net, &fl, sock->sk);
-		if (IS_ERR(rt))
-			goto err;
-		dst_cache_set_ip4(&rail->dst_cache, &rt->dst, fl.saddr);
-	}
+	rt = route4(fn, rail, &fl, sock->sk);
+	if (IS_ERR(rt))
+		goto err;
 	skb->ignore_df = 1;
 	udp_tunnel_xmit_skb(rt, sock->sk, skb, fl.saddr, fl.daddr, 0,
 			    ip4_dst_hoplimit(&rt->dst), 0, fl.fl4_sport, fl.fl4_dport,
@@ -143,6 +155,22 @@ err:
 }
 
 #if IS_ENABLED(CONFIG_IPV6)
+/* As route4(). */
+static struct dst_entry *route6(struct ftd_net *fn, struct ftd_rail *rail, struct flowi6 *fl,
+				struct sock *sk)
+{
+	struct dst_entry *dst = dst_cache_get_ip6(&rail->dst_cache, &fl->saddr);
+
+	if (dst)
+		return dst;
+	if (!ipv6_addr_any(&fl->saddr) && !ipv6_chk_addr(fn->net, &fl->saddr, NULL, 0))
+		fl->saddr = in6addr_any;
+	dst = ipv6_stub->ipv6_dst_lookup_flow(fn->net, sk, fl, NULL);
+	if (!IS_ERR(dst))
+		dst_cache_set_ip6(&rail->dst_cache, dst, &fl->saddr);
+	return dst;
+}
+
 static int send6(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *rail,
 		 const struct in6_addr *saddr)
 {
@@ -161,15 +189,9 @@ static int send6(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *rail,
 		goto err;
 	fl.fl6_sport = inet_sk(sock->sk)->inet_sport;
 
-	dst = dst_cache_get_ip6(&rail->dst_cache, &fl.saddr);
-	if (!dst) {
-		if (!ipv6_addr_any(&fl.saddr) && !ipv6_chk_addr(fn->net, &fl.saddr, NULL, 0))
-			fl.saddr = in6addr_any;
-		dst = ipv6_stub->ipv6_dst_lookup_flow(fn->net, sock->sk, &fl, NULL);
-		if (IS_ERR(dst))
-			goto err;
-		dst_cache_set_ip6(&rail->dst_cache, dst, &fl.saddr);
-	}
+	dst = route6(fn, rail, &fl, sock->sk);
+	if (IS_ERR(dst))
+		goto err;
 	skb->ignore_df = 1;
 	udp_tunnel6_xmit_skb(dst, sock->sk, skb, NULL, &fl.saddr, &fl.daddr, 0,
 			     ip6_dst_hoplimit(dst), 0, fl.fl6_sport, fl.fl6_dport, false);
@@ -201,4 +223,79 @@ int ftd_socket_send(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *ra
 	}
 	rcu_read_unlock_bh();
 	return ret;
+}
+
+/* An unresolved entry of the neighbour table tbl for the next hop nh on dev: solicit anew. */
+static void hurry(struct neigh_table *tbl, const void *nh, struct net_device *dev)
+{
+	struct neighbour *n = neigh_lookup(tbl, nh, dev);
+
+	if (!n)
+		return;
+	if (READ_ONCE(n->nud_state) & NUD_INCOMPLETE)
+		neigh_update(n, NULL, NUD_FAILED, NEIGH_UPDATE_F_ADMIN, 0);
+	neigh_release(n);
+}
+
+static void hurry4(struct ftd_net *fn, struct ftd_rail *rail, __be32 saddr)
+{
+	struct socket *sock = rcu_dereference_bh(fn->sock4);
+	struct flowi4 fl = {
+		.saddr = saddr,
+		.daddr = rail->addr.sin.sin_addr.s_addr,
+		.fl4_dport = htons(fn->cfg.port),
+		.flowi4_proto = IPPROTO_UDP,
+	};
+	struct rtable *rt;
+	__be32 nh;
+
+	if (unlikely(!sock))
+		return;
+	fl.fl4_sport = inet_sk(sock->sk)->inet_sport;
+	rt = route4(fn, rail, &fl, sock->sk);
+	if (IS_ERR(rt))
+		return;
+	nh = rt_nexthop(rt, fl.daddr);
+	hurry(&arp_tbl, &nh, rt->dst.dev);
+	ip_rt_put(rt);
+}
+
+#if IS_ENABLED(CONFIG_IPV6)
+static void hurry6(struct ftd_net *fn, struct ftd_rail *rail, const struct in6_addr *saddr)
+{
+	struct socket *sock = rcu_dereference_bh(fn->sock6);
+	struct flowi6 fl = {
+		.saddr = saddr ? *saddr : in6addr_any,
+		.daddr = rail->addr.sin6.sin6_addr,
+		.fl6_dport = htons(fn->cfg.port),
+		.flowi6_oif = rail->addr.sin6.sin6_scope_id,
+		.flowi6_proto = IPPROTO_UDP,
+	};
+	struct dst_entry *dst;
+
+	if (unlikely(!sock))
+		return;
+	fl.fl6_sport = inet_sk(sock->sk)->inet_sport;
+	dst = route6(fn, rail, &fl, sock->sk);
+	if (IS_ERR(dst))
+		return;
+	hurry(&nd_tbl, rt6_nexthop((struct rt6_info *)dst, &fl.daddr), dst->dev);
+	dst_release(dst);
+}
+#endif
+
+void ftd_socket_hurry_neighbour(struct ftd_net *fn, struct ftd_rail *rail,
+				const union ftd_addr *src)
+{
+	sa_family_t family = rail->addr.sa.sa_family;
+	bool src_ok = src && src->sa.sa_family == family;
+
+	rcu_read_lock_bh();
+	if (family == AF_INET)
+		hurry4(fn, rail, src_ok ? src->sin.sin_addr.s_addr : 0);
+#if IS_ENABLED(CONFIG_IPV6)
+	else if (family == AF_INET6)
+		hurry6(fn, rail, src_ok ? &src->sin6.sin6_addr : NULL);
+#endif
+	rcu_read_unlock_bh();
 }

@@ -24,6 +24,19 @@ void ftd_socket_close(struct ftd_net *fn);
 int ftd_socket_send(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *rail,
 		    const union ftd_addr *src);
 
+/*
+ * We hear a peer again after a silence (it rejoined, or came back across a
+ * healed partition): an unresolved entry of ours for rail's next hop, made
+ * while it could not answer (by every probe we sent it meanwhile), holds
+ * our frames to it until its next solicitation, up to retrans_time (1 s by
+ * default) away, and its observers time it out meanwhile, again after each
+ * fence. Marked failed, it solicits with our next frame. (A rail whose
+ * carrier comes back evicts them all, link.c; a partition that heals in
+ * the switch moves no carrier.) Any context but hard irq.
+ */
+void ftd_socket_hurry_neighbour(struct ftd_net *fn, struct ftd_rail *rail,
+				const union ftd_addr *src);
+
 #define FTD_TX_HEADROOM (MAX_HEADER + sizeof(struct ipv6hdr) + sizeof(struct udphdr))
 
 #endif
