@@ -345,8 +345,8 @@ test-deb-vm: all deb
 		FTD_VM_EXTRA_TESTS=vm/systemd-tests.list \
 		selftests/vm/run selftests/run-vm-suite deb_install
 
-# The VM suite, in one guest per core at once (selftests/vm/run-shares;
-# FTD_VM_SHARES=1: in one guest).
+# The VM suite, in one guest per two cores at once (selftests/vm/run-shares;
+# FTD_VM_SHARES=N to choose).
 test-vm: all
 	selftests/vm/run-shares
 

@@ -528,6 +528,29 @@ tc_counter() {
 # stat_counter NODE NAME: a module counter (ftctl stats: rx, rx_malformed, ...).
 stat_counter() { n "$1" ftctl stats -j | jq -r ".$2"; }
 
+# notice_frames NODE...: "SENT RECEIVED" notice frames, summed over NODEs
+# (ftctl stats: notices_tx, notices_rx), one ftctl and jq per node.
+notice_frames() {
+	local i tx=0 rx=0 t r
+	for i in "$@"; do
+		read -r t r < <(n "$i" ftctl stats -j | jq -r '"\(.notices_tx) \(.notices_rx)"')
+		tx=$((tx + t)) rx=$((rx + r))
+	done
+	echo "$tx $rx"
+}
+
+# notice_cost "SENT RECEIVED" DEATHS NODE...: log what DEATHS deaths cost
+# in notice frames at NODEs since notice_frames printed the first argument
+# (the frames per failure of docs/detection.md; a number, not a check).
+notice_cost() {
+	local tx0 rx0 tx rx deaths=$2 nodes
+	read -r tx0 rx0 <<< "$1"
+	shift 2
+	nodes=$#
+	read -r tx rx < <(notice_frames "$@")
+	log "notice frames for $deaths death(s) at $nodes nodes: $((tx - tx0)) sent, $((rx - rx0)) received; per death and node $(awk -v s=$((tx - tx0)) -v r=$((rx - rx0)) -v d="$deaths" -v n="$nodes" 'BEGIN { printf "%.1f sent, %.1f received", s / d / n, r / d / n }')"
+}
+
 # udp_csum_errors NODE: Udp InCsumErrors of NODE (IPv4 and IPv6 summed).
 udp_csum_errors() {
 	n "$1" cat /proc/net/snmp /proc/net/snmp6 | awk '

@@ -26,6 +26,7 @@ done
 sleep 0.5
 
 for ((i = 1; i < NODES; i++)); do late0[i]=$(stat_counter "$i" ticks_late); done
+frames0=$(notice_frames $(seq 1 $((NODES - 1))))
 cut=$(cut_node "$VICTIM")
 before=$(jq '.before_ns' <<< "$cut")
 after=$(jq '.after_ns' <<< "$cut")
@@ -43,6 +44,7 @@ observers_know() {
 }
 wait_until 20 observers_know || { n 1 ftstat; fail "node $VICTIM was not reported dead everywhere"; }
 sleep $(( (2 * TIMEOUT_MS + 999) / 1000 ))	# time for any duplicate to show up
+notice_cost "$frames0" 1 $(seq 1 $((NODES - 1)))
 
 # The last frame crosses at the latest when the cut ends; the first tick a
 # timeout after it comes within a period, late by less than another (a

@@ -63,9 +63,9 @@ log "node 6 declared $ROUNDS times at node 1, $gaps ms apart (window $WINDOW_MS 
 
 for i in $(seq 1 $((N - 1))); do
 	c=$(count_events "$FTD_TMP/dev.$i" NODE_DEAD 6)
-	[ "$c" = "$ROUNDS" ] || { grep -v NODE_SUSPECT "$FTD_TMP/dev.$i"; fail "node $i: NODE_DEAD 6 $c times, not $ROUNDS"; }
+	[ "$c" = "$ROUNDS" ] || { grep -v NODE_SUSPECT "$FTD_TMP/dev.$i" || true; fail "node $i: NODE_DEAD 6 $c times, not $ROUNDS"; }
 	c=$(event_query count "$FTD_TMP/dev.$i" FENCED node "$i")
-	[ "$c" = 0 ] || { grep -v NODE_SUSPECT "$FTD_TMP/dev.$i"; fail "node $i was fenced $c times: node 6's deaths were counted as deaths of more members"; }
+	[ "$c" = 0 ] || { grep -v NODE_SUSPECT "$FTD_TMP/dev.$i" || true; fail "node $i was fenced $c times: node 6's deaths were counted as deaths of more members"; }
 	[ "$(stat_counter "$i" minority)" = 0 ] || fail "node $i says it is in a minority"
 	for j in $(seq 1 $((N - 1))); do
 		has_event "$FTD_TMP/dev.$i" NODE_DEAD "$j" && fail "node $i declared node $j dead"
