@@ -9,11 +9,11 @@ enum ftd_partition_verdict ftd_majority_judge(struct ftd_net *fn, struct ftd_pee
 	enum ftd_partition_verdict v;
 	u32 live, lowest, from;
 
+	lockdep_assert_held(&subject->lock);
 	from = ftd_partition_count_from(&fn->partition);
 	smp_rmb();	/* the count after the record that the view was forgotten */
 	live = ftd_members_live(fn, &lowest);
 	spin_lock_bh(&fn->partition_lock);
-	lockdep_assert_held(&subject->lock);
 	v = ftd_partition_judge(&fn->partition, subject->id, &subject->burst_counted_ns, live,
 				lowest, from, now_ns,
 				READ_ONCE(fn->cfg.timeout_ns));

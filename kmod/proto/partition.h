@@ -37,8 +37,8 @@
  * member of the burst's membership, not two. Counted each time, a node
  * declared again and again after a partition healed (three times in
  * 700 ms) made the five other nodes of a 6-node cluster count a minority
- * and fence themselves all at once. The caller keeps, with each member, the burst its death was
- * counted in (ftd_partition_judge()'s counted).
+ * and fence themselves all at once. The caller keeps, with each member,
+ * the burst its death was counted in (ftd_partition_judge()'s counted).
  *
  * Before its count crosses half, a minority applies the other side's
  * deaths like any node (it cannot know yet); those deliveries end at its
