@@ -106,12 +106,28 @@ void ftd_socket_close(struct ftd_net *fn)
 		udp_tunnel_sock_release(sock6);
 }
 
-/* The route of rail from fl->saddr (cleared when not ours): cached, else looked up. */
-static struct rtable *route4(struct ftd_net *fn, struct ftd_rail *rail, struct flowi4 *fl,
-			     struct sock *sk)
+/*
+ * The flow from saddr (0: the route's choice) to rail over our IPv4 socket,
+ * and its route: cached, else looked up. *sk: the socket. An ERR_PTR when
+ * there is no socket or no route.
+ */
+static struct rtable *route4(struct ftd_net *fn, struct ftd_rail *rail, __be32 saddr,
+			     struct flowi4 *fl, struct sock **sk)
 {
-	struct rtable *rt = dst_cache_get_ip4(&rail->dst_cache, &fl->saddr);
+	struct socket *sock = rcu_dereference_bh(fn->sock4);
+	struct rtable *rt;
 
+	if (unlikely(!sock))
+		return ERR_PTR(-ENETUNREACH);
+	*sk = sock->sk;
+	*fl = (struct flowi4){
+		.saddr = saddr,
+		.daddr = rail->addr.sin.sin_addr.s_addr,
+		.fl4_sport = inet_sk(sock->sk)->inet_sport,
+		.fl4_dport = htons(fn->cfg.port),
+		.flowi4_proto = IPPROTO_UDP,
+	};
+	rt = dst_cache_get_ip4(&rail->dst_cache, &fl->saddr);
 	if (rt)
 		return rt;
 	/* A configured source that is not (or no longer) ours: let the
@@ -119,7 +135,7 @@ static struct rtable *route4(struct ftd_net *fn, struct ftd_rail *rail, struct f
 	 */
 	if (fl->saddr && !inet_confirm_addr(fn->net, NULL, 0, fl->saddr, RT_SCOPE_HOST))
 		fl->saddr = 0;
-	rt = ip_route_output_flow(fn->net, fl, sk);
+	rt = ip_route_output_flow(fn->net, fl, sock->sk);
 	if (!IS_ERR(rt))
 		dst_cache_set_ip4(&rail->dst_cache, &rt->dst, fl->saddr);
 	return rt;
@@ -127,45 +143,46 @@ static struct rtable *route4(struct ftd_net *fn, struct ftd_rail *rail, struct f
 
 static int send4(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *rail, __be32 saddr)
 {
-	struct flowi4 fl = {
-		.saddr = saddr,
-		.daddr = rail->addr.sin.sin_addr.s_addr,
-		.fl4_dport = htons(fn->cfg.port),
-		.flowi4_proto = IPPROTO_UDP,
-	};
+	struct flowi4 fl;
 	struct rtable *rt;
-	struct socket *sock;
+	struct sock *sk;
 
-	sock = rcu_dereference_bh(fn->sock4);
-	if (unlikely(!sock))
-		goto err;
-	fl.fl4_sport = inet_sk(sock->sk)->inet_sport;
-
-	rt = route4(fn, rail, &fl, sock->sk);
-	if (IS_ERR(rt))
-		goto err;
+	rt = route4(fn, rail, saddr, &fl, &sk);
+	if (IS_ERR(rt)) {
+		kfree_skb(skb);
+		return -ENETUNREACH;
+	}
 	skb->ignore_df = 1;
-	udp_tunnel_xmit_skb(rt, sock->sk, skb, fl.saddr, fl.daddr, 0,
-			    ip4_dst_hoplimit(&rt->dst), 0, fl.fl4_sport, fl.fl4_dport,
-			    false, false);
+	udp_tunnel_xmit_skb(rt, sk, skb, fl.saddr, fl.daddr, 0, ip4_dst_hoplimit(&rt->dst), 0,
+			    fl.fl4_sport, fl.fl4_dport, false, false);
 	return 0;
-err:
-	kfree_skb(skb);
-	return -ENETUNREACH;
 }
 
 #if IS_ENABLED(CONFIG_IPV6)
-/* As route4(). */
-static struct dst_entry *route6(struct ftd_net *fn, struct ftd_rail *rail, struct flowi6 *fl,
-				struct sock *sk)
+/* As route4(), over our IPv6 socket; saddr NULL: the route's choice. */
+static struct dst_entry *route6(struct ftd_net *fn, struct ftd_rail *rail,
+				const struct in6_addr *saddr, struct flowi6 *fl, struct sock **sk)
 {
-	struct dst_entry *dst = dst_cache_get_ip6(&rail->dst_cache, &fl->saddr);
+	struct socket *sock = rcu_dereference_bh(fn->sock6);
+	struct dst_entry *dst;
 
+	if (unlikely(!sock))
+		return ERR_PTR(-ENETUNREACH);
+	*sk = sock->sk;
+	*fl = (struct flowi6){
+		.saddr = saddr ? *saddr : in6addr_any,
+		.daddr = rail->addr.sin6.sin6_addr,
+		.fl6_sport = inet_sk(sock->sk)->inet_sport,
+		.fl6_dport = htons(fn->cfg.port),
+		.flowi6_oif = rail->addr.sin6.sin6_scope_id,
+		.flowi6_proto = IPPROTO_UDP,
+	};
+	dst = dst_cache_get_ip6(&rail->dst_cache, &fl->saddr);
 	if (dst)
 		return dst;
 	if (!ipv6_addr_any(&fl->saddr) && !ipv6_chk_addr(fn->net, &fl->saddr, NULL, 0))
 		fl->saddr = in6addr_any;
-	dst = ipv6_stub->ipv6_dst_lookup_flow(fn->net, sk, fl, NULL);
+	dst = ipv6_stub->ipv6_dst_lookup_flow(fn->net, sock->sk, fl, NULL);
 	if (!IS_ERR(dst))
 		dst_cache_set_ip6(&rail->dst_cache, dst, &fl->saddr);
 	return dst;
@@ -174,31 +191,19 @@ static struct dst_entry *route6(struct ftd_net *fn, struct ftd_rail *rail, struc
 static int send6(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *rail,
 		 const struct in6_addr *saddr)
 {
-	struct flowi6 fl = {
-		.saddr = saddr ? *saddr : in6addr_any,
-		.daddr = rail->addr.sin6.sin6_addr,
-		.fl6_dport = htons(fn->cfg.port),
-		.flowi6_oif = rail->addr.sin6.sin6_scope_id,
-		.flowi6_proto = IPPROTO_UDP,
-	};
 	struct dst_entry *dst;
-	struct socket *sock;
+	struct flowi6 fl;
+	struct sock *sk;
 
-	sock = rcu_dereference_bh(fn->sock6);
-	if (unlikely(!sock))
-		goto err;
-	fl.fl6_sport = inet_sk(sock->sk)->inet_sport;
-
-	dst = route6(fn, rail, &fl, sock->sk);
-	if (IS_ERR(dst))
-		goto err;
+	dst = route6(fn, rail, saddr, &fl, &sk);
+	if (IS_ERR(dst)) {
+		kfree_skb(skb);
+		return -ENETUNREACH;
+	}
 	skb->ignore_df = 1;
-	udp_tunnel6_xmit_skb(dst, sock->sk, skb, NULL, &fl.saddr, &fl.daddr, 0,
-			     ip6_dst_hoplimit(dst), 0, fl.fl6_sport, fl.fl6_dport, false);
+	udp_tunnel6_xmit_skb(dst, sk, skb, NULL, &fl.saddr, &fl.daddr, 0, ip6_dst_hoplimit(dst),
+			     0, fl.fl6_sport, fl.fl6_dport, false);
 	return 0;
-err:
-	kfree_skb(skb);
-	return -ENETUNREACH;
 }
 #endif
 
@@ -225,34 +230,34 @@ int ftd_socket_send(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *ra
 	return ret;
 }
 
-/* An unresolved entry of the neighbour table tbl for the next hop nh on dev: solicit anew. */
+/*
+ * An unresolved entry of the neighbour table tbl for the next hop nh on
+ * dev: its retransmit timer fires now, and solicits (or, past its probes,
+ * fails the entry as it would have then). Nothing queued is dropped: other
+ * local flows to that hop wait behind it too, and the peer just heard will
+ * answer.
+ */
 static void hurry(struct neigh_table *tbl, const void *nh, struct net_device *dev)
 {
 	struct neighbour *n = neigh_lookup(tbl, nh, dev);
 
 	if (!n)
 		return;
-	if (READ_ONCE(n->nud_state) & NUD_INCOMPLETE)
-		neigh_update(n, NULL, NUD_FAILED, NEIGH_UPDATE_F_ADMIN, 0);
+	write_lock_bh(&n->lock);
+	if ((n->nud_state & NUD_INCOMPLETE) && timer_pending(&n->timer))
+		mod_timer(&n->timer, jiffies);
+	write_unlock_bh(&n->lock);
 	neigh_release(n);
 }
 
 static void hurry4(struct ftd_net *fn, struct ftd_rail *rail, __be32 saddr)
 {
-	struct socket *sock = rcu_dereference_bh(fn->sock4);
-	struct flowi4 fl = {
-		.saddr = saddr,
-		.daddr = rail->addr.sin.sin_addr.s_addr,
-		.fl4_dport = htons(fn->cfg.port),
-		.flowi4_proto = IPPROTO_UDP,
-	};
+	struct flowi4 fl;
 	struct rtable *rt;
+	struct sock *sk;
 	__be32 nh;
 
-	if (unlikely(!sock))
-		return;
-	fl.fl4_sport = inet_sk(sock->sk)->inet_sport;
-	rt = route4(fn, rail, &fl, sock->sk);
+	rt = route4(fn, rail, saddr, &fl, &sk);
 	if (IS_ERR(rt))
 		return;
 	nh = rt_nexthop(rt, fl.daddr);
@@ -263,20 +268,11 @@ static void hurry4(struct ftd_net *fn, struct ftd_rail *rail, __be32 saddr)
 #if IS_ENABLED(CONFIG_IPV6)
 static void hurry6(struct ftd_net *fn, struct ftd_rail *rail, const struct in6_addr *saddr)
 {
-	struct socket *sock = rcu_dereference_bh(fn->sock6);
-	struct flowi6 fl = {
-		.saddr = saddr ? *saddr : in6addr_any,
-		.daddr = rail->addr.sin6.sin6_addr,
-		.fl6_dport = htons(fn->cfg.port),
-		.flowi6_oif = rail->addr.sin6.sin6_scope_id,
-		.flowi6_proto = IPPROTO_UDP,
-	};
 	struct dst_entry *dst;
+	struct flowi6 fl;
+	struct sock *sk;
 
-	if (unlikely(!sock))
-		return;
-	fl.fl6_sport = inet_sk(sock->sk)->inet_sport;
-	dst = route6(fn, rail, &fl, sock->sk);
+	dst = route6(fn, rail, saddr, &fl, &sk);
 	if (IS_ERR(dst))
 		return;
 	hurry(&nd_tbl, rt6_nexthop((struct rt6_info *)dst, &fl.daddr), dst->dev);

@@ -30,7 +30,7 @@ int ftd_socket_send(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *ra
  * while it could not answer (by every probe we sent it meanwhile), holds
  * our frames to it until its next solicitation, up to retrans_time (1 s by
  * default) away, and its observers time it out meanwhile, again after each
- * fence. Marked failed, it solicits with our next frame. (A rail whose
+ * fence. Its retransmit timer is made to fire now. (A rail whose
  * carrier comes back evicts them all, link.c; a partition that heals in
  * the switch moves no carrier.) Any context but hard irq.
  */
