@@ -23,7 +23,9 @@ env | grep '^FTD_' | sort > "$FTD_TMP/env.\$FTD_SEQ"
 [ "\$FTD_EVENT" != NODE_LEFT ] || exec sleep 600
 HOOK
 chmod +x "$FTD_TMP/hook"
-bg n 1 ftstat -w -j -e NODE_LEFT,NODE_ALIVE -x "$FTD_TMP/hook" -T "$(scaled 2)s" \
+# 5 s: the hanging hook writes its files first (four programs, each slow
+# to start in an emulated guest) and must not be stopped before.
+bg n 1 ftstat -w -j -e NODE_LEFT,NODE_ALIVE -x "$FTD_TMP/hook" -T "$(scaled 5)s" \
 	> "$FTD_TMP/events" 2> "$FTD_TMP/hook.err"
 sleep 0.5	# it subscribes before the first event
 
@@ -38,7 +40,13 @@ alive_seq=$(jq -r 'select(.event == "NODE_ALIVE" and .node == 2) | .seq' "$FTD_T
 wait_until 10 test -s "$FTD_TMP/env.$alive_seq" || fail "the hook did not run for NODE_ALIVE (seq $alive_seq)"
 
 # What the hook got: the line ftstat -w -j shows, and the same as variables.
+# hook_done SEQ: the hook for event SEQ wrote its environment (sort writes
+# it whole, at its end) after its stdin.
+hook_done() { grep -q '^FTD_SEQ=' "$FTD_TMP/env.$1" 2> /dev/null; }
 for seq in "$left_seq" "$alive_seq"; do
+	# Each hook writes its files itself, in its own time: NODE_LEFT's, the
+	# first program run, was once still writing when NODE_ALIVE's was done.
+	wait_until 10 hook_done "$seq" || fail "the hook for event $seq did not write its files"
 	# The raw lines: jq would round the 19-digit times.
 	want=$(grep -F "\"seq\":$seq," "$FTD_TMP/events")
 	got=$(cat "$FTD_TMP/in.$seq")
