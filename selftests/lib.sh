@@ -326,6 +326,13 @@ events_archive() {
 	done
 }
 
+# switch_second_bridge: br1 on the switch, empty, for switch_move to cut
+# nodes off onto.
+switch_second_bridge() {
+	sw ip link add br1 type bridge && sw ip link set br1 up ||
+		fail "cannot add the switch's second bridge"
+}
+
 # switch_move BRIDGE NODE...: those nodes' rail-0 ports onto BRIDGE of the
 # switch, in one batch (the ports stay up: no rail goes down). With a
 # second bridge, moving ports onto it cuts the cluster in two; moving them

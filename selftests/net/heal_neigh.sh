@@ -25,8 +25,7 @@ source "$(dirname "$0")/../lib.sh"
 N=6
 TIMEOUT_MS=$(scaled 200)
 cluster_create "$N"
-sw ip link add br1 type bridge
-sw ip link set br1 up
+switch_second_bridge
 for j in 4 5 6; do
 	mac=$(n "$j" cat "/sys/class/net/n${j}r0/address")
 	for i in 1 2 3; do

@@ -35,8 +35,7 @@ TIMEOUT_MS=$(scaled 200)
 MAJOR=$(seq 1 10)
 ISLAND="11 12"
 cluster_create "$N"
-sw ip link add br1 type bridge
-sw ip link set br1 up
+switch_second_bridge
 FTD_CLUSTER_EXTRA="observers = 1" cluster_up "$FTD_TEST_PERIOD" "${TIMEOUT_MS}ms"
 wait_until 90 all_alive || { n 1 ftstat; fail "cluster did not come up"; }
 watch_devices $(seq 1 $N)

@@ -32,8 +32,7 @@ source "$(dirname "$0")/../lib.sh"
 N=6
 TIMEOUT_MS=$(scaled 200)
 cluster_create "$N"
-sw ip link add br1 type bridge
-sw ip link set br1 up
+switch_second_bridge
 cluster_up "$FTD_TEST_PERIOD" "${TIMEOUT_MS}ms"
 wait_until 60 all_alive || { n 1 ftstat; fail "cluster did not come up"; }
 watch_devices $(seq 1 $N)
