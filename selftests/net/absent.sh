@@ -39,12 +39,17 @@ for i in 1 2 3 4; do
 done
 sleep 1
 # Heartbeats go to successors in the ring: 5 is in nobody's. What node 4
-# (its predecessor) sends it in 1 s is PROBEs, at most one a second.
+# (its predecessor) sends it is PROBEs, at most one a second. The window
+# is measured, not assumed: a busy guest can take a second to run ftstat,
+# and a heartbeat a period would still show 100 frames a second.
+t0=$(date +%s%N)
 tx5=$(n 4 ftstat -j | jq '.nodes[] | select(.id == 5) | .tx // 0')
 sleep 2
 tx5_after=$(n 4 ftstat -j | jq '.nodes[] | select(.id == 5) | .tx // 0')
-log "node 4 sent node 5 (never started) $((tx5_after - tx5)) frames in 2 s (at $FTD_TEST_PERIOD periods)"
-[ $((tx5_after - tx5)) -le 4 ] || fail "node 4 heartbeats to the absent node 5"
+window_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+allowed=$(( window_ms / 1000 + 2 ))
+log "node 4 sent node 5 (never started) $((tx5_after - tx5)) frames in at most $window_ms ms (at $FTD_TEST_PERIOD periods; PROBEs allow $allowed)"
+[ $((tx5_after - tx5)) -le "$allowed" ] || fail "node 4 heartbeats to the absent node 5"
 for i in 1 2 3; do
 	watch_events "$i"
 done
