@@ -57,6 +57,24 @@ expect_once() {
 	echo "$latest"
 }
 
+# no_false_deaths STEP [NODE...]: no node has delivered NODE_DEAD of a node
+# but those listed (the ones the steps so far cut off), so that a false
+# death fails at the step it happened in, with the declarer's counters and
+# the kernel's log, not later as a death counted twice.
+no_false_deaths() {
+	local step=$1 i line subject origin
+	shift
+	for ((i = 1; i <= N; i++)); do
+		while IFS= read -r line; do
+			[[ $line =~ \"node\":([0-9]+), ]] && subject=${BASH_REMATCH[1]} || continue
+			[[ " $* " == *" $subject "* ]] && continue
+			[[ $line =~ \"origin\":([0-9]+), ]] && origin=${BASH_REMATCH[1]} || origin=$i
+			false_death_evidence "$origin" "$subject" >&2
+			fail "$step: node $i delivered NODE_DEAD of live node $subject (declared by node $origin)"
+		done < <(grep '"event":"NODE_DEAD"' "$FTD_TMP/dev.$i" || true)
+	done
+}
+
 # everyone_has EVENT NODE EXCEPT...: for wait_until.
 everyone_has() {
 	local ev=$1 node=$2 i
@@ -95,6 +113,7 @@ wait_until 20 everyone_proc_dead || {
 }
 sleep 0.3
 rank_death_once "$N" 5 2 "$killed"
+no_false_deaths "the rank's death"
 
 # --- 1. one node cut off
 inc_before=$(n 7 ftctl show -j | jq '.incarnation')
@@ -146,6 +165,7 @@ inc_after=$(n 7 ftctl show -j | jq '.incarnation')
 wait_until 20 all_alive || fail "cluster not all alive after the rejoin"
 [ "$(grep -c '"event":"FENCED"' "$FTD_TMP/dev.7")" = 1 ] || fail "node 7 fenced more than once: $(grep FENCED "$FTD_TMP/dev.7")"
 log "node 7 rejoined: incarnation $inc_before -> $inc_after, NODE_RESTORED at all 15 others, fenced once"
+no_false_deaths "node 7's cut and rejoin" 7
 
 # --- 3. two adjacent nodes at once
 sw ftd-link s11r0 down > /dev/null
