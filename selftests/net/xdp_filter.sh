@@ -84,16 +84,29 @@ sent 2 192.0.2.1 payload not_parsed rx_malformed -P 3000	# IPv4 fragments
 sent 2 2001:db8::1 valid not_parsed rx_foreign -X		# IPv6 destination options
 
 # A flood of junk from the intruder ends at the driver, and no heartbeat
-# of node 2 is lost among it.
+# of node 2 is lost among it. What the way there dropped never reached node
+# 1: on two vCPUs the sender outruns the receiving veth's ring (its peer's
+# tx_dropped) or the switch's backlog (the sender's tx_dropped), and 225 of
+# 20000 were lost so once. Every frame that was not is XDP's.
 lost2() { n 1 ftstat -j | jq '.nodes[] | select(.id == 2) | .lost'; }
+way_drops() {
+	echo $(( $(n 3 cat /sys/class/net/n3r0/statistics/tx_dropped) +
+		 $(sw cat /sys/class/net/s1r0/statistics/tx_dropped) ))
+}
+xdp_got_the_rest() {
+	[ $(( $(xdp_counter 1 n1r0 drop_magic) - x0 + $(way_drops) - w0 )) -ge 20000 ]
+}
 lost0=$(lost2)
 m0=$(stat_counter 1 rx_malformed)
 x0=$(xdp_counter 1 n1r0 drop_magic)
+w0=$(way_drops)
 n 3 ftd-inject -t 192.0.2.1 -k badmagic -n 20000
-wait_until 20 test "$(xdp_counter 1 n1r0 drop_magic)" -ge $((x0 + 20000)) ||
-	fail "flood: $(( $(xdp_counter 1 n1r0 drop_magic) - x0 )) of 20000 dropped by XDP"
+wait_until 20 xdp_got_the_rest ||
+	fail "flood: $(( $(xdp_counter 1 n1r0 drop_magic) - x0 )) of 20000 dropped by XDP, $(( $(way_drops) - w0 )) on the way"
+way=$(( $(way_drops) - w0 ))
+[ "$way" -lt 2000 ] || fail "flood: $way of 20000 lost on the way to node 1, too many for the test to mean much"
 [ "$(stat_counter 1 rx_malformed)" = "$m0" ] || fail "flood: the module saw some of it"
-log "flood of 20000 bad frames: all dropped by XDP"
+log "flood of 20000 bad frames: $(( 20000 - way )) reached node 1, all dropped by XDP ($way lost on the way)"
 
 sleep 0.5
 [ "$(node_state 1 2)" = alive ] ||
