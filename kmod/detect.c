@@ -14,6 +14,7 @@
 #include "view.h"
 #include "majority.h"
 #include "reach.h"
+#include "relay.h"
 #include "lag.h"
 
 static void emit_node_event(struct ftd_net *fn, enum ftd_event_type type, u32 node,
@@ -559,9 +560,15 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		spin_unlock(&peer->lock);
 		if (remind)
 			ftd_tx_heartbeat(fn, peer);
-		if (ask)
-			ftd_fresh_ping(fn, peer, near ? ping_every :
-					ftd_watch_ask_every(&w->rule, ping_every, timeout));
+		if (ask) {
+			u64 nonce = ftd_fresh_ping(fn, peer, near ? ping_every :
+						   ftd_watch_ask_every(&w->rule, ping_every,
+								       timeout));
+
+			/* A suspect is asked through others too (proto/relay.h). */
+			if (nonce && near)
+				ftd_relay_ask(fn, peer, incarnation, nonce);
+		}
 		for (r = 0; r < FTD_MAX_RAILS; r++)
 			if (rails_dead & BIT(r))
 				ftd_dissem_iface(fn, peer, incarnation, r, true, rails_seq[r]);

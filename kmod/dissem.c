@@ -14,6 +14,7 @@
 #include "view.h"
 #include "repair.h"
 #include "majority.h"
+#include "relay.h"
 
 void ftd_dissem_send_to(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_notice *n)
 {
@@ -588,6 +589,16 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 	}
 	if (ftd_notice_is_probe(n.kind))
 		return;		/* consumed by ftd_fresh_accept() */
+	/* Indirect probes (proto/relay.h): about a suspect, never forwarded. */
+	if (n.kind == FTD_NOTICE_PROBE_REQ) {
+		ftd_relay_request(fn, sender, &n);
+		return;
+	}
+	if (n.kind == FTD_NOTICE_PROBE_RELAY) {
+		if (n.origin == sender->id)
+			ftd_relay_heard(fn, &n);
+		return;
+	}
 	if (about_self(fn, &n))
 		return;
 	subject = ftd_peer_find(fn, n.subject);

@@ -5,6 +5,7 @@
 #include "detect.h"
 #include "dissem.h"
 #include "hb_tx.h"
+#include "relay.h"
 #include "view.h"
 #include "proto/fresh.h"
 
@@ -103,7 +104,7 @@ static void answer_probe(struct ftd_net *fn, struct ftd_peer *peer, const struct
 bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
 		      u64 now)
 {
-	u64 period = READ_ONCE(fn->cfg.period_ns), probe = 0, rtt;
+	u64 period = READ_ONCE(fn->cfg.period_ns), probe = 0, rtt, nonce_ns;
 	struct ftd_notice notice, *n = NULL;
 	enum ftd_fresh_verdict v;
 
@@ -120,6 +121,7 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	v = ftd_fresh_check(&peer->fresh, f, READ_ONCE(fn->cfg.node), n);
 	/* Under the lock that matched the nonce: no new one made meanwhile. */
 	rtt = ftd_fresh_rtt(&peer->fresh, now);
+	nonce_ns = peer->fresh.nonce_ns;
 	if (v == FTD_FRESH_UNPROVEN &&
 	    ftd_fresh_ask_due(&peer->fresh, now, period, READ_ONCE(fn->cfg.timeout_ns),
 			      get_random_u64()))
@@ -129,8 +131,11 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	if (probe)
 		send_probe_kind(fn, peer, -1, FTD_NOTICE_PROBE, probe, 0);
 	/* An answer to our nonce: it is there now, at this incarnation. */
-	if (v == FTD_FRESH_PROVEN || v == FTD_FRESH_ANSWERED)
+	if (v == FTD_FRESH_PROVEN || v == FTD_FRESH_ANSWERED) {
 		ftd_detect_answered(fn, peer, f->incarnation, now, rtt);
+		/* and to whoever asked us to probe it (proto/relay.h) */
+		ftd_relay_answered(fn, peer, f->incarnation, now, nonce_ns);
+	}
 	/*
 	 * What it sent before we could believe it was dropped: exchange views
 	 * now, so that nothing it told us (or we told it) is missing.
@@ -140,18 +145,22 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	return v == FTD_FRESH_OK;
 }
 
-bool ftd_fresh_ping(struct ftd_net *fn, struct ftd_peer *peer, u64 every)
+u64 ftd_fresh_ask(struct ftd_net *fn, struct ftd_peer *peer, u64 every, u64 wait)
 {
 	u64 nonce = 0;
 
 	spin_lock_bh(&peer->lock);
-	if (ftd_fresh_ask_due(&peer->fresh, ktime_get_ns(), every, READ_ONCE(fn->cfg.timeout_ns),
-			      get_random_u64()))
+	if (ftd_fresh_ask_due(&peer->fresh, ktime_get_ns(), every, wait, get_random_u64()))
 		nonce = peer->fresh.nonce;
 	spin_unlock_bh(&peer->lock);
 	if (nonce)
 		send_probe_kind(fn, peer, -1, FTD_NOTICE_PROBE, nonce, 0);
 	return nonce;
+}
+
+u64 ftd_fresh_ping(struct ftd_net *fn, struct ftd_peer *peer, u64 every)
+{
+	return ftd_fresh_ask(fn, peer, every, READ_ONCE(fn->cfg.timeout_ns));
 }
 
 /*

@@ -22,9 +22,13 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 /*
  * Ask peer whether it is there (a PROBE, proven or not), unless we did
  * within `every`: its answer counts as hearing it (ftd_detect_answered).
- * True if sent. Any context but hard irq.
+ * Returns the nonce sent (a young unanswered one again), 0 if none was.
+ * Any context but hard irq.
  */
-bool ftd_fresh_ping(struct ftd_net *fn, struct ftd_peer *peer, u64 every);
+u64 ftd_fresh_ping(struct ftd_net *fn, struct ftd_peer *peer, u64 every);
+
+/* The same, reusing an unanswered nonce only if made less than `wait` ago. */
+u64 ftd_fresh_ask(struct ftd_net *fn, struct ftd_peer *peer, u64 every, u64 wait);
 
 /*
  * Members we have not proven, or not heard since we came up, hold no place

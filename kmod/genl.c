@@ -652,7 +652,13 @@ static int ftd_get_stats(struct sk_buff *skb, struct genl_info *info)
 			&s->declared) ||
 	    put_latency(msg, FTDETECT_A_STATS_TOLD_HIST, FTDETECT_A_STATS_TOLD_SUM_NS, &s->told) ||
 	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TICKS_RX_DROPPED,
-			      atomic64_read(&s->ticks_rx_dropped), FTDETECT_A_STATS_PAD))
+			      atomic64_read(&s->ticks_rx_dropped), FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RELAYS_ASKED,
+			      atomic64_read(&s->relays_asked), FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RELAYS_SENT,
+			      atomic64_read(&s->relays_sent), FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RELAYS_HEARD,
+			      atomic64_read(&s->relays_heard), FTDETECT_A_STATS_PAD))
 		goto err;
 	nla_nest_end(msg, nest);
 	genlmsg_end(msg, hdr);

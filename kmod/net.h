@@ -56,6 +56,7 @@ struct ftd_stats {
 	atomic64_t ticks, ticks_late;
 	atomic64_t ticks_rx_behind;	/* lag.h */
 	atomic64_t ticks_rx_dropped;	/* proto/overload.h: judging held */
+	atomic64_t relays_asked, relays_sent, relays_heard;	/* relay.c */
 	atomic64_t tick_late_max_ns;	/* written by the timer only */
 	atomic64_t notices_tx, notices_rx, notices_dup;
 	atomic64_t fenced;

@@ -16,6 +16,7 @@
 #include <net/dst_cache.h>
 #include "net.h"
 #include "proto/iat.h"
+#include "proto/relay.h"
 #include "proto/delay.h"
 #include "proto/ranks.h"
 #include "proto/fresh.h"
@@ -73,6 +74,7 @@ struct ftd_peer {
 	u64 tx;
 	u64 hb_tick;			/* our timer's tick of its last heartbeat (timer only) */
 	struct ftd_fresh fresh;		/* proven incarnation, notice windows */
+	struct ftd_relay relay;		/* PROBE_REQs waiting for its answer (relay.c) */
 	/* Frames refused, by reason (FTDETECT_A_NODE_RX_*); WRITE_ONCE. */
 	u64 rx_badmac, rx_stale, rx_replay, rx_unproven;
 	u64 badmac_ns;			/* its last bad MAC if none accepted since, else 0 */

@@ -71,7 +71,7 @@ struct ftd_notice {
 	u32 regid;
 	u32 uid;	/* PROC_* only: the rank's owner */
 	u64 rail_seq;	/* IFACE_* only */
-	u64 nonce;	/* PROBE, PROBE_ACK: the nonce; DIGEST: the digest */
+	u64 nonce;	/* PROBE*: the nonce; DIGEST: the digest */
 	u64 hb_floor;	/* PROBE_ACK only */
 };
 
@@ -83,7 +83,8 @@ static inline bool ftd_notice_is_probe(u8 kind)
 /* The kinds whose bytes 16..23 are one 64-bit word (nonce). */
 static inline bool ftd_notice_has_word(u8 kind)
 {
-	return ftd_notice_is_probe(kind) || kind == FTD_NOTICE_DIGEST;
+	return ftd_notice_is_probe(kind) || kind == FTD_NOTICE_DIGEST ||
+	       kind == FTD_NOTICE_PROBE_REQ || kind == FTD_NOTICE_PROBE_RELAY;
 }
 
 static inline bool ftd_notice_is_proc(u8 kind)

@@ -700,6 +700,21 @@ TEST(stats_reply_receive_path)
 	EXPECT_TRUE(FTU_HAS(&st, FTDETECT_A_STATS_TICKS_RX_DROPPED));
 	nlmsg_free(msg);
 
+	/* Indirect probes' counters, appended after it. */
+	msg = new_msg(FTDETECT_CMD_GET_STATS);
+	nest = nla_nest_start(msg, FTDETECT_A_STATS | NLA_F_NESTED);
+	put_u64_padded(msg, FTDETECT_A_STATS_RELAYS_ASKED, FTDETECT_A_STATS_PAD, 31);
+	put_u64_padded(msg, FTDETECT_A_STATS_RELAYS_SENT, FTDETECT_A_STATS_PAD, 7);
+	put_u64_padded(msg, FTDETECT_A_STATS_RELAYS_HEARD, FTDETECT_A_STATS_PAD, 5);
+	nla_nest_end(msg, nest);
+	ASSERT_EQ(0, ftu_msg_parse_stats(msg, &st));
+	EXPECT_EQ(31, st.relays_asked);
+	EXPECT_EQ(7, st.relays_sent);
+	EXPECT_EQ(5, st.relays_heard);
+	EXPECT_TRUE(FTU_HAS(&st, FTDETECT_A_STATS_RELAYS_HEARD));
+	EXPECT_FALSE(FTU_HAS(&st, FTDETECT_A_STATS_TICKS_RX_DROPPED));
+	nlmsg_free(msg);
+
 	/* A module from before the overload rule: absent, zero, no bit. */
 	msg = new_msg(FTDETECT_CMD_GET_STATS);
 	nest = nla_nest_start(msg, FTDETECT_A_STATS | NLA_F_NESTED);

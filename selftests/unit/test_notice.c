@@ -52,6 +52,28 @@ TEST(rank_notice_keeps_job_and_rank)
 	EXPECT_EQ(0, out.rail_seq);
 }
 
+TEST(indirect_probes_keep_their_nonce)
+{
+	u8 kinds[] = { FTD_NOTICE_PROBE_REQ, FTD_NOTICE_PROBE_RELAY };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(kinds); i++) {
+		struct ftd_notice in = {
+			.kind = kinds[i], .subject = 7, .subject_incarnation = 1700000000,
+			.origin = 3, .nonce = 0xfedcba9876543210ULL,
+		};
+		struct ftd_notice out = round_trip(&in);
+
+		EXPECT_EQ(kinds[i], out.kind);
+		EXPECT_EQ(7, out.subject);
+		EXPECT_EQ(1700000000, out.subject_incarnation);
+		EXPECT_EQ(3, out.origin);
+		EXPECT_EQ(0xfedcba9876543210ULL, out.nonce);
+		EXPECT_EQ(0, out.job);
+		EXPECT_EQ(0, out.rank);
+	}
+}
+
 TEST(reserved_bytes_and_unknown_kinds_are_malformed)
 {
 	struct ftd_notice in = { .kind = FTD_NOTICE_DEAD, .subject = 1 }, out;

@@ -267,6 +267,35 @@ TEST(loss_one_percent_still_exactly_once)
 	}
 }
 
+/*
+ * Loss-driven false deaths (docs/simulation.md, finding 7): at 12 % loss
+ * on every frame, observers lose a suspect's heartbeats and its direct
+ * PROBE round trips alike; asking helpers to probe it (proto/relay.h)
+ * refutes the suspicion through other paths.
+ */
+TEST(indirect_probes_remove_loss_driven_false_deaths)
+{
+	struct sim_config cfg;
+	struct sim_result res;
+
+	config(&cfg, 1000, SIM_SC_SINGLE);
+	cfg.net.loss = 0.12;
+	cfg.tail_ns = 2000000000ULL;
+	cfg.no_relay = true;
+	ASSERT_EQ(0, sim_run(&cfg, &res));
+	ASSERT_GT(res.false_deaths, 0);	/* else this test shows nothing */
+	TH_LOG("without indirect probes: %llu false deaths in 2 s",
+	       (unsigned long long)res.false_deaths);
+	cfg.no_relay = false;
+	ASSERT_EQ(0, sim_run(&cfg, &res));
+	ASSERT_EQ(0, res.false_deaths);
+	ASSERT_EQ(0, res.never_delivered);
+	ASSERT_GT(res.relays_heard, 0);
+	ASSERT_DETECTED_IN_WINDOW(cfg, res);
+	TH_LOG("with them: none; %llu suspicions refuted through a helper",
+	       (unsigned long long)res.relays_heard);
+}
+
 TEST(quorum_of_two)
 {
 	struct sim_config cfg;

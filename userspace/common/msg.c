@@ -107,6 +107,9 @@ static const struct nla_policy stats_policy[FTDETECT_A_STATS_MAX + 1] = {
 	[FTDETECT_A_STATS_MINORITY]	= U64,
 	[FTDETECT_A_STATS_TICKS_RX_BEHIND] = U64,
 	[FTDETECT_A_STATS_TICKS_RX_DROPPED] = U64,
+	[FTDETECT_A_STATS_RELAYS_ASKED]	= U64,
+	[FTDETECT_A_STATS_RELAYS_SENT]	= U64,
+	[FTDETECT_A_STATS_RELAYS_HEARD]	= U64,
 	/* Arrays of any length: checked where they are copied. */
 	[FTDETECT_A_STATS_EVENTS_BY_TYPE] = { .type = NLA_UNSPEC },
 	[FTDETECT_A_STATS_DECLARED_HIST] = { .type = NLA_UNSPEC },
@@ -452,6 +455,9 @@ int ftu_msg_parse_stats(struct nl_msg *msg, struct ftu_stats *st)
 	st->minority = get_u64(tb, FTDETECT_A_STATS_MINORITY, &st->present);
 	st->ticks_rx_behind = get_u64(tb, FTDETECT_A_STATS_TICKS_RX_BEHIND, &st->present);
 	st->ticks_rx_dropped = get_u64(tb, FTDETECT_A_STATS_TICKS_RX_DROPPED, &st->present);
+	st->relays_asked = get_u64(tb, FTDETECT_A_STATS_RELAYS_ASKED, &st->present);
+	st->relays_sent = get_u64(tb, FTDETECT_A_STATS_RELAYS_SENT, &st->present);
+	st->relays_heard = get_u64(tb, FTDETECT_A_STATS_RELAYS_HEARD, &st->present);
 	if (tb[FTDETECT_A_STATS_EVENTS_BY_TYPE]) {
 		struct nlattr *a = tb[FTDETECT_A_STATS_EVENTS_BY_TYPE];
 		size_t n = (size_t)nla_len(a) / sizeof(uint64_t);

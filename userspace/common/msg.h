@@ -120,6 +120,7 @@ struct ftu_stats {
 	uint64_t minority;	/* a state, not a counter */
 	uint64_t ticks_rx_behind;
 	uint64_t ticks_rx_dropped;
+	uint64_t relays_asked, relays_sent, relays_heard;	/* indirect probes */
 	/*
 	 * EVENTS_BY_TYPE: the types both this build and the module know;
 	 * the others read 0 (an older module) or are dropped (a newer one).

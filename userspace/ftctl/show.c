@@ -143,7 +143,10 @@ void ftctl_show_print(FILE *f, const struct ftu_config *cfg,
 	X(FTDETECT_A_STATS_REPAIRS, "repairs", repairs)	\
 	X(FTDETECT_A_STATS_MINORITY, "minority", minority)	\
 	X(FTDETECT_A_STATS_TICKS_RX_BEHIND, "ticks_rx_behind", ticks_rx_behind) \
-	X(FTDETECT_A_STATS_TICKS_RX_DROPPED, "ticks_rx_dropped", ticks_rx_dropped)
+	X(FTDETECT_A_STATS_TICKS_RX_DROPPED, "ticks_rx_dropped", ticks_rx_dropped) \
+	X(FTDETECT_A_STATS_RELAYS_ASKED, "relays_asked", relays_asked) \
+	X(FTDETECT_A_STATS_RELAYS_SENT, "relays_sent", relays_sent) \
+	X(FTDETECT_A_STATS_RELAYS_HEARD, "relays_heard", relays_heard)
 
 /* The silence histograms: by whom the death was found, and their attributes. */
 static const struct {

@@ -173,6 +173,15 @@ static void instance(FILE *f, const struct ftu_config *cfg, const struct ftu_sta
 	stat_counter(f, st, FTDETECT_A_STATS_TICKS_RX_DROPPED, "ticks_rx_dropped_total",
 		     "Ticks that held verdicts: the machine had dropped received frames within a timeout.",
 		     st->ticks_rx_dropped);
+	stat_counter(f, st, FTDETECT_A_STATS_RELAYS_ASKED, "relays_asked_total",
+		     "Members asked to probe a node this node suspects (PROBE_REQ sent).",
+		     st->relays_asked);
+	stat_counter(f, st, FTDETECT_A_STATS_RELAYS_SENT, "relays_sent_total",
+		     "Suspects' answers relayed to the observers that asked (PROBE_RELAY sent).",
+		     st->relays_sent);
+	stat_counter(f, st, FTDETECT_A_STATS_RELAYS_HEARD, "relays_heard_total",
+		     "Suspects heard through another member (PROBE_RELAY accepted).",
+		     st->relays_heard);
 	if (FTU_HAS(st, FTDETECT_A_STATS_TICK_LATE_MAX_NS)) {
 		family(f, "tick_late_max_seconds", "gauge", "The latest a tick has fired.");
 		seconds(f, "tick_late_max_seconds", "", st->tick_late_max_ns);

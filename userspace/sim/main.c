@@ -43,6 +43,7 @@ static void usage(FILE *f)
 "      --quorum Q          votes of distinct observers that declare a node\n"
 "                          (default 1: an observer's timeout declares; 1..k)\n"
 "      --no-repair         what-if, not the module: no anti-entropy digests\n"
+"      --no-relay          what-if, not the module: no indirect probes of suspects\n"
 "                          (a notice lost on every path stays lost)\n"
 "      --no-tell-preds     what-if, not the module: a declarer does not send\n"
 "                          the death to the dead node's predecessors directly\n"
@@ -167,7 +168,7 @@ static int split(char *s, char **out, const char *opt)
 
 int main(int argc, char **argv)
 {
-	enum { O_JDIST = 256, O_QUORUM, O_ISOLATED, O_NO_REPAIR, O_NO_TELL, O_ADJ, O_CUT, O_LAYOUT, O_MODE, O_FIRST, O_WARMUP, O_TAIL,
+	enum { O_JDIST = 256, O_QUORUM, O_ISOLATED, O_NO_REPAIR, O_NO_RELAY, O_NO_TELL, O_ADJ, O_CUT, O_LAYOUT, O_MODE, O_FIRST, O_WARMUP, O_TAIL,
 	       O_LIMIT, O_SEED, O_JSON };
 	static const struct option opts[] = {
 		{ "nodes", required_argument, NULL, 'n' },
@@ -180,6 +181,7 @@ int main(int argc, char **argv)
 		{ "quorum", required_argument, NULL, O_QUORUM },
 		{ "isolated-after", required_argument, NULL, O_ISOLATED },
 		{ "no-repair", no_argument, NULL, O_NO_REPAIR },
+		{ "no-relay", no_argument, NULL, O_NO_RELAY },
 		{ "no-tell-preds", no_argument, NULL, O_NO_TELL },
 		{ "loss", required_argument, NULL, 'L' },
 		{ "scenario", required_argument, NULL, 's' },
@@ -267,6 +269,9 @@ int main(int argc, char **argv)
 			break;
 		case O_NO_REPAIR:
 			base.no_repair = true;
+			break;
+		case O_NO_RELAY:
+			base.no_relay = true;
 			break;
 		case O_NO_TELL:
 			base.no_tell_preds = true;

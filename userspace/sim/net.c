@@ -23,9 +23,11 @@ int sim_net_init(struct sim_net *net, const struct sim_net_config *cfg, u32 n, u
 	/* The sizes the module puts on the wire, from the module's encoder. */
 	net->size[FTD_FRAME_HEARTBEAT] = ftd_wire_encode(buf, sizeof(buf), &f, NULL, 0, zero_key);
 	f.type = FTD_FRAME_NOTICE;
-	net->size[SIM_MSG_PROBE] = net->size[SIM_MSG_ANSWER] =
 	net->size[FTD_FRAME_NOTICE] = ftd_wire_encode(buf, sizeof(buf), &f, payload,
 						      sizeof(payload), zero_key);
+	net->size[SIM_MSG_PROBE] = net->size[SIM_MSG_ANSWER] = net->size[FTD_FRAME_NOTICE];
+	net->size[SIM_MSG_PROBE_REQ] = net->size[SIM_MSG_RELAY_PROBE] = net->size[FTD_FRAME_NOTICE];
+	net->size[SIM_MSG_RELAY_ANSWER] = net->size[SIM_MSG_RELAY] = net->size[FTD_FRAME_NOTICE];
 	return 0;
 }
 

@@ -56,12 +56,19 @@ struct sim_net_count {
 
 /*
  * Frames on top of the wire's (enum ftd_frame_type) that the simulator
- * models without encoding them: a PROBE and its answer (PROBE_ACK), each
- * the size of a notice (fresh.c).
+ * models without encoding them, each the size of a notice: a PROBE and its
+ * answer (PROBE_ACK, fresh.c), and the indirect probes (relay.c): a
+ * PROBE_REQ to a helper (about: the suspect), the helper's PROBE and the
+ * answer (about: the requester), its PROBE_RELAY (about: the suspect).
+ * The nonce is ref: the requester's PROBE's send time.
  */
 enum {
 	SIM_MSG_PROBE = __FTD_FRAME_MAX,
 	SIM_MSG_ANSWER,
+	SIM_MSG_PROBE_REQ,
+	SIM_MSG_RELAY_PROBE,
+	SIM_MSG_RELAY_ANSWER,
+	SIM_MSG_RELAY,
 	__SIM_MSG_MAX
 };
 

@@ -4,6 +4,7 @@
 #include "sim/mem.h"
 #include "proto/detect.h"
 #include "proto/digest.h"
+#include "proto/relay.h"
 #include "proto/vote.h"
 #include "proto/wire.h"
 
@@ -351,20 +352,48 @@ static void note_observed(struct sim *s, u32 v, const u32 *preds, u32 n)
 	node->started = 1;
 }
 
+static void send_msg(struct sim *s, const struct sim_msg *m)
+{
+	if (sim_net_send(&s->net, s->now, m))
+		fail(s, "out of memory (event queue)");
+}
+
 /*
  * fresh.c ftd_fresh_ping: a PROBE, unless one went to it within `every`.
  * Its nonce is its send time: only an answer to the latest one counts.
+ * True if sent.
  */
-static void probe(struct sim *s, u32 v, struct sim_obs *o, u64 every)
+static bool probe(struct sim *s, u32 v, struct sim_obs *o, u64 every)
 {
-	struct sim_msg m = { .src = v, .dst = o->pos, .ref = s->now, .type = SIM_MSG_PROBE };
-
 	if (o->probe_ns && s->now - o->probe_ns < every)
-		return;
+		return false;
 	o->probe_ns = s->now;
 	s->rep.probes++;
-	if (sim_net_send(&s->net, s->now, &m))
-		fail(s, "out of memory (event queue)");
+	send_msg(s, &(struct sim_msg){ .src = v, .dst = o->pos, .ref = s->now,
+				       .type = SIM_MSG_PROBE });
+	return true;
+}
+
+/*
+ * relay.c ftd_relay_ask: FTD_RELAY_HELPERS random members v holds live,
+ * other than the suspect, asked to probe it, with the nonce of v's PROBE.
+ * (ftd_members_sample draws distinct ones; duplicates here are rare.)
+ */
+static void ask_helpers(struct sim *s, u32 v, u32 suspect, u64 nonce)
+{
+	u32 asked = 0, tries, h;
+	int32_t item;
+
+	for (tries = 0; asked < FTD_RELAY_HELPERS && tries < 4 * FTD_RELAY_HELPERS; tries++) {
+		h = (u32)sim_rng_below(&s->relay_rng, s->cfg->nodes);
+		item = sim_view_find_node(&s->view, h);
+		if (h == v || h == suspect || (item >= 0 && sim_view_knows(&s->view, v, item)))
+			continue;
+		s->rep.relays_asked++;
+		send_msg(s, &(struct sim_msg){ .src = v, .dst = h, .ref = nonce, .about = suspect,
+					       .type = SIM_MSG_PROBE_REQ });
+		asked++;
+	}
 }
 
 static bool vouched(struct sim *s, u32 v, u32 pos)
@@ -439,8 +468,11 @@ static void detect_tick(struct sim *s, u32 v)
 		if (ev == FTD_EV_NODE_SUSPECT)
 			s->rep.suspects++;
 		/* Asked: a suspect, and a node past the run not heard for a while. */
-		if (near && o[i].state == FTD_NODE_SUSPECT)
-			probe(s, v, &o[i], ping_every);
+		if (near && o[i].state == FTD_NODE_SUSPECT) {
+			/* A suspect is asked through others too (proto/relay.h). */
+			if (probe(s, v, &o[i], ping_every) && !s->cfg->no_relay)
+				ask_helpers(s, v, o[i].pos, o[i].probe_ns);
+		}
 		else if (!near && ftd_detect_in_ring(o[i].state) &&
 			 s->now - o[i].last_heard_ns >= ping_every)
 			probe(s, v, &o[i], ftd_watch_ask_every(&node->watch, ping_every, timeout));
@@ -502,6 +534,10 @@ static void heard(struct sim *s, u32 v, const struct sim_msg *m)
 		if (m->ref <= o->rx_seq)
 			return;	/* stale */
 		o->rx_seq = m->ref;
+	} else if (m->type == SIM_MSG_RELAY) {
+		if (!ftd_relay_vouches(m->ref, 0, o->probe_ns, 0))
+			return;	/* an answer to an older PROBE of ours */
+		s->rep.relays_heard++;
 	} else if (m->ref != o->probe_ns) {
 		return;		/* proto/fresh.c: an answer to no PROBE of ours */
 	} else {
@@ -614,10 +650,34 @@ void sim_node_rx(struct sim *s, const struct sim_msg *m)
 		notice_rx(s, m->dst, m);
 		return;
 	}
-	if (m->type == SIM_MSG_PROBE) {	/* fresh.c: answered at once */
-		if (sim_net_send(&s->net, s->now, &(struct sim_msg){
-				.src = m->dst, .dst = m->src, .ref = m->ref, .type = SIM_MSG_ANSWER }))
-			fail(s, "out of memory (event queue)");
+	switch (m->type) {
+	case SIM_MSG_PROBE:		/* fresh.c: answered at once */
+	case SIM_MSG_RELAY_PROBE:
+		send_msg(s, &(struct sim_msg){
+				.src = m->dst, .dst = m->src, .ref = m->ref, .about = m->about,
+				.type = m->type == SIM_MSG_PROBE ? SIM_MSG_ANSWER :
+								  SIM_MSG_RELAY_ANSWER });
+		return;
+	case SIM_MSG_PROBE_REQ:
+		/*
+		 * relay.c ftd_relay_request, without its table: the PROBE
+		 * carries the request back (the module keeps it, per suspect).
+		 */
+		node->last_rx_ns = s->now;
+		if (!holds_dead(s, m->dst, m->about))
+			send_msg(s, &(struct sim_msg){ .src = m->dst, .dst = m->about, .ref = m->ref,
+						       .about = m->src, .type = SIM_MSG_RELAY_PROBE });
+		return;
+	case SIM_MSG_RELAY_ANSWER:	/* relay.c ftd_relay_answered */
+		node->last_rx_ns = s->now;
+		send_msg(s, &(struct sim_msg){ .src = m->dst, .dst = m->about, .ref = m->ref,
+					       .about = m->src, .type = SIM_MSG_RELAY });
+		return;
+	case SIM_MSG_RELAY:		/* relay.c ftd_relay_heard: about the suspect */
+		node->last_rx_ns = s->now;
+		if (!holds_dead(s, m->dst, m->about))	/* in the ring only */
+			heard(s, m->dst, &(struct sim_msg){ .src = m->about, .dst = m->dst,
+							    .ref = m->ref, .type = SIM_MSG_RELAY });
 		return;
 	}
 	node->last_rx_ns = s->now;

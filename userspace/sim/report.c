@@ -170,7 +170,10 @@ void sim_report_finish(struct sim *s, struct sim_result *res)
 	res->digests = s->rep.digests;
 	res->repairs = s->rep.repairs;
 	res->probes = s->rep.probes;
+	res->relays_asked = s->rep.relays_asked;
+	res->relays_heard = s->rep.relays_heard;
 	res->repair = !s->cfg->no_repair;
+	res->relay = !s->cfg->no_relay;
 	res->complete = !s->pending;
 	res->ok = !res->never_delivered && !res->delivered_again && !res->false_deaths && !res->cut_declared &&
 		  !res->codec_errors && res->complete && !s->err;
@@ -277,9 +280,12 @@ void sim_report_json(FILE *f, const struct sim_result *res)
 	KU("to_dead", res->to_dead);
 	KU("votes", res->votes);
 	KB("repair", res->repair);
+	KB("relay", res->relay);
 	KU("digests", res->digests);
 	KU("repairs", res->repairs);
 	KU("probes", res->probes);
+	KU("relays_asked", res->relays_asked);
+	KU("relays_heard", res->relays_heard);
 	KU("isolated_after_ns", res->isolated_after_ns);
 	KB("complete", res->complete);
 	KB("ok", res->ok);

@@ -46,6 +46,7 @@ struct sim_report {
 	u64 votes;			/* quorum: an observer's timeout, a vote */
 	u64 digests, repairs;		/* DIGESTs sent; views exchanged on a difference */
 	u64 probes;			/* PROBEs of suspects and of nodes past a run */
+	u64 relays_asked, relays_heard;	/* PROBE_REQs sent; PROBE_RELAYs believed */
 };
 
 /* The numbers of one run (a JSON object, a table row). */
@@ -84,7 +85,9 @@ struct sim_result {
 	u64 declarations, suspects, recoveries, tell_dead, fenced, to_dead, votes;
 	u64 digests, repairs;			/* anti-entropy (repair.c) */
 	u64 probes;				/* PROBEs sent (each answered if it arrives) */
+	u64 relays_asked, relays_heard;		/* indirect probes (relay.c) */
 	bool repair;				/* on (the module), or what-if off */
+	bool relay;				/* indirect probes: likewise */
 	u64 isolated_after_ns;			/* what-if knob, 0: as the module (timeout / 2) */
 	bool complete;			/* every receiver knew before the time limit */
 	bool ok;

@@ -10,6 +10,7 @@
 #define RNG_STREAM_PHASE	1
 #define RNG_STREAM_KEY		4
 #define RNG_STREAM_REPAIR	5
+#define RNG_STREAM_RELAY	6
 #define SIM_CLUSTER		42
 /* Room for deaths nobody planned (false deaths, an island's declarations). */
 #define SIM_SPARE_ITEMS		64
@@ -94,6 +95,7 @@ static int setup(struct sim *s, const struct sim_config *cfg)
 		return -1;
 	}
 	sim_rng_seed(&s->repair_rng, cfg->seed, RNG_STREAM_REPAIR);
+	sim_rng_seed(&s->relay_rng, cfg->seed, RNG_STREAM_RELAY);
 	for (i = 0; i < n; i++) {
 		s->nodes[i].up = 1;
 		s->nodes[i].incarnation = 1;

@@ -49,6 +49,7 @@ struct sim_config {
 	u64 isolated_after_ns;	/* what-if: the isolation rule's silence; 0: the
 				 * suspicion delay (timeout / 2), as the module */
 	bool no_repair;		/* what-if: no digests (the module before repair.c) */
+	bool no_relay;		/* what-if: no indirect probes (before relay.c) */
 	bool no_tell_preds;	/* what-if: a declarer tells the broadcast only */
 	struct sim_net_config net;
 	u32 adjacent;		/* SIM_SC_ADJACENT: how many */
@@ -80,6 +81,7 @@ struct sim {
 	struct sim_report rep;
 	struct sim_quorum quorum;
 	struct sim_rng repair_rng;	/* whom a digest goes to, and when */
+	struct sim_rng relay_rng;	/* whom a suspect's observer asks to probe it */
 	struct sim_node *nodes;
 	struct sim_obs *obs;	/* k per node (struct sim_node.wide: more) */
 	u32 walk[FTD_WATCH_MAX];	/* scratch of one tick: predecessors */

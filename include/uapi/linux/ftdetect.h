@@ -90,8 +90,8 @@
 #include <linux/ioctl.h>
 
 #define FTD_WIRE_MAGIC		0x46544454U	/* "FTDT" */
-#define FTD_WIRE_VERSION	3	/* 2: notice seq, receiver, PROBE, rank owner;
-					 * 3: DIGEST */
+#define FTD_WIRE_VERSION	4	/* 2: notice seq, receiver, PROBE, rank owner;
+					 * 3: DIGEST; 4: PROBE_REQ, PROBE_RELAY */
 #define FTD_DEFAULT_PORT	7061
 #define FTD_KEY_LEN		16		/* SipHash-2-4 key */
 #define FTD_KEYS_ACCEPTED_MAX	3		/* keys accepted besides the one we send with */
@@ -158,6 +158,23 @@ enum ftd_frame_type {
  *                                             +-25 %; a receiver whose own settled view
  *                                             differs exchanges views with the sender
  *                                             (never forwarded)
+ *   FTD_NOTICE_PROBE_REQ the suspect          "probe it for me": an observer that
+ *                                             suspects the subject (at subject_incarnation)
+ *                                             asks 3 random live members (FTD_RELAY_HELPERS),
+ *                                             each time it PROBEs the suspect itself; the
+ *                                             64-bit word is the nonce of that PROBE
+ *                                             (never forwarded)
+ *   FTD_NOTICE_PROBE_RELAY the suspect        the helper's answer: the suspect answered
+ *                                             the helper's own PROBE, made at most
+ *                                             ftd_detect_ask_every() before the request
+ *                                             came, at subject_incarnation; the 64-bit
+ *                                             word echoes the requester's nonce, which
+ *                                             accepts it only while that nonce is its
+ *                                             outstanding one for the suspect: then the
+ *                                             suspect counts as heard now (never
+ *                                             forwarded). A lossy or broken link between
+ *                                             two live nodes is thus no death while
+ *                                             others reach the suspect (kmod/proto/relay.h)
  *
  * A node that first hears a node (it joined, or restarted) sends it its
  * view: one notice per node it knows (ALIVE, DEAD or LEFT, itself included),
@@ -210,6 +227,8 @@ enum ftd_notice_kind {
 	FTD_NOTICE_PROBE,
 	FTD_NOTICE_PROBE_ACK,
 	FTD_NOTICE_DIGEST,
+	FTD_NOTICE_PROBE_REQ,
+	FTD_NOTICE_PROBE_RELAY,
 	__FTD_NOTICE_MAX
 };
 
@@ -226,7 +245,8 @@ struct ftd_wire_notice {
 		};
 		__be64 rail_seq;	/* IFACE_*: the rail's heartbeat seq the
 					 * report was made at (see below) */
-		__be64 nonce;		/* PROBE, PROBE_ACK; DIGEST: the digest */
+		__be64 nonce;		/* PROBE, PROBE_ACK, PROBE_REQ,
+					 * PROBE_RELAY; DIGEST: the digest */
 	};
 	union {
 		struct {
@@ -792,6 +812,12 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *                                             less than 4 deadlines declared nobody
  *                                             then (the overload rule,
  *                                             docs/detection.md)
+ *       FTDETECT_A_STATS_RELAYS_ASKED u64     PROBE_REQs sent: members asked to probe a
+ *                                             node this node suspects
+ *       FTDETECT_A_STATS_RELAYS_SENT u64      PROBE_RELAYs sent: a suspect answered this
+ *                                             node's PROBE made for another observer
+ *       FTDETECT_A_STATS_RELAYS_HEARD u64     PROBE_RELAYs accepted: a suspect this node
+ *                                             could not hear was heard through another
  *
  *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
  *     FTDETECT_A_EVENT               nest
@@ -972,6 +998,9 @@ enum ftdetect_stats_attr {
 	FTDETECT_A_STATS_TOLD_HIST,
 	FTDETECT_A_STATS_TOLD_SUM_NS,
 	FTDETECT_A_STATS_TICKS_RX_DROPPED,
+	FTDETECT_A_STATS_RELAYS_ASKED,
+	FTDETECT_A_STATS_RELAYS_SENT,
+	FTDETECT_A_STATS_RELAYS_HEARD,
 	__FTDETECT_A_STATS_MAX
 };
 #define FTDETECT_A_STATS_MAX (__FTDETECT_A_STATS_MAX - 1)

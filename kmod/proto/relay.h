@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Indirect probes: a suspect is asked through others too (SWIM's
+ * ping-req), so that a lossy or broken link between two live nodes is no
+ * death while other members still reach the suspect.
+ *
+ * An observer that suspects a node PROBEs it directly (proto/detect.h) and,
+ * with the same nonce, sends FTD_NOTICE_PROBE_REQ to FTD_RELAY_HELPERS
+ * random live members. A helper PROBEs the suspect itself (one PROBE serves
+ * every request that came meanwhile) and keeps each request for a while;
+ * when the suspect answers, it sends each requester FTD_NOTICE_PROBE_RELAY
+ * echoing that requester's nonce. The requester believes a relay only while
+ * its nonce is the one outstanding for the suspect, at the incarnation it
+ * holds, and then counts the suspect as heard.
+ *
+ * What a relay proves: the suspect answered a nonce the helper made at
+ * most ftd_relay_wait() before the request came (ftd_fresh_ask_due reuses
+ * a young unanswered nonce), so it was alive after the requester began to
+ * suspect it. A real death is never refuted: nobody can answer for a dead
+ * node, so it is declared at the timeout as without relays; a suspect that
+ * answers a helper and then dies is declared a timeout after that answer.
+ *
+ * Loss: a false death needed the direct round trip to fail at every ask;
+ * now each of the helpers' four-frame paths must fail too, so at frame
+ * loss p the rate falls by about (4p)^FTD_RELAY_HELPERS per ask.
+ *
+ * A helper keeps FTD_RELAY_SLOTS requests per suspect (a suspect has k
+ * observers, rarely all suspecting at once); a newer request from the same
+ * requester replaces its older one, a full table drops the oldest.
+ * Requests are MAC'd notices from members, fresh under the notice windows
+ * (proto/fresh.h): a replayed one is refused before it costs a PROBE, and
+ * a relay echoing an old nonce is ignored by the requester.
+ */
+#ifndef FTD_PROTO_RELAY_H
+#define FTD_PROTO_RELAY_H
+
+#include "compat.h"
+#include "detect.h"
+#include "elapsed.h"
+
+#define FTD_RELAY_HELPERS	3	/* members asked per ask of a suspect */
+#define FTD_RELAY_SLOTS		2	/* requests a helper keeps per suspect */
+
+struct ftd_relay_req {
+	u32 requester;
+	u64 nonce;	/* the requester's, echoed in the relay; 0: a free slot */
+	u64 asked_ns;	/* when the request came */
+};
+
+struct ftd_relay {
+	struct ftd_relay_req req[FTD_RELAY_SLOTS];
+};
+
+/*
+ * How long a request waits for the suspect's answer, and how old the
+ * helper's nonce may be to answer it: the observer's interval between
+ * asks. The next ask brings a new request if the suspect is still silent.
+ */
+static inline u64 ftd_relay_wait(u64 period_ns, u64 timeout_ns)
+{
+	return ftd_detect_ask_every(period_ns, timeout_ns);
+}
+
+/* Keep a request (nonce 0 is none: ignored). A zeroed table is empty. */
+static inline void ftd_relay_record(struct ftd_relay *r, u32 requester, u64 nonce, u64 now)
+{
+	u32 i, slot = 0;
+
+	if (!nonce)
+		return;
+	for (i = 0; i < FTD_RELAY_SLOTS; i++) {
+		if (r->req[i].nonce && r->req[i].requester == requester) {
+			slot = i;
+			break;
+		}
+		if (!r->req[i].nonce ||
+		    (r->req[slot].nonce && r->req[i].asked_ns < r->req[slot].asked_ns))
+			slot = i;
+	}
+	r->req[slot] = (struct ftd_relay_req){
+		.requester = requester, .nonce = nonce, .asked_ns = now,
+	};
+}
+
+/*
+ * The suspect answered, at now, a nonce we made at nonce_ns: move the
+ * requests it answers to out (at most FTD_RELAY_SLOTS) and free them.
+ * Requests older than `wait` are dropped unanswered; so is a request that
+ * came more than `wait` after our nonce was made (the answer is older
+ * evidence than the requester's silence: our next PROBE answers it).
+ */
+static inline u32 ftd_relay_take(struct ftd_relay *r, u64 now, u64 nonce_ns, u64 wait,
+				 struct ftd_relay_req *out)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < FTD_RELAY_SLOTS; i++) {
+		struct ftd_relay_req *q = &r->req[i];
+
+		if (!q->nonce)
+			continue;
+		if (ftd_elapsed(now, q->asked_ns) >= wait) {
+			q->nonce = 0;
+			continue;
+		}
+		if (ftd_elapsed(q->asked_ns, nonce_ns) > wait)
+			continue;
+		out[n++] = *q;
+		q->nonce = 0;
+	}
+	return n;
+}
+
+/*
+ * Does a relay with this nonce, at this incarnation, vouch for the suspect
+ * we hold at held_incarnation, whose PROBE nonce outstanding is ours?
+ */
+static inline bool ftd_relay_vouches(u64 relay_nonce, u32 relay_incarnation, u64 ours,
+				     u32 held_incarnation)
+{
+	return ours && relay_nonce == ours && relay_incarnation == held_incarnation;
+}
+
+#endif

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "relay.h"
+#include "detect.h"
+#include "dissem.h"
+#include "fresh.h"
+#include "members.h"
+#include "peer.h"
+#include "proto/relay.h"
+
+void ftd_relay_ask(struct ftd_net *fn, struct ftd_peer *suspect, u32 incarnation, u64 nonce)
+{
+	struct ftd_notice n = {
+		.kind = FTD_NOTICE_PROBE_REQ,
+		.subject = suspect->id,
+		.subject_incarnation = incarnation,
+		.origin = fn->cfg.node,
+		.nonce = nonce,
+	};
+	u32 ids[FTD_RELAY_HELPERS + 1], cnt, i, asked = 0;
+	struct ftd_peer *helper;
+
+	/* One more than needed: the suspect itself may be drawn. */
+	cnt = ftd_members_sample(fn, ids, ARRAY_SIZE(ids));
+	for (i = 0; i < cnt && asked < FTD_RELAY_HELPERS; i++) {
+		if (ids[i] == suspect->id)
+			continue;
+		helper = ftd_peer_find(fn, ids[i]);
+		if (!helper)
+			continue;
+		ftd_dissem_send_to(fn, helper, &n);
+		asked++;
+	}
+	atomic64_add(asked, &fn->stats.relays_asked);
+}
+
+void ftd_relay_request(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd_notice *n)
+{
+	u64 wait = ftd_relay_wait(READ_ONCE(fn->cfg.period_ns), READ_ONCE(fn->cfg.timeout_ns));
+	struct ftd_peer *suspect;
+	bool ask;
+
+	/* From the asker itself, about someone else. */
+	if (n->origin != sender->id || n->subject == sender->id ||
+	    n->subject == READ_ONCE(fn->cfg.node) || !n->nonce)
+		return;
+	suspect = ftd_peer_find(fn, n->subject);
+	if (!suspect)
+		return;
+	spin_lock(&suspect->lock);
+	/*
+	 * Held gone at that incarnation or later, or at a later one: the
+	 * asker learns that from the notices, not from us.
+	 */
+	ask = !(suspect->incarnation > n->subject_incarnation ||
+		(suspect->incarnation == n->subject_incarnation &&
+		 (suspect->state == FTD_NODE_DEAD || suspect->state == FTD_NODE_LEFT)));
+	if (ask)
+		ftd_relay_record(&suspect->relay, sender->id, n->nonce, ktime_get_ns());
+	spin_unlock(&suspect->lock);
+	if (ask)
+		ftd_fresh_ask(fn, suspect, wait, wait);
+}
+
+void ftd_relay_answered(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation, u64 now,
+			u64 nonce_ns)
+{
+	u64 wait = ftd_relay_wait(READ_ONCE(fn->cfg.period_ns), READ_ONCE(fn->cfg.timeout_ns));
+	struct ftd_relay_req out[FTD_RELAY_SLOTS];
+	struct ftd_notice n = {
+		.kind = FTD_NOTICE_PROBE_RELAY,
+		.subject = peer->id,
+		.subject_incarnation = incarnation,
+		.origin = fn->cfg.node,
+	};
+	struct ftd_peer *requester;
+	u32 cnt, i;
+
+	spin_lock(&peer->lock);
+	cnt = ftd_relay_take(&peer->relay, now, nonce_ns, wait, out);
+	spin_unlock(&peer->lock);
+	if (!cnt)
+		return;
+	rcu_read_lock();
+	for (i = 0; i < cnt; i++) {
+		requester = ftd_peer_find(fn, out[i].requester);
+		if (!requester)
+			continue;
+		n.nonce = out[i].nonce;
+		ftd_dissem_send_to(fn, requester, &n);
+		atomic64_inc(&fn->stats.relays_sent);
+	}
+	rcu_read_unlock();
+}
+
+void ftd_relay_heard(struct ftd_net *fn, const struct ftd_notice *n)
+{
+	struct ftd_peer *suspect = ftd_peer_find(fn, n->subject);
+	bool vouched;
+
+	if (!suspect || suspect->self)
+		return;
+	spin_lock(&suspect->lock);
+	vouched = ftd_detect_in_ring(suspect->state) &&
+		  ftd_relay_vouches(n->nonce, n->subject_incarnation, suspect->fresh.nonce,
+				    suspect->incarnation);
+	spin_unlock(&suspect->lock);
+	if (!vouched)
+		return;
+	atomic64_inc(&fn->stats.relays_heard);
+	ftd_detect_answered(fn, suspect, n->subject_incarnation, ktime_get_ns(), 0);
+}
