@@ -6,7 +6,8 @@
 # (tc netem: reordering included), for a long window; nobody dies, so
 # every NODE_DEAD and FENCED is false. Counted at every node: NODE_SUSPECT
 # and NODE_DEAD records, FENCED, heartbeats lost (sequence gaps) against
-# those received, and the PROBEs that refuted suspicions.
+# those received, and the suspicions refuted through another member
+# (relays_heard: kmod/proto/relay.h).
 #
 #   n1 .. n8 ── br0       netem on every nX r0 (egress): loss, delay, jitter
 #
@@ -40,12 +41,16 @@ counts() {
 			{at, event, node, origin, time_ns}]}'
 }
 
-# frames: heartbeats received and lost (gaps), PROBEs, over every node.
+# frames: heartbeats received and lost (gaps), and suspicions refuted
+# through another member (indirect probes), over every node.
 frames() {
 	local i
 	for ((i = 1; i <= NODES; i++)); do
 		n "$i" ftstat -j
-	done | jq -s '{hb_rx: [.[].nodes[].rx // 0] | add, hb_lost: [.[].nodes[].lost // 0] | add}'
+		n "$i" ftctl stats -j
+	done | jq -s '{hb_rx: [.[].nodes // [] | .[].rx // 0] | add,
+		hb_lost: [.[].nodes // [] | .[].lost // 0] | add,
+		relays_heard: [.[].relays_heard // 0] | add}'
 }
 
 cluster_create "$NODES"
@@ -74,18 +79,19 @@ jq -n --slurpfile c "$FTD_TMP/counts" --slurpfile f0 "$FTD_TMP/frames0" \
 	--argjson window "$((until - from))" '
 	($f[0].hb_rx - $f0[0].hb_rx) as $rx | ($f[0].hb_lost - $f0[0].hb_lost) as $lost |
 	{benchmark: "lossy", env: $env, measured: true,
-	 note: "nobody dies: every NODE_DEAD and FENCED is false; suspicions are refuted by a heartbeat or a PROBE answer",
+	 note: "nobody dies: every NODE_DEAD and FENCED is false; suspicions are refuted by a heartbeat, a PROBE answer or a helper relaying one (relays_heard)",
 	 nodes: $nodes, period: $period, timeout: $timeout,
 	 netem: {loss: $loss, delay: $delay, jitter: $jitter}, window_ns: $window,
 	 heartbeats_received: $rx, heartbeats_lost: $lost,
+	 relays_heard: ($f[0].relays_heard - $f0[0].relays_heard),
 	 loss_measured: (if $rx + $lost > 0 then $lost / ($rx + $lost) else null end)} + $c[0]' > "$OUT"
 
 echo "# false verdicts on lossy links ($(bench_env | jq -r .virtualization), $(nproc) CPU)"
-printf '%-6s %-16s %-20s %8s | %9s %9s %7s | %12s %8s\n' NODES PERIOD/TIMEOUT NETEM WINDOW_S \
-	SUSPECT DEAD FENCED HB_RX LOSS
+printf '%-6s %-16s %-20s %8s | %9s %9s %7s %9s | %12s %8s\n' NODES PERIOD/TIMEOUT NETEM WINDOW_S \
+	SUSPECT DEAD FENCED RELAYED HB_RX LOSS
 jq -r '[.nodes, "\(.period) / \(.timeout)", "\(.netem.loss) \(.netem.delay)+-\(.netem.jitter)",
-	(.window_ns / 1e9 | floor), .node_suspect, .node_dead, .fenced, .heartbeats_received,
-	"\((.loss_measured // 0) * 1000 | floor / 10) %"] | @tsv' "$OUT" |
-	awk -F'\t' '{ printf "%-6s %-16s %-20s %8s | %9s %9s %7s | %12s %8s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }'
-echo "# SUSPECT, DEAD, FENCED: records at all nodes (all false); LOSS: heartbeats lost / sent, measured"
+	(.window_ns / 1e9 | floor), .node_suspect, .node_dead, .fenced, .relays_heard,
+	.heartbeats_received, "\((.loss_measured // 0) * 1000 | floor / 10) %"] | @tsv' "$OUT" |
+	awk -F'\t' '{ printf "%-6s %-16s %-20s %8s | %9s %9s %7s %9s | %12s %8s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }'
+echo "# SUSPECT, DEAD, FENCED: records at all nodes (all false); RELAYED: suspicions refuted through another member; LOSS: heartbeats lost / sent, measured"
 echo "# -> $OUT"
