@@ -265,6 +265,25 @@ TEST(suspicion_state_machine)
 }
 
 /* An observed node silent for two periods hears from its observer. */
+/*
+ * A suspect is asked on the ticks: at 10 ms / 50 ms every tick of the
+ * second half of the timeout (twice before it is declared), not every
+ * 12.5 ms, which the ticks rounded up to 20 ms (once).
+ */
+TEST(a_suspect_is_asked_on_the_ticks)
+{
+	const u64 ms = 1000000;
+
+	EXPECT_EQ(7500000, ftd_detect_ask_every(10 * ms, 50 * ms));
+	EXPECT_EQ(7500000, ftd_detect_ask_every(10 * ms, 20 * ms));
+	EXPECT_EQ(1750000, ftd_detect_ask_every(1 * ms, 10 * ms));
+	EXPECT_EQ(17500000, ftd_detect_ask_every(10 * ms, 100 * ms));
+	/* Ticks 10 ms apart, one a little early: still asked. */
+	EXPECT_LT(ftd_detect_ask_every(10 * ms, 50 * ms), 10 * ms - 10000);
+	/* The second half of the timeout holds at least two asks. */
+	EXPECT_LE(2 * ftd_detect_ask_every(10 * ms, 50 * ms), 50 * ms / 2);
+}
+
 TEST(an_observer_reminds_a_silent_node_of_itself)
 {
 	const u64 p = 10000000;

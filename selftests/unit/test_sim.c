@@ -268,7 +268,7 @@ TEST(loss_one_percent_still_exactly_once)
 }
 
 /*
- * Loss-driven false deaths (docs/simulation.md, finding 7): at 12 % loss
+ * Loss-driven false deaths (docs/simulation.md, finding 7): at 15 % loss
  * on every frame, observers lose a suspect's heartbeats and its direct
  * PROBE round trips alike; asking helpers to probe it (proto/relay.h)
  * refutes the suspicion through other paths.
@@ -279,7 +279,7 @@ TEST(indirect_probes_remove_loss_driven_false_deaths)
 	struct sim_result res;
 
 	config(&cfg, 1000, SIM_SC_SINGLE);
-	cfg.net.loss = 0.12;
+	cfg.net.loss = 0.15;
 	cfg.tail_ns = 2000000000ULL;
 	cfg.no_relay = true;
 	ASSERT_EQ(0, sim_run(&cfg, &res));
