@@ -32,26 +32,28 @@ PERIOD=${BENCH_PERIOD:-10ms}
 TIMEOUT=${BENCH_TIMEOUT:-50ms}
 OUT=$BENCH_OUT/lossy.json
 
-# mark: every node's event file's length now, the start of the window.
+# mark FILE: every node's event file's length now, one line each: the
+# window's start ($FTD_TMP/start) and end ($FTD_TMP/end).
 mark() {
 	local i
 	for ((i = 1; i <= NODES; i++)); do
 		wc -l < "$FTD_TMP/dev.$i"
-	done > "$FTD_TMP/mark"
+	done > "$1"
 }
 
-# window_events: the events recorded since mark, at every node, each line
-# tagged with the node that recorded it ("N {json}"). Plain text tools
-# only: under one emulated CPU a jq over every event, every minute, was
-# load enough to make the machine drop frames and the window false deaths
-# of its own.
+# window_events: the events recorded in the window (up to now while it
+# lasts), at every node, each line tagged with the node that recorded it
+# ("N {json}"). Plain text tools only: under one emulated CPU a jq over
+# every event, every minute, was load enough to make the machine drop
+# frames and the window false deaths of its own.
 window_events() {
-	local i start
-	i=0
+	local i=0 start end
 	while read -r start; do
 		i=$((i + 1))
-		tail -n +"$((start + 1))" "$FTD_TMP/dev.$i" | sed "s/^/$i /"
-	done < "$FTD_TMP/mark"
+		end='$'
+		[ ! -s "$FTD_TMP/end" ] || end=$(sed -n "${i}p" "$FTD_TMP/end")
+		sed -n "$((start + 1)),${end}s/^/$i /p" "$FTD_TMP/dev.$i"
+	done < "$FTD_TMP/start"
 }
 
 # progress: the false records so far and the machine's receive drops
@@ -108,7 +110,7 @@ done
 frames > "$FTD_TMP/frames0"
 softnet_drops > "$FTD_TMP/drops0"
 kmark=$(kernel_mark)
-mark
+mark "$FTD_TMP/start"
 from=$(now_ns)
 log "lossy: $NODES nodes, $PERIOD / $TIMEOUT, netem loss $LOSS delay $DELAY +- $JITTER, $SECS s"
 for ((t = 60; t <= SECS; t += 60)); do
@@ -117,10 +119,16 @@ for ((t = 60; t <= SECS; t += 60)); do
 done
 sleep $((SECS % 60))
 until=$(now_ns)
-counts > "$FTD_TMP/counts"
+mark "$FTD_TMP/end"
 frames > "$FTD_TMP/frames"
 drops=$(($(softnet_drops) - $(cat "$FTD_TMP/drops0")))
 kernel_since "$kmark" > "$BENCH_OUT/lossy.dmesg"
+# The window is over: the loss stops before the counting, which a cluster
+# that overloads the machine would otherwise slow without end.
+for ((i = 1; i <= NODES; i++)); do
+	n "$i" tc qdisc del dev "n${i}r0" root || true
+done
+counts > "$FTD_TMP/counts"
 jq -n --slurpfile c "$FTD_TMP/counts" --slurpfile f0 "$FTD_TMP/frames0" \
 	--slurpfile f "$FTD_TMP/frames" --argjson env "$(bench_env)" \
 	--arg loss "$LOSS" --arg delay "$DELAY" --arg jitter "$JITTER" \
