@@ -15,7 +15,8 @@
 #
 # BENCH_SECONDS (default 600) the lossy window, BENCH_NODES (8),
 # BENCH_LOSS (5%), BENCH_DELAY (2ms), BENCH_JITTER (1ms), BENCH_PERIOD
-# (10ms), BENCH_TIMEOUT (50ms). A progress line every minute. Output: a
+# (10ms), BENCH_TIMEOUT (50ms). A progress line every BENCH_PROGRESS
+# seconds (60). Output: a
 # table, build/bench/lossy.json and the window's kernel log in
 # build/bench/lossy.dmesg. All nodes share the machine: frames it drops on
 # receive because its CPU fell behind (RX_DROPS) are loss netem did not
@@ -30,6 +31,7 @@ DELAY=${BENCH_DELAY:-2ms}
 JITTER=${BENCH_JITTER:-1ms}
 PERIOD=${BENCH_PERIOD:-10ms}
 TIMEOUT=${BENCH_TIMEOUT:-50ms}
+EVERY=${BENCH_PROGRESS:-60}
 OUT=$BENCH_OUT/lossy.json
 
 # mark FILE: every node's event file's length now, one line each: the
@@ -113,11 +115,11 @@ kmark=$(kernel_mark)
 mark "$FTD_TMP/start"
 from=$(now_ns)
 log "lossy: $NODES nodes, $PERIOD / $TIMEOUT, netem loss $LOSS delay $DELAY +- $JITTER, $SECS s"
-for ((t = 60; t <= SECS; t += 60)); do
-	sleep 60
+for ((t = EVERY; t <= SECS; t += EVERY)); do
+	sleep "$EVERY"
 	log "lossy: $t of $SECS s: $(progress)"
 done
-sleep $((SECS % 60))
+sleep $((SECS % EVERY))
 until=$(now_ns)
 mark "$FTD_TMP/end"
 frames > "$FTD_TMP/frames"
