@@ -435,6 +435,26 @@ static bool machine_dropping(struct ftd_net *fn, u64 now_ns, u64 timeout)
 	return held;
 }
 
+/*
+ * A death we declare goes to the kernel log with its evidence: an admin
+ * asking why a node was fenced, or a false death under load or loss, is
+ * answered by the silence measured against its deadline and by the state
+ * of our own machine at that tick.
+ */
+static void log_declaration(struct ftd_net *fn, u32 node, u32 incarnation, u64 now_ns, u64 since,
+			    u64 deadline, u64 due_ns, bool excused)
+{
+	u64 last = READ_ONCE(fn->last_rx_ns);
+
+	pr_info_ratelimited("node %u: declared node %u (incarnation %u) dead: silent %llu ms, deadline %llu ms; last valid frame from anyone %llu ms ago; this tick %llu ms late%s\n",
+			    fn->cfg.node, node, incarnation,
+			    div_u64(ftd_elapsed(now_ns, since), NSEC_PER_MSEC),
+			    div_u64(deadline, NSEC_PER_MSEC),
+			    last ? div_u64(ftd_elapsed(now_ns, last), NSEC_PER_MSEC) : 0,
+			    div_u64(ftd_elapsed(now_ns, due_ns), NSEC_PER_MSEC),
+			    excused ? "; past the overload excuse (this machine drops or its tick starves)" : "");
+}
+
 void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 {
 	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
@@ -494,7 +514,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	for (i = 0; i < n; i++) {
 		struct ftd_peer *peer = w->peers[i];
 		bool near = i < k;	/* past them: the walk past a silent run */
-		u64 since, deadline;
+		u64 since, deadline = timeout;
 
 		spin_lock(&peer->lock);
 		old = peer->state;
@@ -574,8 +594,11 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 				ftd_dissem_iface(fn, peer, incarnation, r, true, rails_seq[r]);
 		if (vote)
 			ftd_dissem_vote(fn, peer, incarnation);
-		if (ev == FTD_EV_NODE_DEAD)
+		if (ev == FTD_EV_NODE_DEAD) {
+			log_declaration(fn, peer->id, incarnation, now_ns, since, deadline, due_ns,
+					dropping || starved);
 			ftd_dissem_declare_dead(fn, peer, incarnation, edges, n_edges);
+		}
 	}
 	rcu_read_unlock();
 	/* An island that cannot cross half by its deaths: proto/reach.h. */
