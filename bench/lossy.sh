@@ -16,12 +16,11 @@
 # BENCH_SECONDS (default 600) the lossy window, BENCH_NODES (8),
 # BENCH_LOSS (5%), BENCH_DELAY (2ms), BENCH_JITTER (1ms), BENCH_PERIOD
 # (10ms), BENCH_TIMEOUT (50ms). A progress line every BENCH_PROGRESS
-# seconds (60). Output: a
-# table, build/bench/lossy.json and the window's kernel log in
-# build/bench/lossy.dmesg. All nodes share the machine: frames it drops on
-# receive because its CPU fell behind (RX_DROPS) are loss netem did not
-# make, and a node that judges through them is held by the overload rule
-# (kmod/proto/overload.h).
+# seconds (60). Output: a table, build/bench/lossy.json and the window's
+# kernel log in build/bench/lossy.dmesg. All nodes share the machine:
+# frames it drops on receive because its CPU fell behind (RX_DROPS) are
+# loss netem did not make, and a node that judges through them is held
+# by the overload rule (kmod/proto/overload.h).
 source "$(dirname "$0")/lib.sh"
 
 NODES=${BENCH_NODES:-8}
@@ -53,29 +52,22 @@ window_events() {
 	while read -r start; do
 		i=$((i + 1))
 		end='$'
-		[ ! -s "$FTD_TMP/end" ] || end=$(sed -n "${i}p" "$FTD_TMP/end")
+		if [ -s "$FTD_TMP/end" ]; then
+			end=$(sed -n "${i}p" "$FTD_TMP/end")
+			# sed's range N,M with M < N is line N: an empty window is none
+			[ "$end" -gt "$start" ] || continue
+		fi
 		sed -n "$((start + 1)),${end}s/^/$i /p" "$FTD_TMP/dev.$i"
 	done < "$FTD_TMP/start"
 }
 
 # progress: the false records so far and the machine's receive drops
-# (/proc/net/softnet_stat, second column: backlog overflows), one line.
+# (backlog_drops, selftests/lib.sh), one line.
 progress() {
-	window_events | awk -v drops="$(softnet_drops)" '
+	window_events | awk -v drops="$(backlog_drops)" '
 		/"event":"NODE_SUSPECT"/ { s++ } /"event":"NODE_DEAD"/ { d++ } /"event":"FENCED"/ { f++ }
 		END { printf "suspect %d, dead %d, fenced %d, machine rx drops %d\n", s, d, f, drops - base }' \
 		base="$(cat "$FTD_TMP/drops0")"
-}
-
-# softnet_drops: frames this machine dropped on receive so far, every CPU.
-softnet_drops() {
-	local sum=0 cnt line
-	while read -r line; do
-		set -- $line
-		cnt=$((16#$2))
-		sum=$((sum + cnt))
-	done < /proc/net/softnet_stat
-	echo "$sum"
 }
 
 # counts: the false records of the window, over every node, as JSON.
@@ -110,7 +102,7 @@ for ((i = 1; i <= NODES; i++)); do
 		bench_fail "$OUT" lossy "tc netem on node $i"
 done
 frames > "$FTD_TMP/frames0"
-softnet_drops > "$FTD_TMP/drops0"
+backlog_drops > "$FTD_TMP/drops0"
 kmark=$(kernel_mark)
 mark "$FTD_TMP/start"
 from=$(now_ns)
@@ -123,7 +115,7 @@ sleep $((SECS % EVERY))
 until=$(now_ns)
 mark "$FTD_TMP/end"
 frames > "$FTD_TMP/frames"
-drops=$(($(softnet_drops) - $(cat "$FTD_TMP/drops0")))
+drops=$(($(backlog_drops) - $(cat "$FTD_TMP/drops0")))
 kernel_since "$kmark" > "$BENCH_OUT/lossy.dmesg"
 # The window is over: the loss stops before the counting, which a cluster
 # that overloads the machine would otherwise slow without end.
