@@ -435,6 +435,14 @@ static bool machine_dropping(struct ftd_net *fn, u64 now_ns, u64 timeout)
 	return held;
 }
 
+/* The age of the last valid frame from anyone, for the kernel log (0: none yet). */
+static u64 ms_since_any_rx(struct ftd_net *fn, u64 now_ns)
+{
+	u64 last = READ_ONCE(fn->last_rx_ns);
+
+	return last ? div_u64(ftd_elapsed(now_ns, last), NSEC_PER_MSEC) : 0;
+}
+
 /*
  * A death we declare goes to the kernel log with its evidence: an admin
  * asking why a node was fenced, or a false death under load or loss, is
@@ -444,13 +452,10 @@ static bool machine_dropping(struct ftd_net *fn, u64 now_ns, u64 timeout)
 static void log_declaration(struct ftd_net *fn, u32 node, u32 incarnation, u64 now_ns, u64 since,
 			    u64 deadline, u64 due_ns, bool excused)
 {
-	u64 last = READ_ONCE(fn->last_rx_ns);
-
 	pr_info_ratelimited("node %u: declared node %u (incarnation %u) dead: silent %llu ms, deadline %llu ms; last valid frame from anyone %llu ms ago; this tick %llu ms late%s\n",
 			    fn->cfg.node, node, incarnation,
 			    div_u64(ftd_elapsed(now_ns, since), NSEC_PER_MSEC),
-			    div_u64(deadline, NSEC_PER_MSEC),
-			    last ? div_u64(ftd_elapsed(now_ns, last), NSEC_PER_MSEC) : 0,
+			    div_u64(deadline, NSEC_PER_MSEC), ms_since_any_rx(fn, now_ns),
 			    div_u64(ftd_elapsed(now_ns, due_ns), NSEC_PER_MSEC),
 			    excused ? "; past the overload excuse (this machine drops or its tick starves)" : "");
 }
@@ -608,12 +613,10 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			ftd_dissem_last_straw(fn, straw, straw_inc, FTD_NODE_NONE);
 		ftd_net_fence_minority(fn, self_inc);
 	} else if (fence) {
-		u64 last = READ_ONCE(fn->last_rx_ns);
-
 		/* Why: the last news we processed, and our own timer's health then. */
 		pr_info("node %u: last valid frame from anyone %llu ms ago (timeout %llu ms), this tick %llu ms late, %lld ticks behind the receive path so far\n",
-			fn->cfg.node, last ? div_u64(ftd_elapsed(now_ns, last), NSEC_PER_MSEC) : 0,
-			div_u64(timeout, NSEC_PER_MSEC), div_u64(now_ns - due_ns, NSEC_PER_MSEC),
+			fn->cfg.node, ms_since_any_rx(fn, now_ns),
+			div_u64(timeout, NSEC_PER_MSEC), div_u64(ftd_elapsed(now_ns, due_ns), NSEC_PER_MSEC),
 			(s64)atomic64_read(&fn->stats.ticks_rx_behind));
 		ftd_net_fence(fn, fn->cfg.node, self_inc);
 	}
