@@ -450,6 +450,21 @@ backlog_drops() {
 	echo "$s"
 }
 
+# backlog_per_node N: give this machine's receive backlog (netdev_max_backlog,
+# per CPU) room for N nodes' frames, as N machines would each have their
+# own, and put it back at exit (FTD_ON_EXIT). The namespaces of a test
+# share one machine's backlogs: a burst to every node at once (a notice of
+# a rack's deaths) overflows there, and the frames dropped are lost to
+# their nodes as on a wire. Never lowers it.
+backlog_per_node() {
+	local was want
+	was=$(sysctl -n net.core.netdev_max_backlog)
+	want=$((1000 * $1))
+	((want > was)) || return 0
+	sysctl -qw net.core.netdev_max_backlog="$want"
+	FTD_ON_EXIT="sysctl -qw net.core.netdev_max_backlog=$was"
+}
+
 # false_death_evidence OBSERVER SUBJECT: what a test that saw OBSERVER
 # declare a live SUBJECT dead prints before it fails: OBSERVER's events
 # (no suspicions), both nodes' tick and receive counters (fail adds the
