@@ -26,20 +26,57 @@ static unsigned int status_ranks = FTD_STATUS_DEFAULT_RANKS;
 module_param(status_ranks, uint, 0644);
 MODULE_PARM_DESC(status_ranks, "registrations a status table holds, 1..4194304 (default 65536)");
 
+/*
+ * Whatever a table holds is charged to the memory cgroup of the process
+ * that first maps it, and fails with ENOMEM past that cgroup's limit
+ * rather than OOM-kill the process that asked (__GFP_RETRY_MAYFAIL).
+ */
+#define STATUS_GFP (GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL)
+
 struct ftd_status {
 	struct ftd_stab t;
-	void *area;		/* vmalloc_user: what user space maps */
+	void *area;		/* the pages below, mapped: what user space maps */
+	struct page **pages;
+	unsigned int npages;	/* allocated so far */
 	size_t size;
 	void *private;		/* the writer's recycling queue */
 };
 
 void ftd_status_free(struct ftd_status *st)
 {
+	unsigned int i;
+
 	if (!st)
 		return;
-	vfree(st->area);
+	if (st->area)
+		vunmap(st->area);
+	for (i = 0; i < st->npages; i++)
+		__free_page(st->pages[i]);
+	kvfree(st->pages);
 	kvfree(st->private);
 	kfree(st);
+}
+
+/*
+ * The table's pages, zeroed and charged (STATUS_GFP: an instance's owner
+ * may be an unprivileged user in a user namespace of its own; trust.md,
+ * "Resources are bounded"), mapped with VM_USERMAP so that
+ * remap_vmalloc_range() hands them to user space. vmalloc_user() would
+ * charge nobody, and 6.1 exports no variant of it that takes GFP flags.
+ */
+static void *status_area(struct ftd_status *st)
+{
+	unsigned int n = st->size >> PAGE_SHIFT;
+
+	st->pages = kvcalloc(n, sizeof(*st->pages), STATUS_GFP);
+	if (!st->pages)
+		return NULL;
+	for (; st->npages < n; st->npages++) {
+		st->pages[st->npages] = alloc_page(STATUS_GFP | __GFP_ZERO);
+		if (!st->pages[st->npages])
+			return NULL;
+	}
+	return vmap(st->pages, n, VM_MAP | VM_USERMAP, PAGE_KERNEL);
 }
 
 static struct ftd_status *status_alloc(void)
@@ -47,14 +84,15 @@ static struct ftd_status *status_alloc(void)
 	u32 nodes = clamp_t(u32, READ_ONCE(status_nodes), 1, FTD_STAB_MAX_NODES);
 	u32 ranks = clamp_t(u32, READ_ONCE(status_ranks), 1, FTD_STAB_MAX_RANKS);
 	size_t size = ftd_stab_size(nodes, ranks, PAGE_SIZE);
-	struct ftd_status *st = kzalloc(sizeof(*st), GFP_KERNEL);
+	struct ftd_status *st = kzalloc(sizeof(*st), STATUS_GFP);
 
 	if (!st)
 		return NULL;
 	st->size = size;
-	st->area = vmalloc_user(size);	/* zeroed, and VM_USERMAP for remap_vmalloc_range */
-	st->private = kvzalloc(array_size(ranks, sizeof(u32) + sizeof(u8)), GFP_KERNEL);
-	if (!st->area || !st->private) {
+	st->area = status_area(st);
+	if (st->area)
+		st->private = kvzalloc(array_size(ranks, sizeof(u32) + sizeof(u8)), STATUS_GFP);
+	if (!st->private) {
 		ftd_status_free(st);
 		return NULL;
 	}
