@@ -67,7 +67,7 @@ static ssize_t ftd_read(struct file *file, char __user *buf, size_t count, loff_
 			return done;
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		ret = wait_event_interruptible(r->wait, ftd_reader_readable(r));
+		ret = wait_event_interruptible(*ftd_reader_wait(r), ftd_reader_readable(r));
 		if (ret)
 			return ret;
 	}
@@ -77,7 +77,7 @@ static __poll_t ftd_poll(struct file *file, poll_table *wait)
 {
 	struct ftd_reader *r = file->private_data;
 
-	poll_wait(file, &r->wait, wait);
+	poll_wait(file, ftd_reader_wait(r), wait);
 	return ftd_reader_readable(r) ? EPOLLIN | EPOLLRDNORM : 0;
 }
 

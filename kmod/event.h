@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Event emission: one struct ftd_event goes to every /dev/ftdetect reader of
- * the instance (each with its own bounded queue) and to the netlink "events"
- * multicast group. Callable from process and softirq context (not hardirq).
+ * Event emission: one struct ftd_event goes into the instance's event log,
+ * which every /dev/ftdetect reader reads from its own position, and to the
+ * netlink "events" multicast group. Callable from process and softirq
+ * context (not hardirq). An event costs the same however many readers
+ * there are: blocked readers are woken from a work item.
  */
 #ifndef FTD_EVENT_H
 #define FTD_EVENT_H
@@ -18,13 +20,10 @@
 struct ftd_reader {
 	struct list_head entry;		/* in ftd_net.readers, under readers_lock */
 	struct ftd_net *fn;
-	wait_queue_head_t wait;
 	struct mutex read_lock;		/* one read(2) at a time per open file */
 	struct mutex reg_lock;		/* one register/deregister at a time (proc.c) */
-	struct ftd_event *ring;		/* FTD_EVENT_QUEUE_LEN records */
-	u32 head, tail;			/* free-running; under readers_lock */
-	u32 lost;			/* dropped since the last OVERFLOW record */
-	u64 lost_first_seq;
+	u64 next_seq;			/* the next record to read; under readers_lock */
+	u64 taken_seq;			/* next_seq before the last take, for unread */
 	/*
 	 * Rank registered through this file, see proc.c: written under
 	 * read_lock; registered is set last (release), so that the status
@@ -59,9 +58,18 @@ void ftd_event_emit_rank(struct ftd_net *fn, struct ftd_event *ev, u32 regid, bo
 struct ftd_reader *ftd_reader_create(struct ftd_net *fn);
 void ftd_reader_destroy(struct ftd_reader *r);
 bool ftd_reader_readable(struct ftd_reader *r);
+/* Where readers block until ftd_reader_readable(). */
+static inline wait_queue_head_t *ftd_reader_wait(struct ftd_reader *r)
+{
+	return &r->fn->events_wait;
+}
 /* Take the next record, or return false when there is none. */
 bool ftd_reader_next(struct ftd_reader *r, struct ftd_event *ev);
 /* Give back the record ftd_reader_next just returned (copy to user failed). */
 void ftd_reader_unread(struct ftd_reader *r);
+
+void ftd_events_init(struct ftd_net *fn);
+/* The instance goes: no wake-up may still be queued. */
+void ftd_events_exit(struct ftd_net *fn);
 
 #endif

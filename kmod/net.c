@@ -370,6 +370,7 @@ static __net_init int ftd_net_pernet_init(struct net *net)
 	spin_lock_init(&fn->ring_lock);
 	spin_lock_init(&fn->partition_lock);
 	INIT_LIST_HEAD(&fn->readers);
+	ftd_events_init(fn);
 	ftd_hb_timer_init(fn);
 	ftd_view_init(fn);
 	ftd_fresh_init(fn);
@@ -401,9 +402,11 @@ static __net_exit void ftd_net_pernet_exit(struct net *net)
 	mutex_unlock(&fn->lock);
 	xa_destroy(&fn->peers);
 	ftd_detect_free(fn);
-	/* Its last file took the status table away (ftd_reader_destroy). */
+	/* Its last file took the status table and the event log away (ftd_reader_destroy). */
 	if (WARN_ON(fn->status))
 		ftd_status_free(fn->status);
+	WARN_ON(fn->events);
+	ftd_events_exit(fn);
 	/* Nothing sends any more; a frame still in the receive path may read it. */
 	ftd_keys_free(rcu_dereference_protected(fn->keys, true));
 }

@@ -13,6 +13,7 @@
 #include <linux/workqueue.h>
 #include <linux/spinlock.h>
 #include <linux/list.h>
+#include <linux/wait.h>
 #include <linux/ftdetect.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -111,6 +112,15 @@ struct ftd_net {
 	struct list_head readers;	/* struct ftd_reader, chardev openers */
 	u32 n_readers;			/* under readers_lock */
 	u64 event_seq;
+	/*
+	 * The last FTD_EVENT_QUEUE_LEN records, shared by every reader (each
+	 * has its own position, event.c), while the instance has readers;
+	 * the ones since events_first are valid. Under readers_lock.
+	 */
+	struct ftd_event *events;
+	u64 events_first;
+	wait_queue_head_t events_wait;	/* readers blocked in read or poll */
+	struct work_struct events_wake;	/* wakes them, off the receive path */
 	struct ftd_status *status;	/* the mmap'd table once mapped, see stab.h */
 
 	struct ftd_stats stats;

@@ -315,42 +315,78 @@ TEST_F(dev, unprivileged_open_and_register_are_allowed)
 }
 
 /*
- * A reader that never reads keeps FTD_EVENT_QUEUE_LEN - 1 records; the rest
- * are counted and reported by one OVERFLOW record in their place, and the
- * stream goes on normally after it.
+ * A reader that never reads finds its oldest records overwritten once the
+ * instance's log of FTD_EVENT_QUEUE_LEN records has gone past them: one
+ * OVERFLOW record stands where they were (seq: the first lost), then come
+ * the records the log still holds, in order, and the stream goes on
+ * normally after them.
  */
 TEST_F(dev, a_reader_that_falls_behind_gets_an_overflow_record)
 {
-	const unsigned int kept = FTD_EVENT_QUEUE_LEN - 1, extra = 77;
+	const unsigned int held = FTD_EVENT_QUEUE_LEN, extra = 77;
 	struct ftd_event ev;
-	uint64_t first_seq = 0;
+	uint64_t first_seq;
 	unsigned int i;
 	int fd = open_dev();
 
 	ASSERT_LE(0, fd);
-	for (i = 0; i < kept + extra; i++) {
+	for (i = 0; i < held + extra; i++) {
 		ASSERT_EQ(0, reg(fd, 5, i));
 		ASSERT_EQ(0, ioctl(fd, FTD_IOC_DEREGISTER));
 	}
-	for (i = 0; i < kept; i++) {
+	ASSERT_EQ(0, read_one(self->watcher, &ev, 1000));
+	ASSERT_EQ(FTD_EV_OVERFLOW, ev.type);
+	EXPECT_EQ(extra, ev.count);
+	first_seq = ev.seq;	/* the first record lost: rank 0's */
+	for (i = 0; i < held; i++) {
 		ASSERT_EQ(0, read_one(self->watcher, &ev, 1000));
 		ASSERT_EQ(FTD_EV_PROC_EXIT, ev.type);
-		ASSERT_EQ(i, ev.rank);
-		if (!i)
-			first_seq = ev.seq;
-		ASSERT_EQ(first_seq + i, ev.seq);
+		ASSERT_EQ(extra + i, ev.rank);
+		ASSERT_EQ(first_seq + extra + i, ev.seq);
 	}
-	ASSERT_EQ(0, read_one(self->watcher, &ev, 1000));
-	EXPECT_EQ(FTD_EV_OVERFLOW, ev.type);
-	EXPECT_EQ(extra, ev.count);
-	EXPECT_EQ(first_seq + kept, ev.seq);	/* the first record lost */
 
 	ASSERT_EQ(0, reg(fd, 5, 999));
 	ASSERT_EQ(0, ioctl(fd, FTD_IOC_DEREGISTER));
 	ASSERT_EQ(0, read_one(self->watcher, &ev, 1000));
 	EXPECT_EQ(FTD_EV_PROC_EXIT, ev.type);
 	EXPECT_EQ(999, ev.rank);
-	EXPECT_EQ(first_seq + kept + extra, ev.seq);
+	EXPECT_EQ(first_seq + held + extra, ev.seq);
+	close(fd);
+}
+
+/*
+ * Readers share the log but not their positions: one that keeps up reads
+ * everything while another falls behind, and a reader opened later starts
+ * with what comes after its open.
+ */
+TEST_F(dev, readers_keep_their_own_positions)
+{
+	struct ftd_event ev;
+	unsigned int i;
+	int fd = open_dev(), late;
+
+	ASSERT_LE(0, fd);
+	for (i = 0; i < FTD_EVENT_QUEUE_LEN + 10; i++) {
+		ASSERT_EQ(0, reg(fd, 6, i));
+		ASSERT_EQ(0, ioctl(fd, FTD_IOC_DEREGISTER));
+		ASSERT_EQ(0, read_one(self->watcher, &ev, 1000));
+		ASSERT_EQ(FTD_EV_PROC_EXIT, ev.type);
+		ASSERT_EQ(i, ev.rank);
+	}
+	late = open_dev();
+	ASSERT_LE(0, late);
+	EXPECT_EQ(-ETIMEDOUT, read_one(late, &ev, 100));
+	ASSERT_EQ(0, reg(fd, 6, 5000));
+	ASSERT_EQ(0, ioctl(fd, FTD_IOC_DEREGISTER));
+	ASSERT_EQ(0, read_one(late, &ev, 1000));
+	EXPECT_EQ(5000, ev.rank);
+	ASSERT_EQ(0, read_one(self->watcher, &ev, 1000));
+	EXPECT_EQ(5000, ev.rank);
+	/* fd itself never read: it lost the oldest, and says so first. */
+	ASSERT_EQ(0, read_one(fd, &ev, 1000));
+	EXPECT_EQ(FTD_EV_OVERFLOW, ev.type);
+	EXPECT_EQ(11, ev.count);
+	close(late);
 	close(fd);
 }
 

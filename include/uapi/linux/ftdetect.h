@@ -311,11 +311,16 @@ struct ftd_xdp_meta {
  * ------------------------------------------------------------------------
  *
  * read(2) on /dev/ftdetect returns whole struct ftd_event records, never a
- * partial one: a buffer smaller than one record gets -EINVAL. Each opener has
- * its own queue of FTD_EVENT_QUEUE_LEN records; when a reader falls behind,
- * the oldest undelivered records are replaced by one FTD_EV_OVERFLOW record
- * whose count says how many were lost, so a gap is never silent. After an
- * overflow, a reader resynchronises from the netlink node dump.
+ * partial one: a buffer smaller than one record gets -EINVAL. An opener
+ * reads every record emitted after its open, in seq order, from its own
+ * position in the instance's log of the last FTD_EVENT_QUEUE_LEN records
+ * (shared by all openers: an event costs the kernel the same however many
+ * there are). A reader more than FTD_EVENT_QUEUE_LEN records behind finds
+ * its oldest unread records overwritten and reads one FTD_EV_OVERFLOW
+ * record in their place (its seq: the first lost; count: how many), then
+ * the records the log still holds, so a gap is never silent. After an
+ * overflow, a reader resynchronises from the status table or the netlink
+ * node dump.
  *
  * The same events are multicast on the netlink group "events" as
  * FTDETECT_CMD_EVENT messages (section 4). Names follow the CIFTS FTB
