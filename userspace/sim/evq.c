@@ -292,7 +292,7 @@ enum sim_ev_kind sim_evq_pop(struct sim_evq *q, u64 *t, u32 *node, struct sim_ms
 		}
 		return SIM_EV_TICK;
 	}
-	if (first == &q->heap[0]) {
+	if (q->len && first == &q->heap[0]) {
 		heap_pop(q, &ev);
 	} else {
 		ev = b->e[b->pos++];
