@@ -327,42 +327,22 @@ void ftd_dissem_declare_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 inca
 }
 
 /*
- * Record voter's vote against peer at inc (now); true if news. The votes
- * that count are those of the last timeout: a transient suspicion by one
- * observer must not add up with another's much later.
+ * Record voter's vote against peer at inc (own: ours) at now; true if ours
+ * is to be sent (proto/vote.h). *fresh: the votes that count.
  */
-static bool record_vote(struct ftd_net *fn, struct ftd_peer *peer, u32 inc, u32 voter, u64 now,
-			u32 *fresh)
+static bool record_vote(struct ftd_net *fn, struct ftd_peer *peer, u32 inc, u32 voter, bool own,
+			u64 now, u32 *fresh)
 {
 	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
-	bool news = false;
-	u32 i;
+	bool send = false;
 
 	spin_lock_bh(&peer->lock);
-	if (inc != peer->incarnation ||
-	    (peer->state != FTD_NODE_ALIVE && peer->state != FTD_NODE_SUSPECT))
-		goto out;
-	for (i = 0; i < peer->nvotes; i++)
-		if (peer->voter[i] == voter)
-			break;
-	if (i == peer->nvotes) {
-		if (peer->nvotes == FTD_MAX_OBSERVERS)
-			i = 0;	/* more voters than observers: views differ; reuse */
-		else
-			peer->nvotes++;
-		peer->voter[i] = voter;
-		peer->vote_ns[i] = 0;
-	}
-	/* A refreshed vote is news only once it had gone stale. */
-	news = ftd_elapsed(now, peer->vote_ns[i]) >= timeout / 2;
-	peer->vote_ns[i] = now;
-out:
-	*fresh = 0;
-	for (i = 0; i < peer->nvotes; i++)
-		if (ftd_elapsed(now, peer->vote_ns[i]) < timeout)
-			(*fresh)++;
+	if (inc == peer->incarnation &&
+	    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT))
+		send = ftd_votes_record(&peer->votes, voter, own, now, timeout);
+	*fresh = ftd_votes_fresh(&peer->votes, now, timeout);
 	spin_unlock_bh(&peer->lock);
-	return news;
+	return send;
 }
 
 /*
@@ -403,7 +383,7 @@ void ftd_dissem_vote(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation)
 
 	rcu_read_lock();
 	cnt = judges_of(fn, peer, judges);
-	if (record_vote(fn, peer, incarnation, n.origin, ktime_get_ns(), &fresh))
+	if (record_vote(fn, peer, incarnation, n.origin, true, ktime_get_ns(), &fresh))
 		for (i = 0; i < cnt; i++)
 			if (judges[i]->id != n.origin)
 				ftd_dissem_send_to(fn, judges[i], &n);
@@ -633,7 +613,8 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 		u32 fresh;
 
 		/* Sent to each judge directly: nothing to forward. */
-		record_vote(fn, subject, n.subject_incarnation, n.origin, ktime_get_ns(), &fresh);
+		record_vote(fn, subject, n.subject_incarnation, n.origin, false, ktime_get_ns(),
+			    &fresh);
 		rcu_read_lock();
 		conclude(fn, subject, n.subject_incarnation, fresh, judges_of(fn, subject, judges));
 		rcu_read_unlock();

@@ -238,7 +238,7 @@ struct ftd_rank_table *ftd_peer_new_incarnation(struct ftd_peer *peer, u32 incar
 	lockdep_assert_held(&peer->lock);
 	peer->incarnation = incarnation;
 	peer->rails_down = 0;
-	peer->nvotes = 0;
+	peer->votes.n = 0;
 	peer->slow = (struct ftd_slowness){};
 	peer->ranks = NULL;	/* the old incarnation's: the caller's now */
 	for (i = 0; i < peer->nrails; i++) {
@@ -275,7 +275,7 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 		if (peer->ranks)
 			peer->ranks->n = 0;
 		peer->rails_down = 0;
-		peer->nvotes = 0;
+		peer->votes.n = 0;
 		peer->slow = (struct ftd_slowness){};
 		for (i = 0; i < peer->nrails; i++) {
 			struct ftd_rail *r = &peer->rails[i];

@@ -22,6 +22,7 @@
 #include "proto/fresh.h"
 #include "proto/health.h"
 #include "proto/seq.h"
+#include "proto/vote.h"
 
 union ftd_addr {
 	struct sockaddr sa;
@@ -67,10 +68,7 @@ struct ftd_peer {
 	struct ftd_rank_table *ranks;	/* its registered ranks, allocated on first use */
 	u8 rails_down;			/* bit i: rail i reported IFACE_DEAD */
 	struct ftd_slowness slow;	/* how late its ticks ran (proto/health.h) */
-	/* With quorum > 1: observers that voted it dead, and when (ours: local). */
-	u8 nvotes;
-	u32 voter[FTD_MAX_OBSERVERS];
-	u64 vote_ns[FTD_MAX_OBSERVERS];
+	struct ftd_votes votes;		/* with quorum > 1: against it (proto/vote.h) */
 	u64 tx;
 	u64 hb_tick;			/* our timer's tick of its last heartbeat (timer only) */
 	struct ftd_fresh fresh;		/* proven incarnation, notice windows */

@@ -22,6 +22,7 @@
 #define FTD_PROTO_VOTE_H
 
 #include "compat.h"
+#include "elapsed.h"
 #include <linux/ftdetect.h>
 
 /* May a node in this state (in the voter's view) judge another? */
@@ -36,6 +37,56 @@ static inline u32 ftd_vote_needed(u32 quorum, u32 judges)
 	if (judges >= quorum)
 		return quorum;
 	return judges ? judges : 1;
+}
+
+/*
+ * The votes against one node that a node holds: who voted, and when. A
+ * member's vote counts from its arrival, for a timeout: a transient
+ * suspicion by one observer must not add up with another's much later.
+ * Our own vote is sent to the judges when first cast, and again every
+ * half timeout while we keep casting it (every tick): a judge that lost
+ * it, or whose copy expired before the other votes came (an observer
+ * reaches the node later as the ring heals past a run of deaths), gets
+ * it again. It counts from its last sending.
+ */
+struct ftd_votes {
+	u8 n;
+	u32 voter[FTD_MAX_OBSERVERS];
+	u64 at_ns[FTD_MAX_OBSERVERS];
+};
+
+/* Record voter's vote at now (own: ours); true when ours is to be sent. */
+static inline bool ftd_votes_record(struct ftd_votes *v, u32 voter, bool own, u64 now,
+				    u64 timeout)
+{
+	bool send;
+	u32 i;
+
+	for (i = 0; i < v->n; i++)
+		if (v->voter[i] == voter)
+			break;
+	if (i == v->n) {
+		if (v->n == FTD_MAX_OBSERVERS)
+			i = 0;	/* more voters than observers: views differ; reuse */
+		else
+			v->n++;
+		v->voter[i] = voter;
+		v->at_ns[i] = 0;
+	}
+	send = own && (!v->at_ns[i] || ftd_elapsed(now, v->at_ns[i]) >= timeout / 2);
+	if (send || !own)
+		v->at_ns[i] = now;
+	return send;
+}
+
+/* The votes that count at now: those of the last timeout. */
+static inline u32 ftd_votes_fresh(const struct ftd_votes *v, u64 now, u64 timeout)
+{
+	u32 i, fresh = 0;
+
+	for (i = 0; i < v->n; i++)
+		fresh += v->at_ns[i] && ftd_elapsed(now, v->at_ns[i]) < timeout;
+	return fresh;
 }
 
 #endif

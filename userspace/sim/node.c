@@ -305,7 +305,7 @@ static void vote_against(struct sim *s, u32 v, u32 x)
 	s->rep.votes++;
 	/* To x's judges only: they count the votes (proto/vote.h). */
 	cnt = judges_of(s, v, x, judges);
-	if (sim_quorum_record(s, v, item, n.origin, &fresh))
+	if (sim_quorum_record(s, v, item, n.origin, true, &fresh))
 		send_notice(s, v, &n, judges, cnt, v, 1);
 	conclude(s, v, x, item, fresh, 0);
 }
@@ -606,7 +606,7 @@ static void notice_rx(struct sim *s, u32 v, const struct sim_msg *m)
 		item = item_of(s, subject);
 		if (item < 0)
 			return;
-		sim_quorum_record(s, v, item, n.origin, &fresh);
+		sim_quorum_record(s, v, item, n.origin, false, &fresh);
 		conclude(s, v, subject, item, fresh, m->hops);
 		return;
 	}

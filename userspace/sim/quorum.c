@@ -17,22 +17,21 @@ void sim_quorum_free(struct sim_quorum *qu)
 	u32 i;
 
 	for (i = 0; qu->per_item && i < qu->cap; i++)
-		sim_release(qu->per_item[i], (size_t)qu->n * sizeof(struct sim_votes));
+		sim_release(qu->per_item[i], (size_t)qu->n * sizeof(struct ftd_votes));
 	sim_release(qu->per_item, qu->cap * sizeof(*qu->per_item));
 	memset(qu, 0, sizeof(*qu));
 }
 
-bool sim_quorum_record(struct sim *s, u32 v, u32 item, u32 voter, u32 *fresh)
+bool sim_quorum_record(struct sim *s, u32 v, u32 item, u32 voter, bool own, u32 *fresh)
 {
 	struct sim_quorum *qu = &s->quorum;
 	u64 timeout = s->cfg->timeout_ns, now = s->now;
-	struct sim_votes *pv;
-	bool news = false;
-	u32 i;
+	struct ftd_votes *pv;
+	bool send = false;
 
 	*fresh = 0;
 	if (!qu->per_item[item]) {
-		qu->per_item[item] = sim_zalloc((size_t)qu->n * sizeof(struct sim_votes));
+		qu->per_item[item] = sim_zalloc((size_t)qu->n * sizeof(struct ftd_votes));
 		if (!qu->per_item[item]) {
 			if (!s->err)
 				fprintf(stderr, "ftdsim: out of memory (votes)\n");
@@ -43,25 +42,8 @@ bool sim_quorum_record(struct sim *s, u32 v, u32 item, u32 voter, u32 *fresh)
 	}
 	pv = &qu->per_item[item][v];
 	/* Only about a node we hold live (ALIVE or SUSPECT). */
-	if (sim_view_knows(&s->view, v, item))
-		goto out;
-	for (i = 0; i < pv->nvotes; i++)
-		if (pv->voter[i] == voter)
-			break;
-	if (i == pv->nvotes) {
-		if (pv->nvotes == FTD_MAX_OBSERVERS)
-			i = 0;	/* more voters than observers: views differ; reuse */
-		else
-			pv->nvotes++;
-		pv->voter[i] = voter;
-		pv->vote_ns[i] = 0;
-	}
-	/* A refreshed vote is news only once it had gone stale. */
-	news = now - pv->vote_ns[i] >= timeout / 2;
-	pv->vote_ns[i] = now;
-out:
-	for (i = 0; i < pv->nvotes; i++)
-		if (now - pv->vote_ns[i] < timeout)
-			(*fresh)++;
-	return news;
+	if (!sim_view_knows(&s->view, v, item))
+		send = ftd_votes_record(pv, voter, own, now, timeout);
+	*fresh = ftd_votes_fresh(pv, now, timeout);
+	return send;
 }

@@ -1,29 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Votes, with quorum q > 1 (kmod/dissem.c record_vote): an observer's
- * timeout is a vote (a SUSPECT notice, broadcast); a node that counts q
- * votes from distinct observers, each from the last timeout, declares the
- * node dead. The votes a node holds about a subject are the fields of
- * struct ftd_peer (nvotes, voter[], vote_ns[]); the simulator allocates
- * them per node only for subjects somebody voted against (an item, view.h).
+ * timeout is a vote (a SUSPECT notice to the subject's judges); a node
+ * that counts q votes from distinct observers, each from the last
+ * timeout, declares the node dead. The votes a node holds about a subject
+ * are struct ftd_peer's (struct ftd_votes, kmod/proto/vote.h, whose rules
+ * both use); the simulator allocates them per node only for subjects
+ * somebody voted against (an item, view.h).
  */
 #ifndef FTD_SIM_QUORUM_H
 #define FTD_SIM_QUORUM_H
 
 #include <linux/ftdetect.h>
 #include "proto/compat.h"
+#include "proto/vote.h"
 
 struct sim;
 
-struct sim_votes {
-	u8 nvotes;
-	u32 voter[FTD_MAX_OBSERVERS];
-	u64 vote_ns[FTD_MAX_OBSERVERS];
-};
-
 struct sim_quorum {
 	u32 n, cap;
-	struct sim_votes **per_item;	/* cap: n entries each, allocated on the first vote */
+	struct ftd_votes **per_item;	/* cap: n entries each, allocated on the first vote */
 	u32 items;			/* items with votes */
 };
 
@@ -31,10 +27,10 @@ int sim_quorum_init(struct sim_quorum *qu, u32 n, u32 cap);
 void sim_quorum_free(struct sim_quorum *qu);
 
 /*
- * record_vote: node v records voter's vote against item's subject at
- * s->now; true if news. *fresh: votes from the last timeout. Out of
- * memory sets s->err.
+ * record_vote: node v records voter's vote (own: v's) against item's
+ * subject at s->now; true if v's own is to be sent. *fresh: votes from the
+ * last timeout. Out of memory sets s->err.
  */
-bool sim_quorum_record(struct sim *s, u32 v, u32 item, u32 voter, u32 *fresh);
+bool sim_quorum_record(struct sim *s, u32 v, u32 item, u32 voter, bool own, u32 *fresh);
 
 #endif
