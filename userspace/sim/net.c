@@ -77,11 +77,22 @@ static u64 latency(struct sim_net *net)
 int sim_net_send(struct sim_net *net, u64 now, const struct sim_msg *m)
 {
 	struct sim_net_count *c = &net->count[m->type];
+	u64 late = 0;
 
 	c->sent++;
 	c->bytes += m->type == FTD_FRAME_NOTICE ? net->frames[m->ref].len : net->size[m->type];
+	if (net->cfg.fate && now >= net->cfg.fate_from_ns && net->fate_pos < net->cfg.fate_len) {
+		u8 b = net->cfg.fate[net->fate_pos++];
+
+		if (b < SIM_FATE_LOST) {
+			c->lost++;
+			net->fate_lost++;
+			return 0;
+		}
+		late = (b - SIM_FATE_LOST) * SIM_FATE_DELAY_NS;
+		net->fate_late += late > 0;
 	/* Loss is drawn before the cut, so a partition does not shift the draws. */
-	if (net->cfg.loss > 0 && sim_rng_unit(&net->rng) < net->cfg.loss) {
+	} else if (net->cfg.loss > 0 && sim_rng_unit(&net->rng) < net->cfg.loss) {
 		c->lost++;
 		return 0;
 	}
@@ -89,7 +100,7 @@ int sim_net_send(struct sim_net *net, u64 now, const struct sim_msg *m)
 		c->cut++;
 		return 0;
 	}
-	if (sim_evq_push(net->q, now + latency(net), m))
+	if (sim_evq_push(net->q, now + latency(net) + late, m))
 		return -1;
 	if (m->type == FTD_FRAME_NOTICE)
 		net->frames[m->ref].refs++;

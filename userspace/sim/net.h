@@ -36,7 +36,19 @@ struct sim_net_config {
 	u64 jitter_ns;
 	enum sim_jitter jitter;
 	double loss;		/* probability that a frame is lost, 0..1 */
+	/*
+	 * Fuzzing (selftests/fuzz/fuzz_sim.c): frames sent from fate_from_ns
+	 * on take their fate from these bytes, one each, instead of the loss
+	 * model: below SIM_FATE_LOST lost, else delivered (b - SIM_FATE_LOST)
+	 * x SIM_FATE_DELAY_NS late. Once they run out, the loss model again.
+	 */
+	const u8 *fate;
+	size_t fate_len;
+	u64 fate_from_ns;
 };
+
+#define SIM_FATE_LOST		32
+#define SIM_FATE_DELAY_NS	50000ULL
 
 #define SIM_FRAME_MAX	(FTD_WIRE_HDR_LEN + FTD_WIRE_NOTICE_LEN)
 
@@ -87,6 +99,8 @@ struct sim_net {
 	u32 frames_live, frames_peak;
 	u16 size[__SIM_MSG_MAX];	/* encoded size of each frame type */
 	struct sim_net_count count[__SIM_MSG_MAX];
+	size_t fate_pos;		/* fate bytes used */
+	u64 fate_lost, fate_late;	/* frames the fate bytes lost, delayed */
 };
 
 int sim_net_init(struct sim_net *net, const struct sim_net_config *cfg, u32 n, u64 seed,

@@ -148,6 +148,8 @@ void sim_report_finish(struct sim *s, struct sim_result *res)
 	res->notice_frames = s->net.count[FTD_FRAME_NOTICE].sent;
 	res->notice_bytes = s->net.count[FTD_FRAME_NOTICE].bytes;
 	res->notice_lost = s->net.count[FTD_FRAME_NOTICE].lost;
+	res->fate_lost = s->net.fate_lost;
+	res->fate_late = s->net.fate_late;
 	res->notice_cut = s->net.count[FTD_FRAME_NOTICE].cut;
 	res->notice_dup = s->rep.notices_dup;
 	if (secs > 0) {

@@ -86,6 +86,7 @@ struct sim_result {
 	u64 digests, repairs;			/* anti-entropy (repair.c) */
 	u64 probes;				/* PROBEs sent (each answered if it arrives) */
 	u64 relays_asked, relays_heard;		/* indirect probes (relay.c) */
+	u64 fate_lost, fate_late;		/* fuzzing: frames its bytes lost, delayed */
 	bool repair;				/* on (the module), or what-if off */
 	bool relay;				/* indirect probes: likewise */
 	u64 isolated_after_ns;			/* what-if knob, 0: as the module (timeout / 2) */
