@@ -290,6 +290,46 @@ static void config_seeds(void)
 		  "[cluster]\nid = 1\ntimeout = 999999ns\n[nodes]\n1 fd00::1\n2 fe80::2\n");
 }
 
+/*
+ * fuzz_sim: eight header bytes (nodes - 3, k - 1, quorum - 1, scenario |
+ * cut mode << 2 | layout << 3, length or cut, first node, seed), then a
+ * fate byte per frame: < 32 lost, else that many x 50 us late (+ 32).
+ */
+static void sim_seed(const char *name, const u8 *h, size_t fates, u8 fate)
+{
+	u8 buf[8 + 512];
+
+	memcpy(buf, h, 8);
+	memset(buf + 8, fate, fates);
+	write_seed("fuzz_sim", name, buf, 8 + fates);
+}
+
+static void sim_seeds(void)
+{
+	static const u8 single[8] = { 13, 1, 0, 0, 0, 4, 1, 0 };
+	static const u8 rack[8] = { 29, 1, 0, 1, 4, 20, 1, 0 };
+	static const u8 island[8] = { 31, 1, 1, 2 | 1 << 2, 5, 8, 2, 0 };
+	static const u8 scattered[8] = { 21, 2, 0, 2 | 1 << 3, 6, 255, 3, 0 };
+	static const u8 rank[8] = { 5, 1, 0, 3, 0, 2, 1, 0 };
+	static const u8 quorum[8] = { 9, 3, 3, 1, 3, 6, 4, 0 };
+	static const u8 lossy[8] = { 17, 1, 0, 0, 0, 9, 5, 0 };
+	size_t i;
+	u8 buf[8 + 400];
+
+	sim_seed("single", single, 0, 0);
+	sim_seed("rack-of-five", rack, 0, 0);
+	sim_seed("island", island, 0, 0);
+	sim_seed("scattered-cut", scattered, 0, 0);
+	sim_seed("rank-crash", rank, 0, 0);
+	sim_seed("quorum-of-k", quorum, 0, 0);
+	sim_seed("late-frames", single, 300, 250);
+	/* Every fifth frame lost for a while: the repair's case. */
+	memcpy(buf, lossy, 8);
+	for (i = 0; i < 400; i++)
+		buf[8 + i] = i % 5 ? 40 : 0;
+	write_seed("fuzz_sim", "every-fifth-lost", buf, sizeof(buf));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2)
@@ -300,5 +340,6 @@ int main(int argc, char **argv)
 	wire_seeds();
 	fresh_seeds();
 	config_seeds();
+	sim_seeds();
 	return 0;
 }
