@@ -612,7 +612,13 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 		struct ftd_peer *judges[FTD_MAX_OBSERVERS];
 		u32 fresh;
 
-		/* Sent to each judge directly: nothing to forward. */
+		/*
+		 * Sent by the voter to each judge directly: nothing to forward,
+		 * and a vote that names another voter than its sender (or us) is
+		 * not one, so that no member casts votes for others.
+		 */
+		if (n.origin != sender->id)
+			return;
 		record_vote(fn, subject, n.subject_incarnation, n.origin, false, ktime_get_ns(),
 			    &fresh);
 		rcu_read_lock();

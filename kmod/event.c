@@ -103,7 +103,11 @@ void ftd_event_emit_rank(struct ftd_net *fn, struct ftd_event *ev, u32 regid, bo
 
 struct ftd_reader *ftd_reader_create(struct ftd_net *fn)
 {
-	/* An opener and the log it brings are charged to its memory cgroup. */
+	/*
+	 * An opener, and the log the first one brings, are charged to their
+	 * memory cgroup (the log stays the first opener's charge while
+	 * others use it); past its limit, open fails with ENOMEM.
+	 */
 	struct ftd_reader *r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 	struct ftd_event *log = NULL;
 
@@ -117,7 +121,8 @@ struct ftd_reader *ftd_reader_create(struct ftd_net *fn)
 	/* The first opener brings the log (the last one to leave frees it). */
 	while (!fn->events && !log) {
 		spin_unlock_bh(&fn->readers_lock);
-		log = kvcalloc(FTD_EVENT_QUEUE_LEN, sizeof(*log), GFP_KERNEL_ACCOUNT);
+		log = kvcalloc(FTD_EVENT_QUEUE_LEN, sizeof(*log),
+			       GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 		if (!log) {
 			kfree(r);
 			return ERR_PTR(-ENOMEM);

@@ -29,9 +29,10 @@ MODULE_PARM_DESC(status_ranks, "registrations a status table holds, 1..4194304 (
 /*
  * Whatever a table holds is charged to the memory cgroup of the process
  * that first maps it, and fails with ENOMEM past that cgroup's limit
- * rather than OOM-kill the process that asked (__GFP_RETRY_MAYFAIL).
+ * rather than OOM-kill the process that asked (__GFP_RETRY_MAYFAIL) or
+ * print a warning any user could provoke (__GFP_NOWARN).
  */
-#define STATUS_GFP (GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL)
+#define STATUS_GFP (GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
 struct ftd_status {
 	struct ftd_stab t;

@@ -603,6 +603,9 @@ static void notice_rx(struct sim *s, u32 v, const struct sim_msg *m)
 	case FTD_NOTICE_SUSPECT: {
 		u32 fresh;
 
+		/* dissem.c: a vote comes from its voter, or is none. */
+		if (n.origin != sim_node_id(m->src))
+			return;
 		item = item_of(s, subject);
 		if (item < 0)
 			return;
