@@ -267,6 +267,18 @@ node_state() {
 	n "$1" ftstat -j | jq -r --argjson id "$2" '.nodes[] | select(.id == $id) | .state'
 }
 
+# not_up FAILURE: fail with FAILURE after saying, node by node, whom it
+# does not hold alive (for a cluster that did not come up).
+not_up() {
+	local i seen
+	for i in $(seq 1 "$FTD_NODES"); do
+		seen=$(n "$i" "${FTD_FTSTAT:-ftstat}" -j 2>&1 | jq -r '[.nodes[]? |
+			select(.state != "alive" and .state != "self") | "\(.id):\(.state)"] | join(" ")' 2>&1)
+		log "node $i does not hold alive: ${seen:-(everyone alive)}"
+	done
+	fail "$1"
+}
+
 # all_alive [NODE...]: every node (or those listed) sees every other node alive.
 # FTD_FTSTAT: the ftstat to ask (default: the tree's, first in PATH).
 all_alive() {

@@ -46,7 +46,7 @@ cluster_create "$N"
 # by mistake would be fenced and lose its ranks too (a right sum, but not
 # the failures this test counts).
 cluster_up "$FTD_TEST_PERIOD" "$(scaled 1000)ms"
-wait_until 60 all_alive || fail "cluster did not come up"
+wait_until 60 all_alive || not_up "cluster did not come up"
 NODES=$(seq 1 "$N")
 
 # The library's account ($FTD_TMP/glue.R) gives the pids and the callbacks.

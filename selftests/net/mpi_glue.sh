@@ -53,7 +53,7 @@ PROG=$FTD_ROOT/build/selftests/mpi_watch.$FLAVOUR
 
 cluster_create "$N"
 cluster_up "${PERIOD_MS}ms" "${TIMEOUT_MS}ms"
-wait_until 60 all_alive || fail "cluster did not come up"
+wait_until 60 all_alive || not_up "cluster did not come up"
 watch_devices $(seq 1 "$N")
 NODES=$(seq 1 "$N")
 

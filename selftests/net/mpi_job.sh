@@ -45,7 +45,7 @@ mpi_require "$FLAVOUR"
 
 cluster_create "$N"
 cluster_up "$FTD_TEST_PERIOD" "$FTD_TEST_TIMEOUT"
-wait_until 60 all_alive || fail "cluster did not come up"
+wait_until 60 all_alive || not_up "cluster did not come up"
 watch_devices $(seq 1 "$N")
 for ((i = 1; i <= N; i++)); do
 	late0[$i]=$(stat_counter "$i" ticks_late)

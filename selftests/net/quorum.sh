@@ -15,7 +15,7 @@ modprobe -q act_gact 2>/dev/null || skip "act_gact not available (tc drop action
 cluster_create "$N"
 FTD_CLUSTER_EXTRA=$'observers = 3\nquorum = 2' cluster_up "$FTD_TEST_PERIOD" "$FTD_TEST_TIMEOUT"
 [ "$(n 1 ftctl show -j | jq '.quorum')" = 2 ] || fail "quorum not applied"
-wait_until 60 all_alive || fail "cluster did not come up"
+wait_until 60 all_alive || not_up "cluster did not come up"
 watch_devices $(seq 1 "$N")
 
 # --- 1. node 5 alone loses node 4's frames

@@ -14,7 +14,7 @@ source "$(dirname "$0")/../lib.sh"
 N=8
 cluster_create "$N"
 cluster_up "$FTD_TEST_PERIOD" "$FTD_TEST_TIMEOUT"
-wait_until 60 all_alive || fail "cluster did not come up"
+wait_until 60 all_alive || not_up "cluster did not come up"
 watch_devices $(seq 1 "$N")
 
 # rank_event_count FILE EVENT RANK
