@@ -273,7 +273,7 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 		peer->baseline_ns = 0;
 		peer->fence_sent_ns = 0;
 		if (peer->ranks)
-			peer->ranks->n = 0;
+			ftd_ranks_clear(peer->ranks);
 		peer->rails_down = 0;
 		peer->votes.n = 0;
 		peer->slow = (struct ftd_slowness){};

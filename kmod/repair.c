@@ -6,6 +6,7 @@
 #include "dissem.h"
 #include "members.h"
 #include "view.h"
+#include "proto/detect.h"
 #include "proto/elapsed.h"
 
 /* Digests received and compared per walk: more wait for the next one. */
@@ -39,6 +40,8 @@ static void walk(struct ftd_net *fn, struct ftd_digest *mine, struct received *r
 		spin_lock_bh(&peer->lock);
 		inc = peer->state == FTD_NODE_SELF ? READ_ONCE(fn->incarnation) : peer->incarnation;
 		ftd_digest_add(mine, peer->id, inc, peer->state);
+		if (peer->ranks && ftd_detect_in_ring(peer->state))
+			ftd_digest_add_ranks(mine, peer->id, inc, peer->ranks->live_sum);
 		if (peer->digest_pending && *nrx < REPAIR_BATCH) {
 			rx[*nrx].from = peer->id;
 			rx[*nrx].digest = peer->digest;

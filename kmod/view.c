@@ -20,38 +20,44 @@ void ftd_view_request(struct ftd_net *fn, struct ftd_peer *peer, bool ask_back)
 		mod_delayed_work(system_wq, &fn->view_work, 0);
 }
 
-/* The ranks registered on peer, as PROC_REG notices to `to`; RCU held. */
+/*
+ * The ranks registered on peer, as notices to `to`: PROC_REG for a live
+ * one, and the end of one that ended (PROC_DEAD, PROC_EXIT: the digest
+ * counts live ones only, so a lost end is repaired here). RCU held.
+ */
 static void send_ranks(struct ftd_net *fn, struct ftd_peer *to, struct ftd_peer *peer, u32 inc)
 {
 	struct ftd_notice n = {
-		.kind = FTD_NOTICE_PROC_REG,
 		.subject = peer->id,
 		.subject_incarnation = inc,
 		.origin = fn->cfg.node,
 	};
+	const struct ftd_rank_entry *e;
+	bool more, send;
 	u32 i = 0;
-	bool more;
 
 	/*
 	 * One at a time: the table may change while we send, and the peer may
 	 * restart meanwhile (another CPU): its new ranks are not inc's.
 	 */
 	do {
-		more = false;
+		more = send = false;
 		spin_lock_bh(&peer->lock);
-		for (; peer->incarnation == inc && peer->ranks && i < peer->ranks->n; i++) {
-			if (!peer->ranks->e[i].ended) {
-				n.job = peer->ranks->e[i].job;
-				n.rank = peer->ranks->e[i].rank;
-				n.regid = peer->ranks->e[i].regid;
-				n.uid = peer->ranks->e[i].uid;
-				more = true;
-				i++;
-				break;
-			}
+		if (peer->incarnation == inc && peer->ranks && i < peer->ranks->n) {
+			e = &peer->ranks->e[i++];
+			more = true;
+			/* (RANKS_DEAD: the end of the node's, told with its death) */
+			send = e->ended != FTD_EV_RANKS_DEAD;
+			n.kind = e->ended == FTD_EV_PROC_DEAD ? FTD_NOTICE_PROC_DEAD :
+				 e->ended == FTD_EV_PROC_EXIT ? FTD_NOTICE_PROC_EXIT :
+								FTD_NOTICE_PROC_REG;
+			n.job = e->job;
+			n.rank = e->rank;
+			n.regid = e->regid;
+			n.uid = e->uid;
 		}
 		spin_unlock_bh(&peer->lock);
-		if (more)
+		if (send)
 			ftd_dissem_send_to(fn, to, &n);
 	} while (more);
 }

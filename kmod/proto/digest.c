@@ -35,6 +35,17 @@ void ftd_digest_add(struct ftd_digest *d, u32 id, u32 inc, enum ftd_node_state s
 	d->nodes++;
 }
 
+u64 ftd_digest_rank_word(u32 regid)
+{
+	return mix(regid ^ 0x7261e4b51d3c9f08ULL);
+}
+
+void ftd_digest_add_ranks(struct ftd_digest *d, u32 id, u32 inc, u64 live_sum)
+{
+	/* An odd factor per (node, incarnation): a product stays linear in the sum. */
+	d->sum += (mix(((u64)id << 32 | inc) ^ 0x52414e4b53ULL) | 1) * live_sum;
+}
+
 void ftd_digest_track(struct ftd_digest_track *t, const struct ftd_digest *now_d, u64 now_ns)
 {
 	if (t->changed_ns && ftd_digest_equal(&t->last, now_d))

@@ -5,9 +5,14 @@
  *
  * The digest covers, for every node known at all (never-heard nodes are
  * left out, as each node holds them alike), its incarnation and whether it
- * is up (alive, suspect, ourselves), dead or left. A suspicion is local and
- * not part of it. It is a sum of one mixed word per node, so the order of
- * the walk does not matter and a view of 100k nodes costs one pass.
+ * is up (alive, suspect, ourselves), dead or left; and, for every node up,
+ * the registrations of ranks on it still live (ranks.h): a registration
+ * whose end (PROC_DEAD, PROC_EXIT) one node missed leaves the two digests
+ * apart like a missed death. A suspicion is local and not part of it, nor
+ * are the ranks of a node held dead (their end is the node's). It is a sum
+ * of one mixed word per node and per live registration, so the order of the
+ * walk does not matter, and a node's registrations cost one word: their
+ * sum, which its rank table keeps as it changes.
  *
  * The rule (ftd_digest_verdict): a node sends its digest to one random live
  * member when its own has not changed for a timeout (a notice still on its
@@ -28,6 +33,17 @@ struct ftd_digest {
 
 /* Add node id at incarnation inc in state to d; unknown states add nothing. */
 void ftd_digest_add(struct ftd_digest *d, u32 id, u32 inc, enum ftd_node_state state);
+
+/* A registration's word, summed over the live ones (ftd_rank_table.live_sum). */
+u64 ftd_digest_rank_word(u32 regid);
+
+/*
+ * Add the live registrations of node id, up at incarnation inc, by their
+ * sum (ftd_rank_table.live_sum). Linear in live_sum: adding the sums of
+ * two sets adds their union, so a set can also be taken away (the
+ * simulator adds minus the words of the ended ones).
+ */
+void ftd_digest_add_ranks(struct ftd_digest *d, u32 id, u32 inc, u64 live_sum);
 
 static inline bool ftd_digest_equal(const struct ftd_digest *a, const struct ftd_digest *b)
 {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include "ranks.h"
+#include "digest.h"
 
 static struct ftd_rank_entry *find(struct ftd_rank_table *t, u32 regid)
 {
@@ -26,11 +27,14 @@ static struct ftd_rank_entry *slot(struct ftd_rank_table *t)
 	for (i = 0; i < t->n; i++)
 		if (t->e[i].ended && (!best || t->e[i].regid < best->regid))
 			best = &t->e[i];
-	if (best)
-		return best;
-	for (i = 0; i < t->n; i++)
-		if (!best || t->e[i].regid < best->regid)
-			best = &t->e[i];
+	if (!best) {
+		for (i = 0; i < t->n; i++)
+			if (!best || t->e[i].regid < best->regid)
+				best = &t->e[i];
+		t->live_sum -= ftd_digest_rank_word(best->regid);
+	}
+	if (best->regid > t->forgot_upto)
+		t->forgot_upto = best->regid;
 	return best;
 }
 
@@ -44,13 +48,15 @@ static struct ftd_rank_entry *add(struct ftd_rank_table *t, u32 job, u32 rank, u
 	e->regid = regid;
 	e->uid = uid;
 	e->ended = ended;
+	if (!ended)
+		t->live_sum += ftd_digest_rank_word(regid);
 	return e;
 }
 
 bool ftd_ranks_register(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u32 uid)
 {
-	if (find(t, regid))
-		return false;	/* known, or already ended */
+	if (find(t, regid) || regid <= t->forgot_upto)
+		return false;	/* known, already ended, or forgotten */
 	add(t, job, rank, regid, uid, 0);
 	return true;
 }
@@ -63,8 +69,11 @@ bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u32 u
 		if (e->ended)
 			return false;
 		e->ended = how;
+		t->live_sum -= ftd_digest_rank_word(regid);
 		return true;
 	}
+	if (regid <= t->forgot_upto)
+		return false;	/* ended or evicted long ago */
 	/* The end overtook the registration: remember it as a tombstone. */
 	add(t, job, rank, regid, uid, how);
 	return true;
@@ -78,6 +87,7 @@ u32 ftd_ranks_end_some(struct ftd_rank_table *t, struct ftd_rank_entry *out, u32
 		if (t->e[i].ended)
 			continue;
 		t->e[i].ended = FTD_EV_RANKS_DEAD;
+		t->live_sum -= ftd_digest_rank_word(t->e[i].regid);
 		out[n++] = t->e[i];
 	}
 	return n;

@@ -25,8 +25,28 @@ struct ftd_rank_entry {
 
 struct ftd_rank_table {
 	u32 n;
+	/*
+	 * The sum of ftd_digest_rank_word() over the live entries, kept as
+	 * they change: what the node's digest says of its ranks (digest.h),
+	 * so a lost end of a registration is repaired like a lost death.
+	 */
+	u64 live_sum;
+	/*
+	 * The highest regid an entry was evicted at: a notice about a regid
+	 * at or below it that is not in the table is one we forgot, not news
+	 * (a view carries ended registrations: delivered again otherwise).
+	 */
+	u32 forgot_upto;
 	struct ftd_rank_entry e[FTD_RANKS_PER_NODE];
 };
+
+/* Forget every entry (the node's instance restarted). */
+static inline void ftd_ranks_clear(struct ftd_rank_table *t)
+{
+	t->n = 0;
+	t->live_sum = 0;
+	t->forgot_upto = 0;
+}
 
 /* A registration: true if it is news. */
 bool ftd_ranks_register(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u32 uid);

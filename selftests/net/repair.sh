@@ -11,6 +11,11 @@
 #   at node 3 exactly once, nobody fenced, nobody else declared; then the
 #   views agree and the repairs stop. (Node 3 deaf to everything for a
 #   timeout would fence itself: kmod/proto/lease.h.)
+#   Then the same for a rank: node 3 holds rank 1:5 of node 2 registered,
+#   gets no notice while the rank is killed (PROC_DEAD everywhere else),
+#   and once it hears again only the digests (which count every node's
+#   live registrations) can tell it: PROC_DEAD 1:5 at node 3 exactly once,
+#   and again the repairs stop.
 #
 #   n1 .. n6 ── br0
 source "$(dirname "$0")/../lib.sh"
@@ -76,4 +81,48 @@ sleep 8
 after=$(repairs)
 [ "$after" = "$before" ] || fail "views still differ: repairs $before -> $after"
 log "views agree: $after repairs in all, none in the last 8 s"
+
+# --- a rank's crash, lost on every path to node 3
+# rank_events NODE EVENT: how many EVENT records of rank 1:5 node NODE has.
+rank_events() {
+	awk -v ev="\"event\":\"$2\"" 'index($0, ev) && /"job":1,/ && /"rank":5,/ { n++ }
+		END { print n + 0 }' "$FTD_TMP/dev.$1"
+}
+rank_known_alive() { n 3 ftd-status -r 1:5 2>/dev/null | grep -q '"state":"alive"'; }
+ip netns exec "$(ns_of 2)" ftd-devwatch -r 1:5 -q > /dev/null 2> "$FTD_TMP/rank.err" &
+rank_pid=$!
+wait_until 10 grep -q ready "$FTD_TMP/rank.err" || fail "rank 1:5 did not register on node 2"
+wait_until 10 rank_known_alive || fail "node 3 does not hold rank 1:5 registered"
+n 3 tc qdisc add dev n3r0 clsact || fail "clsact on node 3"
+n 3 tc filter add dev n3r0 ingress protocol ip u32 match ip protocol 17 0xff \
+	match u32 0x46544454 0xffffffff at 28 match u8 2 0xff at 33 action drop ||
+	fail "tc filter on node 3"
+kill -9 "$rank_pid"
+wait "$rank_pid" 2> /dev/null || :	# (137: the kill)
+others_know_rank() {
+	local i
+	for i in 1 2 4 5; do
+		[ "$(rank_events "$i" PROC_DEAD)" -ge 1 ] || return 1
+	done
+}
+wait_until 20 others_know_rank || fail "PROC_DEAD 1:5 not at 1, 2, 4, 5"
+sleep 0.5
+[ "$(rank_events 3 PROC_DEAD)" = 0 ] || fail "node 3 heard of the rank's death through the filter"
+n 3 tc qdisc del dev n3r0 clsact || fail "filter off node 3"
+hears=$(now_ns)
+node3_knows_rank() { [ "$(rank_events 3 PROC_DEAD)" -ge 1 ]; }
+wait_until 30 node3_knows_rank || { n 3 ftctl stats; fail "node 3 never learnt of rank 1:5's death"; }
+t=$(awk '/"event":"PROC_DEAD"/ && /"job":1,/ && /"rank":5,/ && match($0, /"time_ns":[0-9]+/) {
+	print substr($0, RSTART + 10, RLENGTH - 10); exit }' "$FTD_TMP/dev.3")
+log "node 3: PROC_DEAD 1:5 $(( (t - hears) / 1000000 )) ms after it heard again"
+sleep 1
+for i in 1 2 3 4 5; do
+	[ "$(rank_events "$i" PROC_DEAD)" = 1 ] || fail "node $i: PROC_DEAD 1:5 not exactly once"
+	grep -q FENCED "$FTD_TMP/dev.$i" && fail "node $i was fenced"
+done
+before=$(repairs)
+sleep 8
+after=$(repairs)
+[ "$after" = "$before" ] || fail "views still differ after the rank's repair: repairs $before -> $after"
+log "views agree again: $after repairs in all"
 log "ok"

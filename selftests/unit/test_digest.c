@@ -2,7 +2,7 @@
 /*
  * The anti-entropy digest (kmod/proto/digest.c): equal views give equal
  * digests whatever the order, any one lost notice changes it, suspicion and
- * never-heard nodes do not, and "settled" waits out a timeout of stillness.
+ * never-heard nodes do not, a missed end of a rank's registration does, and "settled" waits out a timeout of stillness.
  */
 #include <stdlib.h>
 #include "harness.h"
@@ -104,6 +104,50 @@ TEST(suspicion_and_never_heard_nodes_do_not_count)
 	ftd_digest_add(&a, 1, 5, FTD_NODE_SELF);
 	ftd_digest_add(&b, 1, 5, FTD_NODE_ALIVE);
 	ASSERT_TRUE(ftd_digest_equal(&a, &b));
+}
+
+/*
+ * Ranks: one node that missed the end of a registration (or the
+ * registration) differs; the same live set gives the same digest whatever
+ * the order it was built in; the same regids on another node, or at
+ * another incarnation, are other registrations.
+ */
+TEST(a_missed_rank_end_shows_and_order_does_not_matter)
+{
+	u64 all = 0, less = 0, rev = 0, w;
+	struct ftd_digest a = {}, b = {}, c = {};
+	u32 regid, missed = 0;
+
+	for (regid = 1; regid <= 200; regid++) {
+		all += ftd_digest_rank_word(regid);
+		rev += ftd_digest_rank_word(201 - regid);
+	}
+	ftd_digest_add_ranks(&a, 4, 2, all);
+	ftd_digest_add_ranks(&b, 4, 2, rev);
+	ASSERT_TRUE(ftd_digest_equal(&a, &b));
+	for (regid = 1; regid <= 200; regid++) {
+		w = ftd_digest_rank_word(regid);
+		less = all - w;
+		b = (struct ftd_digest){};
+		ftd_digest_add_ranks(&b, 4, 2, less);
+		missed += ftd_digest_equal(&a, &b);
+		/* linear: the ended one taken away from the full set (the simulator's way) */
+		c = (struct ftd_digest){};
+		ftd_digest_add_ranks(&c, 4, 2, all);
+		ftd_digest_add_ranks(&c, 4, 2, 0 - w);
+		ASSERT_TRUE(ftd_digest_equal(&b, &c));
+	}
+	ASSERT_EQ(0, missed);
+	b = (struct ftd_digest){};
+	ftd_digest_add_ranks(&b, 5, 2, all);
+	ASSERT_FALSE(ftd_digest_equal(&a, &b));
+	b = (struct ftd_digest){};
+	ftd_digest_add_ranks(&b, 4, 3, all);
+	ASSERT_FALSE(ftd_digest_equal(&a, &b));
+	/* no registration adds nothing */
+	b = (struct ftd_digest){};
+	ftd_digest_add_ranks(&b, 4, 2, 0);
+	ASSERT_EQ(0, b.sum);
 }
 
 TEST(settled_after_a_timeout_without_change)

@@ -4,6 +4,8 @@
  * than once; each registration's end is news exactly once.
  */
 #include "harness.h"
+#include <stdlib.h>
+#include "proto/digest.h"
 #include "proto/ranks.h"
 
 TEST(register_then_end_is_news_once)
@@ -57,6 +59,28 @@ TEST(a_full_table_recycles_tombstones_first)
 	EXPECT_TRUE(ftd_ranks_end(&t, 1, 0, 1, 1000, FTD_EV_PROC_DEAD));		/* the live ones are all kept */
 }
 
+/*
+ * A view carries ended registrations: one whose tombstone was recycled is
+ * not news again (its end delivered twice), nor is its registration (a
+ * rank that ended, live again).
+ */
+TEST(a_recycled_tombstone_stays_forgotten)
+{
+	static struct ftd_rank_table t;
+	u32 i;
+
+	for (i = 0; i < FTD_RANKS_PER_NODE; i++)
+		ASSERT_TRUE(ftd_ranks_register(&t, 1, i, i + 1, 1000));
+	ASSERT_TRUE(ftd_ranks_end(&t, 1, 10, 11, 1000, FTD_EV_PROC_DEAD));
+	ASSERT_TRUE(ftd_ranks_register(&t, 1, 999, 5000, 1000));	/* takes rank 10's tombstone */
+	EXPECT_FALSE(ftd_ranks_end(&t, 1, 10, 11, 1000, FTD_EV_PROC_DEAD));
+	EXPECT_FALSE(ftd_ranks_register(&t, 1, 10, 11, 1000));
+	/* below the forgotten one but still held: news as ever */
+	EXPECT_TRUE(ftd_ranks_end(&t, 1, 3, 4, 1000, FTD_EV_PROC_EXIT));
+	ftd_ranks_clear(&t);
+	EXPECT_TRUE(ftd_ranks_register(&t, 1, 10, 11, 1000));	/* a new incarnation's */
+}
+
 TEST(an_ended_entry_remembers_how)
 {
 	static struct ftd_rank_table t;
@@ -88,6 +112,58 @@ TEST(owner_goes_with_the_entry)
 	ASSERT_TRUE(ftd_ranks_register(&t, 9, 0, 2, 1234));
 	ASSERT_EQ(1, ftd_ranks_end_some(&t, out, 1));
 	EXPECT_EQ(1234, out[0].uid);
+}
+
+/*
+ * The table's sum of live registrations (what the digest says of them)
+ * stays exact through registrations, ends, overtaking ends, a node's death
+ * and a full table recycling entries, live ones included.
+ */
+static u64 live_sum_of(const struct ftd_rank_table *t)
+{
+	u64 sum = 0;
+	u32 i;
+
+	for (i = 0; i < t->n; i++)
+		if (!t->e[i].ended)
+			sum += ftd_digest_rank_word(t->e[i].regid);
+	return sum;
+}
+
+TEST(the_live_sum_follows_every_change)
+{
+	static struct ftd_rank_table t;
+	struct ftd_rank_entry out[8];
+	u32 step, regid, wrong = 0, nonzero = 0;
+
+	srandom(5);
+	for (step = 0; step < 20000; step++) {
+		regid = 1 + random() % 600;	/* more than the table holds */
+		switch (random() % 8) {
+		case 0:
+			ftd_ranks_end_some(&t, out, 1 + random() % 8);
+			break;
+		case 1:
+		case 2:
+			ftd_ranks_end(&t, 1, regid, regid, 0,
+				      random() % 2 ? FTD_EV_PROC_DEAD : FTD_EV_PROC_EXIT);
+			break;
+		default:
+			ftd_ranks_register(&t, 1, regid, regid, 0);
+		}
+		wrong += t.live_sum != live_sum_of(&t);
+		nonzero += t.live_sum != 0;
+	}
+	ASSERT_EQ(0, wrong);
+	ASSERT_GT(nonzero, 0);
+	/* More live ranks than the table holds: the oldest live ones go. */
+	ftd_ranks_clear(&t);
+	for (regid = 1; regid <= FTD_RANKS_PER_NODE + 40; regid++)
+		ftd_ranks_register(&t, 1, regid, regid, 0);
+	ASSERT_EQ(live_sum_of(&t), t.live_sum);
+	ftd_ranks_clear(&t);
+	ASSERT_EQ(0, t.n);
+	ASSERT_EQ(0, t.live_sum);
 }
 
 TEST_HARNESS_MAIN

@@ -249,6 +249,34 @@ TEST(rank_crash_needs_no_timeout)
 	}
 }
 
+/*
+ * A rank's crash whose every frame is lost (the first 64 frames after it,
+ * its broadcast among them): no survivor hears it from the broadcast, and
+ * only the digests, which count the live registrations of every node up,
+ * tell them (found by fuzz_sim: crash-rank-death-lost-on-every-path).
+ */
+TEST(repair_delivers_a_rank_crash_lost_on_every_path)
+{
+	static u8 lost[64];	/* zeros: below SIM_FATE_LOST, every one lost */
+	struct sim_config cfg;
+	struct sim_result res;
+
+	config(&cfg, 8, SIM_SC_PROC);
+	cfg.warmup_ns = cfg.timeout_ns + cfg.period_ns;
+	cfg.net.fate = lost;
+	cfg.net.fate_len = sizeof(lost);
+	cfg.net.fate_from_ns = cfg.warmup_ns;
+	cfg.no_repair = true;
+	ASSERT_EQ(0, sim_run(&cfg, &res));
+	ASSERT_EQ(cfg.nodes - 1, res.never_delivered);	/* else this test shows nothing */
+	cfg.no_repair = false;
+	ASSERT_EQ(0, sim_run(&cfg, &res));
+	ASSERT_EXACTLY_ONCE(res);
+	ASSERT_GT(res.repairs, 0);
+	TH_LOG("all know after %.0f ms, %llu view exchanges", res.all_know_ns / 1e6,
+	       (unsigned long long)res.repairs);
+}
+
 /* A lost notice is covered by the other paths of the broadcast. */
 TEST(loss_one_percent_still_exactly_once)
 {

@@ -124,36 +124,57 @@ static void send_to(struct sim *s, u32 v, u32 to, const struct ftd_notice *n, u3
 
 /*
  * proto/digest.h over v's view. Every member the simulator does not track
- * is alive at incarnation 1 in every view, so two views differ exactly in
- * the deaths each holds: the digest of those is the module's digest up to
- * a constant.
+ * is alive at incarnation 1 in every view, and every rank registered on
+ * it is known everywhere, so two views differ exactly in the deaths each
+ * holds, of nodes and of ranks: the digest of those (a rank's as the
+ * module's sum of live registrations less the ended one, on a node held
+ * up) is the module's digest up to a constant.
  */
 static struct ftd_digest digest_of(struct sim *s, u32 v)
 {
 	struct ftd_digest d = {};
+	const struct sim_item *it;
 	u32 i;
 
-	for (i = 0; i < s->view.n_items; i++)
-		if (s->view.items[i].kind == SIM_ITEM_NODE_DEAD && sim_view_knows(&s->view, v, i))
-			ftd_digest_add(&d, sim_node_id(s->view.items[i].node),
-				       s->nodes[s->view.items[i].node].incarnation, FTD_NODE_DEAD);
+	for (i = 0; i < s->view.n_items; i++) {
+		it = &s->view.items[i];
+		if (!sim_view_knows(&s->view, v, i))
+			continue;
+		if (it->kind == SIM_ITEM_NODE_DEAD)
+			ftd_digest_add(&d, sim_node_id(it->node), s->nodes[it->node].incarnation,
+				       FTD_NODE_DEAD);
+		else if (!holds_dead(s, v, it->node))
+			ftd_digest_add_ranks(&d, sim_node_id(it->node),
+					     s->nodes[it->node].incarnation,
+					     0 - ftd_digest_rank_word(it->regid));
+	}
 	return d;
 }
 
-/* view.c send_view: a DEAD notice per node v holds dead, to `to` (ranks: not modelled). */
+/*
+ * view.c send_view: a DEAD notice per node v holds dead, and the ended
+ * registrations (PROC_DEAD) of the nodes it holds up, to `to`.
+ */
 static void send_view(struct sim *s, u32 v, u32 to)
 {
+	const struct sim_item *it;
 	u32 i, x;
 
 	for (i = 0; i < s->view.n_items; i++) {
-		if (s->view.items[i].kind != SIM_ITEM_NODE_DEAD || !sim_view_knows(&s->view, v, i))
+		it = &s->view.items[i];
+		x = it->node;
+		if (!sim_view_knows(&s->view, v, i) ||
+		    (it->kind == SIM_ITEM_PROC_DEAD && holds_dead(s, v, x)))
 			continue;
-		x = s->view.items[i].node;
 		send_to(s, v, to, &(struct ftd_notice){
-				.kind = FTD_NOTICE_DEAD,
+				.kind = it->kind == SIM_ITEM_NODE_DEAD ? FTD_NOTICE_DEAD :
+									 FTD_NOTICE_PROC_DEAD,
 				.subject = sim_node_id(x),
 				.subject_incarnation = s->nodes[x].incarnation,
 				.origin = sim_node_id(v),
+				.job = it->job,
+				.rank = it->rank,
+				.regid = it->regid,
 			}, 1);
 	}
 }

@@ -90,8 +90,10 @@
 #include <linux/ioctl.h>
 
 #define FTD_WIRE_MAGIC		0x46544454U	/* "FTDT" */
-#define FTD_WIRE_VERSION	4	/* 2: notice seq, receiver, PROBE, rank owner;
-					 * 3: DIGEST; 4: PROBE_REQ, PROBE_RELAY */
+#define FTD_WIRE_VERSION	5	/* 2: notice seq, receiver, PROBE, rank owner;
+					 * 3: DIGEST; 4: PROBE_REQ, PROBE_RELAY;
+					 * 5: DIGEST counts live ranks, views
+					 * carry ended ones */
 #define FTD_DEFAULT_PORT	7061
 #define FTD_KEY_LEN		16		/* SipHash-2-4 key */
 #define FTD_KEYS_ACCEPTED_MAX	3		/* keys accepted besides the one we send with */
@@ -151,7 +153,9 @@ enum ftd_frame_type {
  *                                             prober that lost track of the streams
  *                                             cannot be fed old ones) (never forwarded)
  *   FTD_NOTICE_DIGEST    the sender           anti-entropy: the sender's view in 64 bits
- *                                             (the 64-bit word; regid: the nodes it
+ *                                             (the 64-bit word: its nodes' states and the
+ *                                             live rank registrations of those up,
+ *                                             kmod/proto/digest.h; regid: the nodes it
  *                                             counts), sent to one random live member
  *                                             once its view has been settled for a
  *                                             timeout, every max(1 s, 4 timeouts)
@@ -178,12 +182,15 @@ enum ftd_frame_type {
  *
  * A node that first hears a node (it joined, or restarted) sends it its
  * view: one notice per node it knows (ALIVE, DEAD or LEFT, itself included),
- * directly, with a SYNC asking for the other's view in return. Whatever is
+ * and for each node up the registrations it holds of it (PROC_REG for a
+ * live one, PROC_DEAD or PROC_EXIT for one that ended), directly, with a
+ * SYNC asking for the other's view in return. Whatever is
  * news in a view is applied and broadcast like any notice, so a node that
  * starts late, or was cut off, catches up with the group's state. The
  * DIGEST exchange does the same between any two members whose views differ
  * after a notice was lost, so every notice reaches every live node in the
- * end: a death or a leave at most once per incarnation.
+ * end: a death or a leave at most once per incarnation, the end of a rank's
+ * registration at most once per registration.
  *
  * Rail reports come from several observers and may cross in flight, so
  * each carries the subject's heartbeat seq on that rail where it was made:
