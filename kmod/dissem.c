@@ -614,8 +614,8 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 
 		/*
 		 * Sent by the voter to each judge directly: nothing to forward,
-		 * and a vote that names another voter than its sender (or us) is
-		 * not one, so that no member casts votes for others.
+		 * and a vote that names another voter than its sender is not
+		 * one, so that no member casts votes for others.
 		 */
 		if (n.origin != sender->id)
 			return;

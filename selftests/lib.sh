@@ -70,12 +70,16 @@ sw() { ip netns exec "$(sw_ns)" "$@"; }
 # A test may set FTD_ON_FAIL to a command that shows what it collected
 # (job output, logs), run when it fails, before its files are removed. A
 # failed test also shows what the module logged while it ran (why a node
-# fenced itself, say), the last lines of it. FTD_ON_EXIT: a command that
-# puts back what the test changed outside its namespaces, run first,
-# whatever the outcome.
+# fenced itself, say), the last lines of it. at_exit CMD: a command that
+# puts back what the test changed outside its namespaces (set_backlog,
+# save_params), run first, whatever the outcome, the last added first.
+FTD_AT_EXIT=()
+at_exit() { FTD_AT_EXIT+=("$1"); }
 cleanup() {
-	local rc=$? pid pids ns namespaces
-	[ -z "${FTD_ON_EXIT:-}" ] || $FTD_ON_EXIT || true
+	local rc=$? pid pids ns namespaces i
+	for ((i = ${#FTD_AT_EXIT[@]} - 1; i >= 0; i--)); do
+		${FTD_AT_EXIT[i]} || true
+	done
 	[ "$rc" = 0 ] || [ "$rc" = "$ksft_skip" ] || [ -z "${FTD_ON_FAIL:-}" ] ||
 		$FTD_ON_FAIL 2>&1 | sed 's/^/#   /' >&2 || true
 	[ "$rc" = 0 ] || [ "$rc" = "$ksft_skip" ] ||
@@ -462,19 +466,46 @@ backlog_drops() {
 	echo "$s"
 }
 
-# backlog_per_node N: give this machine's receive backlog (netdev_max_backlog,
-# per CPU) room for N nodes' frames, as N machines would each have their
-# own, and put it back at exit (FTD_ON_EXIT). The namespaces of a test
-# share one machine's backlogs: a burst to every node at once (a notice of
-# a rack's deaths) overflows there, and the frames dropped are lost to
-# their nodes as on a wire. Never lowers it.
+# set_backlog N: this machine's receive backlog (netdev_max_backlog, per
+# CPU) set to N; the value before the first call is put back at exit, or
+# earlier by restore_backlog.
+set_backlog() {
+	if [ -z "${FTD_BACKLOG_WAS:-}" ]; then
+		FTD_BACKLOG_WAS=$(sysctl -n net.core.netdev_max_backlog)
+		at_exit restore_backlog
+	fi
+	sysctl -qw net.core.netdev_max_backlog="$1"
+}
+restore_backlog() {
+	[ -z "${FTD_BACKLOG_WAS:-}" ] || sysctl -qw net.core.netdev_max_backlog="$FTD_BACKLOG_WAS"
+}
+
+# backlog_per_node N: give this machine's receive backlog room for N nodes'
+# frames, as N machines would each have their own (set_backlog). The
+# namespaces of a test share one machine's backlogs: a burst to every node
+# at once (a notice of a rack's deaths) overflows there, and the frames
+# dropped are lost to their nodes as on a wire. Never lowers it.
 backlog_per_node() {
-	local was want
-	was=$(sysctl -n net.core.netdev_max_backlog)
-	want=$((1000 * $1))
-	((want > was)) || return 0
-	sysctl -qw net.core.netdev_max_backlog="$want"
-	FTD_ON_EXIT="sysctl -qw net.core.netdev_max_backlog=$was"
+	local want=$((1000 * $1))
+	((want > $(sysctl -n net.core.netdev_max_backlog))) || return 0
+	set_backlog "$want"
+}
+
+# save_params NAME...: the module's parameters NAME... (each must exist and
+# be writable), put back as they are now at exit.
+FTD_PARAMS=/sys/module/ftdetect/parameters
+FTD_SAVED_PARAMS=()
+save_params() {
+	local p
+	for p in "$@"; do
+		[ -w "$FTD_PARAMS/$p" ] || fail "module parameter $p missing or not writable"
+		FTD_SAVED_PARAMS+=("$p=$(cat "$FTD_PARAMS/$p")")
+	done
+	at_exit restore_params
+}
+restore_params() {
+	local kv
+	for kv in "${FTD_SAVED_PARAMS[@]}"; do echo "${kv#*=}" > "$FTD_PARAMS/${kv%%=*}"; done
 }
 
 # false_death_evidence OBSERVER SUBJECT: what a test that saw OBSERVER

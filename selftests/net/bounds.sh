@@ -16,20 +16,8 @@
 # No traffic: the user's instance is never brought up on a real address.
 source "$(dirname "$0")/../lib.sh"
 
-P=/sys/module/ftdetect/parameters
-for p in userns_max_nodes userns_min_period_us userns_config max_openers; do
-	[ -w "$P/$p" ] || fail "module parameter $p missing or not writable"
-done
-saved=()
-for p in userns_max_nodes userns_min_period_us userns_config max_openers; do
-	saved+=("$p=$(cat "$P/$p")")
-done
-restore() {
-	local kv
-	for kv in "${saved[@]}"; do echo "${kv#*=}" > "$P/${kv%%=*}"; done
-	cleanup
-}
-trap restore EXIT
+P=$FTD_PARAMS
+save_params userns_max_nodes userns_min_period_us userns_config max_openers
 
 # as_user_ns CMD...: run CMD as nobody, in a new user namespace (mapped to
 # root inside) with its own network namespace, as an unprivileged user on

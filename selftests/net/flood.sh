@@ -27,9 +27,7 @@ watch_devices $(seq 1 "$N")
 # the flood: at the default 1000 the senders, on the one emulated CPU,
 # seldom overran it (0 to 128 drops in 7 runs), at 10 always (96 to 6,349
 # in 5 runs).
-backlog=$(sysctl -n net.core.netdev_max_backlog)
-FTD_ON_EXIT="sysctl -qw net.core.netdev_max_backlog=$backlog"
-sysctl -qw net.core.netdev_max_backlog="${FTD_FLOOD_BACKLOG:-10}"
+set_backlog "${FTD_FLOOD_BACKLOG:-10}"
 dropped0=$(backlog_drops)
 senders=()
 for t in 1 3 5 7 1 3 5 7; do
@@ -38,7 +36,7 @@ for t in 1 3 5 7 1 3 5 7; do
 	senders+=($!)
 done
 wait "${senders[@]}" || true	# timeout(1) ends each with status 124
-$FTD_ON_EXIT
+restore_backlog
 dropped=$(( $(backlog_drops) - dropped0 ))
 log "a ${SECS} s flood (8 senders) at 4 of $N nodes, netdev_max_backlog ${FTD_FLOOD_BACKLOG:-10}: this machine dropped $dropped received frames"
 

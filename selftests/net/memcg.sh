@@ -10,18 +10,13 @@
 # charged; with the limit lifted, the same maps.
 source "$(dirname "$0")/../lib.sh"
 
-P=/sys/module/ftdetect/parameters
+P=$FTD_PARAMS
 CG=/sys/fs/cgroup/ftd-memcg
-[ -w "$P/status_ranks" ] || fail "module parameter status_ranks missing or not writable"
+save_params status_ranks
 grep -qw memory /sys/fs/cgroup/cgroup.controllers 2> /dev/null ||
 	skip "no memory controller in /sys/fs/cgroup (cgroup v2; the kernel needs CONFIG_MEMCG)"
-ranks=$(cat "$P/status_ranks")
-restore() {
-	echo "$ranks" > "$P/status_ranks"
-	cleanup
-	rmdir "$CG"/small "$CG"/big "$CG" 2> /dev/null || true
-}
-trap restore EXIT
+# The cgroups go once cleanup has ended the processes in them.
+trap 'cleanup; rmdir "$CG"/small "$CG"/big "$CG" 2> /dev/null || true' EXIT
 
 # hold_map CG NS: in cgroup CG and namespace NS, map the table and hold it
 # (ftd-hold: the mapping keeps the file, and the file the table); its
