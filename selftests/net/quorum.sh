@@ -3,7 +3,11 @@
 #
 # quorum.sh: k = 3 observers per node, quorum q = 2.
 #   1. one observer alone stops hearing node 4 (a filter on its link): it
-#      only votes; one vote is not a quorum, nobody declares node 4
+#      only votes; one vote is not a quorum, nobody declares node 4. It
+#      also casts a vote for another judge (node 6: ftd-inject, signed
+#      with the key, from node 5's address, its own vote beside it, as a
+#      faulty member would): a vote counts only from its voter, so still
+#      nobody declares node 4 (the module before that did: 2 of 3)
 #   2. node 4 is cut off: all its observers vote, it is declared once everywhere
 #
 #   n1..n6 ── br0      observers of n4: n5, n6, n1 (its 3 live successors)
@@ -28,6 +32,32 @@ for ((i = 1; i <= N; i++)); do
 	[ "$(count_events "$FTD_TMP/dev.$i" NODE_DEAD 4)" = 0 ] || fail "node $i: one observer's vote declared node 4"
 done
 log "one observer out of 3 lost node 4: it suspects, nobody declares (quorum 2)"
+
+# Node 5 votes for node 6 too, to every other node but 4: its own vote and
+# the forged one back to back, again and again for 3 timeouts. Its notice
+# seq jumps ahead (2^40) so both are taken as new; its real notices to
+# them are stale from then on, which changes nothing below.
+inc4=$(n 1 ftstat -j | jq '.nodes[] | select(.id == 4) | .incarnation')
+inc5=$(n 5 ftctl show -j | jq '.incarnation')
+{ [ -n "$inc4" ] && [ -n "$inc5" ]; } || fail "no incarnation of node 4 or 5"
+seq=$((1 << 40))
+end=$(( $(now_ns) + 3 * ${FTD_TEST_TIMEOUT%ms} * 1000000 ))
+sent=0
+while [ "$(now_ns)" -lt "$end" ] || [ "$sent" = 0 ]; do
+	for to in 1 2 3 6; do
+		n 5 ftd-inject -t "192.0.2.$to" -R "$to" -k vote -c 42 -s 5 -i "$inc5" -q "$seq" \
+			-K 000102030405060708090a0b0c0d0e0f -V "4:$inc4:5" -V "4:$inc4:6" ||
+			fail "ftd-inject vote"
+		seq=$((seq + 2))
+		sent=$((sent + 2))
+	done
+done
+sleep 0.5
+for ((i = 1; i <= N; i++)); do
+	[ "$(count_events "$FTD_TMP/dev.$i" NODE_DEAD 4)" = 0 ] ||
+		fail "node $i: node 5's vote for node 6 counted: node 4 declared"
+done
+log "node 5 also voted as node 6 ($sent votes sent): not counted, nobody declares"
 n 5 tc qdisc del dev n5r0 clsact
 
 # --- 2. node 4 really goes

@@ -6,7 +6,7 @@
  *
  *   ftd-inject -t ADDR -k KIND [-p PORT] [-c CLUSTER] [-s SENDER] [-r RAIL]
  *              [-i INCARNATION] [-q SEQ] [-K KEYHEX] [-n COUNT] [-T TX_NS] [-Z]
- *              [-X] [-P BYTES] [-R RECEIVER]
+ *              [-X] [-P BYTES] [-R RECEIVER] [-V SUBJECT:INCARNATION:ORIGIN]...
  *
  * -R names the node id the frame is for (the header's receiver; default 1);
  * -T sets the tx_ns field (zero by default; the MAC does not cover it);
@@ -17,6 +17,12 @@
  *
  * KIND: valid short badmagic badversion badlength badflags badtype badmac
  *       payload (a heartbeat with trailing bytes)
+ *       vote (a SUSPECT notice, well formed and signed: -V names its
+ *       subject, the subject's incarnation and the voter it claims; with
+ *       the key, the sender's address and incarnation and a seq ahead of
+ *       the sender's, a member's vote as the receiver would take it). Up
+ *       to 4 -V: each of the COUNT frames is the next one's, in turn
+ *       (-n defaults to their number), back to back.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -44,6 +50,8 @@ static int parse_key(const char *hex, u8 key[FTD_KEY_LEN])
 
 /* Build a frame of the requested kind into buf; its length. */
 static size_t payload_len = 16;
+static struct ftd_notice votes[4];
+static unsigned int nvotes, next_vote;
 
 static size_t craft(const char *kind, u8 *buf, size_t cap, struct ftd_frame *f, const u8 *key)
 {
@@ -52,6 +60,15 @@ static size_t craft(const char *kind, u8 *buf, size_t cap, struct ftd_frame *f, 
 
 	if (!strcmp(kind, "valid"))
 		return len;
+	if (!strcmp(kind, "vote")) {
+		u8 notice[FTD_WIRE_NOTICE_LEN];
+
+		if (!nvotes)
+			return 0;
+		f->type = FTD_FRAME_NOTICE;
+		ftd_notice_encode(notice, &votes[next_vote++ % nvotes]);
+		return ftd_wire_encode(buf, FTD_MAX_FRAME, f, notice, sizeof(notice), key);
+	}
 	if (!strcmp(kind, "short"))
 		return FTD_WIRE_HDR_LEN - 1;
 	if (!strcmp(kind, "badmagic"))
@@ -93,12 +110,12 @@ int main(int argc, char **argv)
 	static u8 buf[8192];
 	u8 key[FTD_KEY_LEN] = {};
 	struct sockaddr_storage ss = {};
-	unsigned int port = FTD_DEFAULT_PORT, count = 1, i;
+	unsigned int port = FTD_DEFAULT_PORT, count = 1, count_given = 0, i;
 	socklen_t sslen;
 	size_t len;
 	int opt, fd, no_check = 0, dstopts = 0;
 
-	while ((opt = getopt(argc, argv, "t:k:p:c:s:r:i:q:K:n:T:ZXP:R:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:k:p:c:s:r:i:q:K:n:T:ZXP:R:V:")) != -1) {
 		switch (opt) {
 		case 't': to = optarg; break;
 		case 'k': kind = optarg; break;
@@ -109,11 +126,20 @@ int main(int argc, char **argv)
 		case 'R': f.receiver = strtoul(optarg, NULL, 0); break;
 		case 'i': f.incarnation = strtoul(optarg, NULL, 0); break;
 		case 'q': f.seq = strtoull(optarg, NULL, 0); break;
-		case 'n': count = strtoul(optarg, NULL, 0); break;
+		case 'n': count = strtoul(optarg, NULL, 0); count_given = 1; break;
 		case 'T': f.tx_ns = strtoull(optarg, NULL, 0); break;
 		case 'Z': no_check = 1; break;
 		case 'X': dstopts = 1; break;
 		case 'P': payload_len = strtoul(optarg, NULL, 0); break;
+		case 'V':
+			if (nvotes == 4 ||
+			    sscanf(optarg, "%u:%u:%u", &votes[nvotes].subject,
+				   &votes[nvotes].subject_incarnation, &votes[nvotes].origin) != 3) {
+				fprintf(stderr, "ftd-inject: -V takes SUBJECT:INCARNATION:ORIGIN, at most 4 times\n");
+				return 2;
+			}
+			votes[nvotes++].kind = FTD_NOTICE_SUSPECT;
+			break;
 		case 'K':
 			if (parse_key(optarg, key)) {
 				fprintf(stderr, "ftd-inject: -K takes %d hex digits\n", 2 * FTD_KEY_LEN);
@@ -124,6 +150,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (nvotes && !count_given)
+		count = nvotes;
 	if (!to || !kind) {
 		fprintf(stderr, "usage: ftd-inject -t ADDR -k KIND [options]\n");
 		return 2;
