@@ -31,6 +31,7 @@ struct ftd_reader {
 	 */
 	bool registered;
 	u32 job, rank, regid;
+	u32 reg_inc;			/* our incarnation it was made in */
 	u32 uid;			/* the owner, as events and the wire carry it */
 	kuid_t kuid;			/* the same, for permission checks */
 	struct pid *owner;		/* the registering process (thread group) */

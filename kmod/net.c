@@ -328,6 +328,9 @@ static void fence(struct ftd_net *fn, u32 origin, bool minority, u32 old)
 	if (self) {
 		spin_lock_bh(&self->lock);
 		self->incarnation = new;
+		/* Our ranks were the old incarnation's: told dead with it (proc.c). */
+		if (self->ranks)
+			ftd_ranks_clear(self->ranks);
 		ftd_status_node(fn, self, false);
 		spin_unlock_bh(&self->lock);
 	}

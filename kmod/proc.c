@@ -70,12 +70,22 @@ out:
 	return ret;
 }
 
-/* The rank ended: here at once, and everywhere by broadcast. */
+/*
+ * The rank ended: here at once, and everywhere by broadcast. Not if it was
+ * registered in an incarnation of ours that a fence ended since: the
+ * others told its end with that incarnation's (RANKS_DEAD), and it is
+ * none of the new one's registrations (net.c fence): told again, its end
+ * would be delivered twice there.
+ */
 static void rank_ended(struct ftd_reader *r, enum ftd_event_type type, u8 notice)
 {
-	note_local(r, type);
+	bool ours = r->reg_inc == READ_ONCE(r->fn->incarnation);
+
+	if (ours)
+		note_local(r, type);
 	emit_proc_event(r, type);
-	ftd_dissem_proc(r->fn, notice, r->job, r->rank, r->regid, r->uid);
+	if (ours)
+		ftd_dissem_proc(r->fn, notice, r->job, r->rank, r->regid, r->uid);
 	put_pid(r->owner);
 	WRITE_ONCE(r->owner, NULL);
 }
@@ -126,6 +136,7 @@ int ftd_proc_register(struct ftd_reader *r, const struct ftd_rank_reg *reg)
 	r->kuid = kuid;
 	r->uid = from_kuid_munged(r->fn->net->user_ns, kuid);
 	r->regid = atomic_inc_return(&r->fn->regid);	/* before publishing */
+	r->reg_inc = READ_ONCE(r->fn->incarnation);
 	r->owner = get_pid(task_tgid(current));
 	ret = publish_if_job_free(r);
 	if (ret) {

@@ -186,7 +186,10 @@ rejoined() {
 }
 wait_until 30 rejoined || { table 4; table 1; fail "node 4 did not rejoin as the tables tell"; }
 NODES="1 2 3"
-everywhere rank_in 1:7 dead RANKS_DEAD || fail "rank 7 came back to life"
+everywhere rank_in 1:7 dead RANKS_DEAD || {
+	for i in 1 2 3; do log "node $i: $(n "$i" ftd-status -r 1:7)"; done
+	fail "rank 7 no longer dead by RANKS_DEAD at every node (came back, or reported dead again)"
+}
 NODES=$(seq 1 "$N")
 sleep 0.5
 for i in $NODES; do

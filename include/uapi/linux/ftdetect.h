@@ -204,6 +204,10 @@ enum ftd_frame_type {
  * A node that receives a DEAD notice about itself, or hears from a node it
  * holds dead at the same incarnation, fences: its registered ranks get
  * FENCED, and it rejoins with a higher incarnation (NODE_RESTORED elsewhere).
+ * Their registrations were the old incarnation's, whose end the others
+ * deliver as RANKS_DEAD: the end of such a rank is then an event on its
+ * own node only (PROC_DEAD or PROC_EXIT), never sent, so that no node
+ * delivers a rank's end twice.
  * So does a node that watches two or more nodes and hears nobody for a
  * timeout (its lease, kmod/proto/lease.h): the others declare it meanwhile.
  *
