@@ -178,7 +178,8 @@ static bool apply_proc(struct ftd_net *fn, struct ftd_peer *peer, const struct f
 	} else {
 		news = ftd_ranks_end(t, n->job, n->rank, n->regid, n->uid,
 				     n->kind == FTD_NOTICE_PROC_DEAD ? FTD_EV_PROC_DEAD :
-								      FTD_EV_PROC_EXIT);
+								      FTD_EV_PROC_EXIT,
+				     n->flags & FTD_NOTICE_F_VIEW);
 	}
 out:
 	spin_unlock_bh(&peer->lock);

@@ -37,7 +37,7 @@ static void note_local(struct ftd_reader *r, u8 how)
 		spin_lock_bh(&self->lock);
 		t = ftd_peer_ranks(self);
 		if (t && how)
-			ftd_ranks_end(t, r->job, r->rank, r->regid, r->uid, how);
+			ftd_ranks_end(t, r->job, r->rank, r->regid, r->uid, how, false);
 		else if (t)
 			ftd_ranks_register(t, r->job, r->rank, r->regid, r->uid);
 		spin_unlock_bh(&self->lock);

@@ -51,6 +51,8 @@ static void send_ranks(struct ftd_net *fn, struct ftd_peer *to, struct ftd_peer 
 			n.kind = e->ended == FTD_EV_PROC_DEAD ? FTD_NOTICE_PROC_DEAD :
 				 e->ended == FTD_EV_PROC_EXIT ? FTD_NOTICE_PROC_EXIT :
 								FTD_NOTICE_PROC_REG;
+			/* An end as a copy: news only where it is held live. */
+			n.flags = e->ended ? FTD_NOTICE_F_VIEW : 0;
 			n.job = e->job;
 			n.rank = e->rank;
 			n.regid = e->regid;

@@ -61,7 +61,8 @@ bool ftd_ranks_register(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, 
 	return true;
 }
 
-bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u32 uid, u8 how)
+bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u32 uid, u8 how,
+		   bool copy)
 {
 	struct ftd_rank_entry *e = find(t, regid);
 
@@ -72,8 +73,8 @@ bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u32 u
 		t->live_sum -= ftd_digest_rank_word(regid);
 		return true;
 	}
-	if (regid <= t->forgot_upto)
-		return false;	/* ended or evicted long ago */
+	if (copy || regid <= t->forgot_upto)
+		return false;	/* never known here, or ended or evicted long ago */
 	/* The end overtook the registration: remember it as a tombstone. */
 	add(t, job, rank, regid, uid, how);
 	return true;

@@ -52,9 +52,12 @@ static inline void ftd_ranks_clear(struct ftd_rank_table *t)
 bool ftd_ranks_register(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u32 uid);
 /*
  * The end of a registration, how = FTD_EV_PROC_DEAD or FTD_EV_PROC_EXIT:
- * true if it is news.
+ * true if it is news. copy: a view's copy (FTD_NOTICE_F_VIEW), news only
+ * for a registration held live; else the end may overtake its
+ * registration, and is kept as a tombstone.
  */
-bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u32 uid, u8 how);
+bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u32 uid, u8 how,
+		   bool copy);
 /*
  * The node died: end up to max registrations still live (how:
  * FTD_EV_RANKS_DEAD), copying each into out. Returns how many; call again

@@ -102,6 +102,7 @@ void ftd_notice_encode(u8 *p, const struct ftd_notice *n)
 {
 	memset(p, 0, FTD_WIRE_NOTICE_LEN);
 	p[0] = n->kind;
+	p[1] = n->flags;
 	ftd_put_be32(p + 4, n->subject);
 	ftd_put_be32(p + 8, n->subject_incarnation);
 	ftd_put_be32(p + 12, n->origin);
@@ -124,10 +125,14 @@ void ftd_notice_encode(u8 *p, const struct ftd_notice *n)
 
 bool ftd_notice_decode(const u8 *p, u16 len, struct ftd_notice *n)
 {
-	if (len != FTD_WIRE_NOTICE_LEN || p[1] || p[2] || p[3])
+	if (len != FTD_WIRE_NOTICE_LEN || p[2] || p[3])
 		return false;
 	n->kind = p[0];
 	if (n->kind == 0 || n->kind >= __FTD_NOTICE_MAX)
+		return false;
+	n->flags = p[1];
+	if (n->flags & ~FTD_NOTICE_F_VIEW ||
+	    (n->flags && n->kind != FTD_NOTICE_PROC_DEAD && n->kind != FTD_NOTICE_PROC_EXIT))
 		return false;
 	n->hb_floor = 0;
 	if (n->kind == FTD_NOTICE_PROBE_ACK) {

@@ -63,6 +63,7 @@ const char *ftd_wire_status_str(enum ftd_wire_status st);
 /* The payload of a FTD_FRAME_NOTICE, in host order. */
 struct ftd_notice {
 	u8 kind;
+	u8 flags;	/* FTD_NOTICE_F_* */
 	u32 subject;
 	u32 subject_incarnation;
 	u32 origin;

@@ -74,6 +74,30 @@ TEST(indirect_probes_keep_their_nonce)
 	}
 }
 
+/* A view's copy of a rank's end says so; no other flag, nor on another kind. */
+TEST(the_view_flag_only_on_a_rank_end)
+{
+	struct ftd_notice in = {
+		.kind = FTD_NOTICE_PROC_EXIT, .subject = 2, .subject_incarnation = 1,
+		.origin = 3, .job = 7, .rank = 1, .regid = 4, .flags = FTD_NOTICE_F_VIEW,
+	}, out = round_trip(&in);
+	u8 buf[FTD_WIRE_NOTICE_LEN];
+
+	EXPECT_EQ(FTD_NOTICE_PROC_EXIT, out.kind);
+	EXPECT_EQ(FTD_NOTICE_F_VIEW, out.flags);
+	in.flags = 0;
+	out = round_trip(&in);
+	EXPECT_EQ(FTD_NOTICE_PROC_EXIT, out.kind);
+	EXPECT_EQ(0, out.flags);
+	in.flags = FTD_NOTICE_F_VIEW << 1;
+	ftd_notice_encode(buf, &in);
+	EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
+	in.kind = FTD_NOTICE_PROC_REG;
+	in.flags = FTD_NOTICE_F_VIEW;
+	ftd_notice_encode(buf, &in);
+	EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
+}
+
 TEST(reserved_bytes_and_unknown_kinds_are_malformed)
 {
 	struct ftd_notice in = { .kind = FTD_NOTICE_DEAD, .subject = 1 }, out;
@@ -85,6 +109,9 @@ TEST(reserved_bytes_and_unknown_kinds_are_malformed)
 	buf[1] = 1;
 	EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
 	buf[1] = 0;
+	buf[2] = 1;
+	EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
+	buf[2] = 0;
 	buf[31] = 1;	/* a uid on a notice that is not about a rank */
 	EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
 	buf[31] = 0;

@@ -14,8 +14,8 @@ TEST(register_then_end_is_news_once)
 
 	EXPECT_TRUE(ftd_ranks_register(&t, 1, 5, 100, 1000));
 	EXPECT_FALSE(ftd_ranks_register(&t, 1, 5, 100, 1000));	/* repeated */
-	EXPECT_TRUE(ftd_ranks_end(&t, 1, 5, 100, 1000, FTD_EV_PROC_DEAD));
-	EXPECT_FALSE(ftd_ranks_end(&t, 1, 5, 100, 1000, FTD_EV_PROC_DEAD));
+	EXPECT_TRUE(ftd_ranks_end(&t, 1, 5, 100, 1000, FTD_EV_PROC_DEAD, false));
+	EXPECT_FALSE(ftd_ranks_end(&t, 1, 5, 100, 1000, FTD_EV_PROC_DEAD, false));
 	EXPECT_FALSE(ftd_ranks_register(&t, 1, 5, 100, 1000));	/* late: stays ended */
 }
 
@@ -23,9 +23,9 @@ TEST(end_overtaking_the_registration)
 {
 	static struct ftd_rank_table t;
 
-	EXPECT_TRUE(ftd_ranks_end(&t, 2, 9, 7, 1000, FTD_EV_PROC_DEAD));
+	EXPECT_TRUE(ftd_ranks_end(&t, 2, 9, 7, 1000, FTD_EV_PROC_DEAD, false));
 	EXPECT_FALSE(ftd_ranks_register(&t, 2, 9, 7, 1000));
-	EXPECT_FALSE(ftd_ranks_end(&t, 2, 9, 7, 1000, FTD_EV_PROC_DEAD));
+	EXPECT_FALSE(ftd_ranks_end(&t, 2, 9, 7, 1000, FTD_EV_PROC_DEAD, false));
 }
 
 TEST(node_death_ends_each_live_rank_once)
@@ -37,12 +37,12 @@ TEST(node_death_ends_each_live_rank_once)
 	ftd_ranks_register(&t, 1, 0, 1, 1000);
 	ftd_ranks_register(&t, 1, 1, 2, 1000);
 	ftd_ranks_register(&t, 1, 2, 3, 1000);
-	ftd_ranks_end(&t, 1, 1, 2, 1000, FTD_EV_PROC_DEAD);
+	ftd_ranks_end(&t, 1, 1, 2, 1000, FTD_EV_PROC_DEAD, false);
 	while ((n = ftd_ranks_end_some(&t, out, 2)))
 		total += n;
 	EXPECT_EQ(2, total);
 	EXPECT_EQ(0, ftd_ranks_end_some(&t, out, 2));
-	EXPECT_FALSE(ftd_ranks_end(&t, 1, 0, 1, 1000, FTD_EV_PROC_DEAD));	/* a PROC_DEAD after the node's death */
+	EXPECT_FALSE(ftd_ranks_end(&t, 1, 0, 1, 1000, FTD_EV_PROC_DEAD, false));	/* a PROC_DEAD after the node's death */
 }
 
 TEST(a_full_table_recycles_tombstones_first)
@@ -52,11 +52,11 @@ TEST(a_full_table_recycles_tombstones_first)
 
 	for (i = 0; i < FTD_RANKS_PER_NODE; i++)
 		ASSERT_TRUE(ftd_ranks_register(&t, 1, i, i + 1, 1000));
-	ASSERT_TRUE(ftd_ranks_end(&t, 1, 10, 11, 1000, FTD_EV_PROC_DEAD));
+	ASSERT_TRUE(ftd_ranks_end(&t, 1, 10, 11, 1000, FTD_EV_PROC_DEAD, false));
 	ASSERT_TRUE(ftd_ranks_register(&t, 1, 999, 5000, 1000));	/* takes rank 10's tombstone */
 	EXPECT_EQ(FTD_RANKS_PER_NODE, t.n);
-	EXPECT_TRUE(ftd_ranks_end(&t, 1, 999, 5000, 1000, FTD_EV_PROC_DEAD));
-	EXPECT_TRUE(ftd_ranks_end(&t, 1, 0, 1, 1000, FTD_EV_PROC_DEAD));		/* the live ones are all kept */
+	EXPECT_TRUE(ftd_ranks_end(&t, 1, 999, 5000, 1000, FTD_EV_PROC_DEAD, false));
+	EXPECT_TRUE(ftd_ranks_end(&t, 1, 0, 1, 1000, FTD_EV_PROC_DEAD, false));		/* the live ones are all kept */
 }
 
 /*
@@ -71,14 +71,32 @@ TEST(a_recycled_tombstone_stays_forgotten)
 
 	for (i = 0; i < FTD_RANKS_PER_NODE; i++)
 		ASSERT_TRUE(ftd_ranks_register(&t, 1, i, i + 1, 1000));
-	ASSERT_TRUE(ftd_ranks_end(&t, 1, 10, 11, 1000, FTD_EV_PROC_DEAD));
+	ASSERT_TRUE(ftd_ranks_end(&t, 1, 10, 11, 1000, FTD_EV_PROC_DEAD, false));
 	ASSERT_TRUE(ftd_ranks_register(&t, 1, 999, 5000, 1000));	/* takes rank 10's tombstone */
-	EXPECT_FALSE(ftd_ranks_end(&t, 1, 10, 11, 1000, FTD_EV_PROC_DEAD));
+	EXPECT_FALSE(ftd_ranks_end(&t, 1, 10, 11, 1000, FTD_EV_PROC_DEAD, false));
 	EXPECT_FALSE(ftd_ranks_register(&t, 1, 10, 11, 1000));
 	/* below the forgotten one but still held: news as ever */
-	EXPECT_TRUE(ftd_ranks_end(&t, 1, 3, 4, 1000, FTD_EV_PROC_EXIT));
+	EXPECT_TRUE(ftd_ranks_end(&t, 1, 3, 4, 1000, FTD_EV_PROC_EXIT, false));
 	ftd_ranks_clear(&t);
 	EXPECT_TRUE(ftd_ranks_register(&t, 1, 10, 11, 1000));	/* a new incarnation's */
+}
+
+/*
+ * A view's copy of an end (FTD_NOTICE_F_VIEW) ends a registration held
+ * live, once, and is nothing for one never known: a node that joins late
+ * is not told every rank that ever ended.
+ */
+TEST(a_copy_ends_only_what_is_held_live)
+{
+	static struct ftd_rank_table t;
+
+	EXPECT_FALSE(ftd_ranks_end(&t, 1, 5, 100, 1000, FTD_EV_PROC_DEAD, true));
+	EXPECT_EQ(0, t.n);
+	ASSERT_TRUE(ftd_ranks_register(&t, 1, 5, 100, 1000));	/* it was unknown: still registers */
+	EXPECT_TRUE(ftd_ranks_end(&t, 1, 5, 100, 1000, FTD_EV_PROC_DEAD, true));
+	EXPECT_FALSE(ftd_ranks_end(&t, 1, 5, 100, 1000, FTD_EV_PROC_DEAD, true));
+	EXPECT_FALSE(ftd_ranks_end(&t, 1, 5, 100, 1000, FTD_EV_PROC_DEAD, false));
+	EXPECT_EQ(0, t.live_sum);
 }
 
 TEST(an_ended_entry_remembers_how)
@@ -89,9 +107,9 @@ TEST(an_ended_entry_remembers_how)
 	ftd_ranks_register(&t, 1, 0, 1, 1000);
 	ftd_ranks_register(&t, 1, 1, 2, 1000);
 	ftd_ranks_register(&t, 1, 2, 3, 1000);
-	ftd_ranks_end(&t, 1, 0, 1, 1000, FTD_EV_PROC_EXIT);
-	ftd_ranks_end(&t, 1, 1, 2, 1000, FTD_EV_PROC_DEAD);
-	ftd_ranks_end(&t, 1, 3, 4, 1000, FTD_EV_PROC_EXIT);		/* overtook its registration */
+	ftd_ranks_end(&t, 1, 0, 1, 1000, FTD_EV_PROC_EXIT, false);
+	ftd_ranks_end(&t, 1, 1, 2, 1000, FTD_EV_PROC_DEAD, false);
+	ftd_ranks_end(&t, 1, 3, 4, 1000, FTD_EV_PROC_EXIT, false);		/* overtook its registration */
 	ASSERT_EQ(1, ftd_ranks_end_some(&t, out, 4));
 	EXPECT_EQ(FTD_EV_RANKS_DEAD, out[0].ended);
 	EXPECT_EQ(FTD_EV_PROC_EXIT, t.e[0].ended);
@@ -99,7 +117,7 @@ TEST(an_ended_entry_remembers_how)
 	EXPECT_EQ(FTD_EV_RANKS_DEAD, t.e[2].ended);
 	EXPECT_EQ(FTD_EV_PROC_EXIT, t.e[3].ended);
 	/* A repeated end does not rewrite how it ended. */
-	EXPECT_FALSE(ftd_ranks_end(&t, 1, 0, 1, 1000, FTD_EV_PROC_DEAD));
+	EXPECT_FALSE(ftd_ranks_end(&t, 1, 0, 1, 1000, FTD_EV_PROC_DEAD, false));
 	EXPECT_EQ(FTD_EV_PROC_EXIT, t.e[0].ended);
 }
 
@@ -146,7 +164,7 @@ TEST(the_live_sum_follows_every_change)
 		case 1:
 		case 2:
 			ftd_ranks_end(&t, 1, regid, regid, 0,
-				      random() % 2 ? FTD_EV_PROC_DEAD : FTD_EV_PROC_EXIT);
+				      random() % 2 ? FTD_EV_PROC_DEAD : FTD_EV_PROC_EXIT, false);
 			break;
 		default:
 			ftd_ranks_register(&t, 1, regid, regid, 0);

@@ -169,6 +169,8 @@ static void send_view(struct sim *s, u32 v, u32 to)
 		send_to(s, v, to, &(struct ftd_notice){
 				.kind = it->kind == SIM_ITEM_NODE_DEAD ? FTD_NOTICE_DEAD :
 									 FTD_NOTICE_PROC_DEAD,
+				/* a copy: every node holds the registration (above) */
+				.flags = it->kind == SIM_ITEM_NODE_DEAD ? 0 : FTD_NOTICE_F_VIEW,
 				.subject = sim_node_id(x),
 				.subject_incarnation = s->nodes[x].incarnation,
 				.origin = sim_node_id(v),

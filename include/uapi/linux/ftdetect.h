@@ -93,7 +93,7 @@
 #define FTD_WIRE_VERSION	5	/* 2: notice seq, receiver, PROBE, rank owner;
 					 * 3: DIGEST; 4: PROBE_REQ, PROBE_RELAY;
 					 * 5: DIGEST counts live ranks, views
-					 * carry ended ones */
+					 * carry ended ones (FTD_NOTICE_F_VIEW) */
 #define FTD_DEFAULT_PORT	7061
 #define FTD_KEY_LEN		16		/* SipHash-2-4 key */
 #define FTD_KEYS_ACCEPTED_MAX	3		/* keys accepted besides the one we send with */
@@ -183,8 +183,8 @@ enum ftd_frame_type {
  * A node that first hears a node (it joined, or restarted) sends it its
  * view: one notice per node it knows (ALIVE, DEAD or LEFT, itself included),
  * and for each node up the registrations it holds of it (PROC_REG for a
- * live one, PROC_DEAD or PROC_EXIT for one that ended), directly, with a
- * SYNC asking for the other's view in return. Whatever is
+ * live one, PROC_DEAD or PROC_EXIT with FTD_NOTICE_F_VIEW for one that
+ * ended), directly, with a SYNC asking for the other's view in return. Whatever is
  * news in a view is applied and broadcast like any notice, so a node that
  * starts late, or was cut off, catches up with the group's state. The
  * DIGEST exchange does the same between any two members whose views differ
@@ -243,9 +243,20 @@ enum ftd_notice_kind {
 	__FTD_NOTICE_MAX
 };
 
+/*
+ * Notice flags. FTD_NOTICE_F_VIEW: the end of a rank's registration
+ * (PROC_DEAD, PROC_EXIT) as a view carries it, a copy of what its sender
+ * holds rather than news of an event: a receiver applies it only to a
+ * registration it holds live, and keeps nothing of one it never knew (a
+ * node that joins late is not told every rank that ever ended). Kept when
+ * forwarded. Any other bit, or the flag on another kind, is malformed.
+ */
+#define FTD_NOTICE_F_VIEW	0x01
+
 struct ftd_wire_notice {
 	__u8   kind;			/* enum ftd_notice_kind */
-	__u8   reserved[3];		/* zero */
+	__u8   flags;			/* FTD_NOTICE_F_*: PROC_DEAD, PROC_EXIT only */
+	__u8   reserved[2];		/* zero */
 	__be32 subject;
 	__be32 subject_incarnation;
 	__be32 origin;
