@@ -5,6 +5,10 @@
 #   1. kill -9 of a registered rank: PROC_DEAD at every node, once, far
 #      sooner than the node timeout
 #   2. a rank that deregisters: PROC_EXIT everywhere, never PROC_DEAD
+#   2b. node 3 restarts its instance (leaves, comes back): every node
+#      sends it its view, which carries those two ends as copies
+#      (FTD_NOTICE_F_VIEW); node 3, which no longer holds the
+#      registrations, is not told them again
 #   3. a node dies with a registered rank: NODE_DEAD and RANKS_DEAD for the
 #      rank everywhere
 #
@@ -54,6 +58,31 @@ for ((i = 1; i <= N; i++)); do
 	[ "$(rank_event_count "$FTD_TMP/dev.$i" PROC_DEAD 6)" = 0 ] || fail "node $i: a clean exit reported as PROC_DEAD"
 done
 log "rank 6 exited cleanly: PROC_EXIT everywhere, no PROC_DEAD"
+
+# --- 2b. node 3 restarts: views, with the ended ranks as copies
+inc3=$(n 3 ftctl show -j | jq '.incarnation')
+n 3 ftctl down
+n 3 ftctl apply "$FTD_CONF" > /dev/null || fail "node 3: apply failed"
+# It left (ftctl down), and comes back: every node holds its new incarnation alive.
+restored3() {
+	local i inc
+	inc=$(n 3 ftctl show -j | jq '.incarnation')
+	[ "$inc" != "$inc3" ] || return 1
+	for ((i = 1; i <= N; i++)); do
+		[ "$i" = 3 ] && continue
+		n "$i" ftstat -j | jq -e --argjson inc "$inc" \
+			'.nodes[] | select(.id == 3) | .state == "alive" and .incarnation == $inc' \
+			> /dev/null || return 1
+	done
+}
+wait_until 20 restored3 || { n 1 ftstat; fail "node 3's restart not seen everywhere"; }
+wait_until 20 all_alive || not_up "node 3 did not see everyone again"
+sleep 2	# the views of all 7
+[ "$(rank_event_count "$FTD_TMP/dev.3" PROC_DEAD 5)" = 1 ] ||
+	fail "node 3: rank 5's death told again after its restart"
+[ "$(rank_event_count "$FTD_TMP/dev.3" PROC_EXIT 6)" = 1 ] ||
+	fail "node 3: rank 6's exit told again after its restart"
+log "node 3 restarted: the views it got told it no ended rank again"
 
 # --- 3. the node of a registered rank dies
 start_rank 4 1:7 > /dev/null
