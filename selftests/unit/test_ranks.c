@@ -45,15 +45,27 @@ TEST(node_death_ends_each_live_rank_once)
 	EXPECT_FALSE(ftd_ranks_end(&t, 1, 0, 1, 1000, FTD_EV_PROC_DEAD, false));	/* a PROC_DEAD after the node's death */
 }
 
-TEST(a_full_table_recycles_tombstones_first)
+/*
+ * A full table of live ranks 0..255 (regids 1..256); rank 10 ends, and a
+ * new registration (regid 5000) takes its tombstone. False if any step
+ * was not news.
+ */
+static bool fill_then_recycle(struct ftd_rank_table *t)
 {
-	static struct ftd_rank_table t;
 	u32 i;
 
 	for (i = 0; i < FTD_RANKS_PER_NODE; i++)
-		ASSERT_TRUE(ftd_ranks_register(&t, 1, i, i + 1, 1000));
-	ASSERT_TRUE(ftd_ranks_end(&t, 1, 10, 11, 1000, FTD_EV_PROC_DEAD, false));
-	ASSERT_TRUE(ftd_ranks_register(&t, 1, 999, 5000, 1000));	/* takes rank 10's tombstone */
+		if (!ftd_ranks_register(t, 1, i, i + 1, 1000))
+			return false;
+	return ftd_ranks_end(t, 1, 10, 11, 1000, FTD_EV_PROC_DEAD, false) &&
+	       ftd_ranks_register(t, 1, 999, 5000, 1000);
+}
+
+TEST(a_full_table_recycles_tombstones_first)
+{
+	static struct ftd_rank_table t;
+
+	ASSERT_TRUE(fill_then_recycle(&t));
 	EXPECT_EQ(FTD_RANKS_PER_NODE, t.n);
 	EXPECT_TRUE(ftd_ranks_end(&t, 1, 999, 5000, 1000, FTD_EV_PROC_DEAD, false));
 	EXPECT_TRUE(ftd_ranks_end(&t, 1, 0, 1, 1000, FTD_EV_PROC_DEAD, false));		/* the live ones are all kept */
@@ -67,12 +79,8 @@ TEST(a_full_table_recycles_tombstones_first)
 TEST(a_recycled_tombstone_stays_forgotten)
 {
 	static struct ftd_rank_table t;
-	u32 i;
 
-	for (i = 0; i < FTD_RANKS_PER_NODE; i++)
-		ASSERT_TRUE(ftd_ranks_register(&t, 1, i, i + 1, 1000));
-	ASSERT_TRUE(ftd_ranks_end(&t, 1, 10, 11, 1000, FTD_EV_PROC_DEAD, false));
-	ASSERT_TRUE(ftd_ranks_register(&t, 1, 999, 5000, 1000));	/* takes rank 10's tombstone */
+	ASSERT_TRUE(fill_then_recycle(&t));
 	EXPECT_FALSE(ftd_ranks_end(&t, 1, 10, 11, 1000, FTD_EV_PROC_DEAD, false));
 	EXPECT_FALSE(ftd_ranks_register(&t, 1, 10, 11, 1000));
 	/* below the forgotten one but still held: news as ever */
