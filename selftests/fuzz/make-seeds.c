@@ -86,6 +86,9 @@ static void wire_seeds(void)
 	n.regid = 4;
 	n.uid = 1000;
 	frame_seed("notice-proc-reg", FTD_FRAME_NOTICE, &n, 0);
+	n.kind = FTD_NOTICE_PROC_DEAD;
+	n.flags = FTD_NOTICE_F_VIEW;	/* a view's copy of an end */
+	frame_seed("notice-proc-dead-view", FTD_FRAME_NOTICE, &n, 0);
 	n = (struct ftd_notice){ .kind = FTD_NOTICE_IFACE_DEAD, .subject = 5, .origin = 3,
 				 .rail_seq = (2ULL << 32) + 40, .regid = 1 };
 	frame_seed("notice-iface-dead", FTD_FRAME_NOTICE, &n, 0);
