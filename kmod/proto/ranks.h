@@ -40,7 +40,7 @@ struct ftd_rank_table {
 	struct ftd_rank_entry e[FTD_RANKS_PER_NODE];
 };
 
-/* Forget every entry (the node's instance restarted). */
+/* Forget every entry: a new incarnation of the node (a restart, a fence). */
 static inline void ftd_ranks_clear(struct ftd_rank_table *t)
 {
 	t->n = 0;
