@@ -470,10 +470,11 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	u32 edge_idx[ARRAY_SIZE(edges)], n_edges;
 	enum ftd_node_state old;
 	enum ftd_event_type ev;
+	enum ftd_watch_ask ask;
 	u32 i, n, live, incarnation;
 	u8 rails_dead, own_rails_down, r;
 	u64 rails_seq[FTD_MAX_RAILS];
-	bool isolated, vote, ask, remind, fence, minority = false, restarted = false, judging;
+	bool isolated, vote, remind, fence, minority = false, restarted = false, judging;
 	bool dropping;	/* the machine drops what it receives (proto/overload.h) */
 	u32 straw = FTD_NODE_NONE, straw_inc = 0;
 	bool stalled = now_ns - due_ns > READ_ONCE(fn->cfg.period_ns);
@@ -565,14 +566,8 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		remind = near && ftd_detect_reminds(peer->state,
 						    ftd_elapsed(now_ns, peer->last_heard_ns),
 						    READ_ONCE(fn->cfg.period_ns));
-		/*
-		 * A suspect is asked directly: its answer refutes the silence.
-		 * A node past the run sends us no heartbeats: it is asked
-		 * whenever not heard for a probe interval.
-		 */
-		ask = near ? peer->state == FTD_NODE_SUSPECT :
-			     ftd_detect_in_ring(peer->state) &&
-			     ftd_elapsed(now_ns, peer->last_heard_ns) >= ping_every;
+		ask = ftd_watch_ask(&w->rule, near, peer->state,
+				    ftd_elapsed(now_ns, peer->last_heard_ns), ping_every);
 		rails_dead = 0;
 		/* no rail is judged while the tick is starved or the machine drops */
 		if (near && !starved && !dropping && !isolated && judging &&
@@ -585,13 +580,12 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		spin_unlock(&peer->lock);
 		if (remind)
 			ftd_tx_heartbeat(fn, peer);
-		if (ask) {
-			u64 nonce = ftd_fresh_ping(fn, peer, near ? ping_every :
-						   ftd_watch_ask_every(&w->rule, ping_every,
-								       timeout));
+		if (ask != FTD_WATCH_ASK_NONE) {
+			u64 nonce = ftd_fresh_ping(fn, peer,
+						   ftd_watch_ask_interval(&w->rule, near,
+									  ping_every, timeout));
 
-			/* A suspect is asked through others too (proto/relay.h). */
-			if (nonce && near)
+			if (nonce && ask == FTD_WATCH_ASK_HELPERS)
 				ftd_relay_ask(fn, peer, incarnation, nonce);
 		}
 		for (r = 0; r < FTD_MAX_RAILS; r++)

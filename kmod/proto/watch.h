@@ -77,6 +77,40 @@ static inline u64 ftd_watch_ask_every(const struct ftd_watch *w, u64 ping_every,
 	return w->edge || ping_every >= timeout_ns ? ping_every : timeout_ns;
 }
 
+enum ftd_watch_ask {
+	FTD_WATCH_ASK_NONE,
+	FTD_WATCH_ASK_DIRECT,		/* a PROBE */
+	FTD_WATCH_ASK_HELPERS,		/* a PROBE, and through helpers (proto/relay.h) */
+};
+
+/*
+ * Is a watched node in state st, silent for silent_ns, asked on this tick
+ * (near: one of the k nearest)? A near suspect is, directly and through
+ * helpers: its answer refutes the silence. A node past the run sends us
+ * no heartbeats: it is asked whenever not heard for ping_every; once the
+ * run's far edge is found its silence counts toward a declaration as a
+ * near one's does, so as a suspect it is asked through helpers too
+ * (before, a lossy direct path alone declared a live node past a run).
+ * The interval between asks: ftd_watch_ask_interval.
+ */
+static inline enum ftd_watch_ask ftd_watch_ask(const struct ftd_watch *w, bool near,
+					       enum ftd_node_state st, u64 silent_ns,
+					       u64 ping_every)
+{
+	if (near)
+		return st == FTD_NODE_SUSPECT ? FTD_WATCH_ASK_HELPERS : FTD_WATCH_ASK_NONE;
+	if (!ftd_detect_in_ring(st) || silent_ns < ping_every)
+		return FTD_WATCH_ASK_NONE;
+	return w->edge && st == FTD_NODE_SUSPECT ? FTD_WATCH_ASK_HELPERS : FTD_WATCH_ASK_DIRECT;
+}
+
+/* The least interval between two asks of a watched node. */
+static inline u64 ftd_watch_ask_interval(const struct ftd_watch *w, bool near, u64 ping_every,
+					 u64 timeout_ns)
+{
+	return near ? ping_every : ftd_watch_ask_every(w, ping_every, timeout_ns);
+}
+
 /*
  * The walk back over span predecessors (span from ftd_watch_span, or
  * fewer: the ring is smaller), nearest first, vouched[i] for each: how

@@ -54,6 +54,19 @@ bool sim_net_reachable(const struct sim_net *net, u32 src, u32 dst)
 	return net->in_cut[src] == net->in_cut[dst];
 }
 
+static bool broken(const struct sim_net_config *cfg, u32 src, u32 dst)
+{
+	u32 i;
+
+	for (i = 0; i < cfg->n_broken && i < SIM_BROKEN_MAX; i++) {
+		const u32 *l = cfg->broken[i];
+
+		if ((src == l[0] && dst == l[1]) || (src == l[1] && dst == l[0]))
+			return true;
+	}
+	return false;
+}
+
 static u64 latency(struct sim_net *net)
 {
 	double mean = (double)net->cfg.latency_ns, j = (double)net->cfg.jitter_ns, d;
@@ -96,7 +109,7 @@ int sim_net_send(struct sim_net *net, u64 now, const struct sim_msg *m)
 		c->lost++;
 		return 0;
 	}
-	if (!sim_net_reachable(net, m->src, m->dst)) {
+	if (!sim_net_reachable(net, m->src, m->dst) || broken(&net->cfg, m->src, m->dst)) {
 		c->cut++;
 		return 0;
 	}

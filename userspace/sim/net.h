@@ -31,6 +31,8 @@ enum sim_cut_mode {
 	SIM_CUT_ISLAND,		/* the cut nodes still reach each other */
 };
 
+#define SIM_BROKEN_MAX	4
+
 struct sim_net_config {
 	u64 latency_ns;
 	u64 jitter_ns;
@@ -45,6 +47,13 @@ struct sim_net_config {
 	const u8 *fate;
 	size_t fate_len;
 	u64 fate_from_ns;
+	/*
+	 * Broken links (tests): every frame between the nodes at the two
+	 * positions of a link is lost, both ways, while each still reaches
+	 * the others.
+	 */
+	u32 n_broken;
+	u32 broken[SIM_BROKEN_MAX][2];
 };
 
 #define SIM_FATE_LOST		32

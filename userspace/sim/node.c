@@ -460,6 +460,7 @@ static void detect_tick(struct sim *s, u32 v)
 	enum ftd_event_type ev;
 	struct sim_obs *o;
 	bool isolated, vote, near;
+	enum ftd_watch_ask ask;
 	int32_t item;
 
 	n = sim_view_predecessors(&s->view, v, s->walk);
@@ -490,15 +491,13 @@ static void detect_tick(struct sim *s, u32 v)
 		ev = ftd_detect_event(old, o[i].state);
 		if (ev == FTD_EV_NODE_SUSPECT)
 			s->rep.suspects++;
-		/* Asked: a suspect, and a node past the run not heard for a while. */
-		if (near && o[i].state == FTD_NODE_SUSPECT) {
-			/* A suspect is asked through others too (proto/relay.h). */
-			if (probe(s, v, &o[i], ping_every) && !s->cfg->no_relay)
-				ask_helpers(s, v, o[i].pos, o[i].probe_ns);
-		}
-		else if (!near && ftd_detect_in_ring(o[i].state) &&
-			 s->now - o[i].last_heard_ns >= ping_every)
-			probe(s, v, &o[i], ftd_watch_ask_every(&node->watch, ping_every, timeout));
+		ask = ftd_watch_ask(&node->watch, near, o[i].state, s->now - o[i].last_heard_ns,
+				    ping_every);
+		if (ask != FTD_WATCH_ASK_NONE &&
+		    probe(s, v, &o[i], ftd_watch_ask_interval(&node->watch, near, ping_every,
+							      timeout)) &&
+		    ask == FTD_WATCH_ASK_HELPERS && !s->cfg->no_relay)
+			ask_helpers(s, v, o[i].pos, o[i].probe_ns);
 		if (vote)
 			vote_against(s, v, o[i].pos);
 		if (ev == FTD_EV_NODE_DEAD) {
