@@ -380,11 +380,11 @@ test-debug: deps
 
 # The README's test command: installs what it needs, then runs everything.
 test: deps
-	$(MAKE) all unit
+	$(MAKE) -j$$(nproc) all unit
 	selftests/run-all
 
 demo: deps
-	$(MAKE) all
+	$(MAKE) -j$$(nproc) all
 	selftests/vm/run selftests/demo/demo.sh
 
 deps:
@@ -505,7 +505,7 @@ deb: deps
 	mkdir -p $(DEB_SRC)
 	git ls-files -z --cached --others --exclude-standard | \
 		tar --null --files-from=- --ignore-failed-read -cf - | tar -C $(DEB_SRC) -xf -
-	cd $(DEB_SRC) && dpkg-buildpackage --build=binary --no-sign
+	cd $(DEB_SRC) && dpkg-buildpackage --build=binary --no-sign -J$$(nproc)
 	@ls -1 $(B)/deb/*.deb
 
 clean:

@@ -50,7 +50,13 @@ if command -v gojq > /dev/null; then
 	jq() { gojq "$@"; }
 fi
 
-log() { echo "# $*"; }
+# log MSG: a comment line, stamped with the time since the test began, so
+# that a slow step shows in the log.
+FTD_LOG_T0=${EPOCHREALTIME//[!0-9]/}
+log() {
+	local ds=$(( (${EPOCHREALTIME//[!0-9]/} - FTD_LOG_T0) / 100000 ))
+	echo "# [$((ds / 10)).$((ds % 10)) s] $*"
+}
 fail() { echo "# FAIL: $*" >&2; exit 1; }	# stderr: seen even from $(...) or >/dev/null
 skip() { echo "# SKIP: $*"; exit $ksft_skip; }
 
