@@ -256,18 +256,10 @@ static u8 newly_silent_rails(struct ftd_peer *peer, u64 now, u64 timeout, u8 own
 	return dead;
 }
 
-/* Our own rails whose link is down (the netdevice notifier keeps them). */
+/* Our own rails that cannot carry frames (link.c keeps them). */
 static u8 local_rails_down(struct ftd_net *fn)
 {
-	struct ftd_peer *self = ftd_peer_find(fn, READ_ONCE(fn->cfg.node));
-	u8 down = 0;
-
-	if (self) {
-		spin_lock(&self->lock);
-		down = self->rails_down;
-		spin_unlock(&self->lock);
-	}
-	return down;
+	return READ_ONCE(fn->rails_unusable);
 }
 
 int ftd_detect_start(struct ftd_net *fn)

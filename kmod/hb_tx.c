@@ -45,6 +45,13 @@ int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type
 	struct sk_buff *skb;
 	u8 *buf;
 
+	/*
+	 * Not on a rail of ours that is down: its link may still carry IP
+	 * while its RDMA port is down (rdma.h), and a frame on it would tell
+	 * the others the rail is back.
+	 */
+	if (READ_ONCE(fn->rails_unusable) & BIT(rail_idx))
+		return -ENETDOWN;
 	skb = alloc_skb(FTD_TX_HEADROOM + len, GFP_ATOMIC);
 	if (unlikely(!skb))
 		goto err;

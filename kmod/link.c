@@ -4,10 +4,13 @@
 #include <net/addrconf.h>
 #include <net/arp.h>
 #include <net/ndisc.h>
+#include <net/net_namespace.h>
+#include <linux/rtnetlink.h>
 #include "link.h"
 #include "net.h"
 #include "peer.h"
 #include "event.h"
+#include "rdma.h"
 
 static bool rail_on_dev(struct net *net, const union ftd_addr *a, struct net_device *dev)
 {
@@ -40,47 +43,109 @@ static void forget_unresolved_neighbours(struct net_device *dev, u8 families)
 #endif
 }
 
-/* dev changed: report our rails on it whose state flipped. RTNL held. */
-static void link_changed(struct net_device *dev, bool usable)
+/* Rail i of ours on dev, whose link is ip_usable and whose RDMA port is rp: usable? */
+static bool rail_usable(struct ftd_net *fn, int i, bool ip_usable, const struct ftd_rdma_port *rp)
+{
+	if (rp->state != FTD_RDMA_NONE)
+		fn->rails_rdma |= BIT(i);
+	/* An RDMA rail whose device went away has lost its path. */
+	return ip_usable && (rp->state == FTD_RDMA_ACTIVE ||
+			     (rp->state == FTD_RDMA_NONE && !(fn->rails_rdma & BIT(i))));
+}
+
+static void log_rdma(struct ftd_net *fn, int i, struct net_device *dev, bool ip_usable,
+		     const struct ftd_rdma_port *rp)
+{
+	if (!ip_usable || !(fn->rails_rdma & BIT(i)))
+		return;
+	if (rp->state == FTD_RDMA_NONE)
+		pr_info("node %u: rail %d (%s): its RDMA device is gone: down\n",
+			fn->cfg.node, i, netdev_name(dev));
+	else
+		pr_info("node %u: rail %d (%s): RDMA device %s port %u %s\n", fn->cfg.node, i,
+			netdev_name(dev), rp->device, rp->port,
+			rp->state == FTD_RDMA_ACTIVE ? "active: up" : "not active: down");
+}
+
+/* dev or its RDMA port changed: report our rails on it whose state flipped. RTNL held. */
+static void link_changed(struct net_device *dev)
 {
 	struct ftd_net *fn = ftd_net(dev_net(dev));
+	bool ip_usable = netif_running(dev) && netif_carrier_ok(dev);
+	u8 flip = 0, families = 0, restored = 0, down;
+	struct ftd_rdma_port rp;
 	struct ftd_peer *self;
 	struct ftd_event ev;
-	u8 flip = 0, families = 0;
 	int i;
 
+	ASSERT_RTNL();
 	if (!READ_ONCE(fn->up))
 		return;
+	ftd_rdma_port_of(dev, &rp);
 	rcu_read_lock();
 	self = ftd_peer_find(fn, READ_ONCE(fn->cfg.node));
 	if (self) {
 		spin_lock_bh(&self->lock);
 		for (i = 0; i < self->nrails; i++) {
+			bool usable;
+
 			if (!rail_on_dev(fn->net, &self->rails[i].addr, dev))
 				continue;
-			if (!!(self->rails_down & BIT(i)) != !usable) {
+			usable = rail_usable(fn, i, ip_usable, &rp);
+			if (!!(fn->rails_unusable & BIT(i)) != !usable) {
 				flip |= BIT(i);
+				restored |= usable ? BIT(i) : 0;
 				families |= self->rails[i].addr.sa.sa_family == AF_INET ?
 					    BIT(0) : BIT(1);
+				log_rdma(fn, i, dev, ip_usable, &rp);
 			}
 		}
-		self->rails_down ^= flip;
+		down = fn->rails_unusable ^ flip;
+		WRITE_ONCE(fn->rails_unusable, down);
+		/* What the status table and our dumps show of ourselves. */
+		self->rails_down = (self->rails_down & ~flip) | (down & flip);
 		spin_unlock_bh(&self->lock);
 	}
 	rcu_read_unlock();
-	if (usable && flip)
+	if (restored)
 		forget_unresolved_neighbours(dev, families);
 
 	for (i = 0; i < FTD_MAX_RAILS; i++) {
 		if (!(flip & BIT(i)))
 			continue;
-		ev = ftd_event_new(usable ? FTD_EV_IFACE_RESTORED : FTD_EV_IFACE_DEAD);
+		ev = ftd_event_new(restored & BIT(i) ? FTD_EV_IFACE_RESTORED : FTD_EV_IFACE_DEAD);
 		ev.node = fn->cfg.node;
 		ev.incarnation = READ_ONCE(fn->incarnation);
 		ev.origin = fn->cfg.node;
 		ev.rail = i;
 		ftd_event_emit(fn, &ev);
 	}
+}
+
+/*
+ * Every interface of every instance looked at again: an RDMA port event
+ * (rdma.c), or an instance just up whose rails may be down already.
+ */
+static void recheck_all(struct work_struct *work)
+{
+	struct net_device *dev;
+	struct net *net;
+
+	rtnl_lock();
+	down_read(&net_rwsem);
+	for_each_net(net)
+		if (READ_ONCE(ftd_net(net)->up))
+			for_each_netdev(net, dev)
+				link_changed(dev);
+	up_read(&net_rwsem);
+	rtnl_unlock();
+}
+
+static DECLARE_WORK(recheck_work, recheck_all);
+
+void ftd_link_recheck_soon(void)
+{
+	schedule_work(&recheck_work);
 }
 
 static int link_event(struct notifier_block *nb, unsigned long event, void *ptr)
@@ -92,7 +157,7 @@ static int link_event(struct notifier_block *nb, unsigned long event, void *ptr)
 	case NETDEV_DOWN:
 	case NETDEV_CHANGE:
 		/* Before GOING_DOWN removes addresses, NETDEV_DOWN still has them. */
-		link_changed(dev, netif_running(dev) && netif_carrier_ok(dev));
+		link_changed(dev);
 		break;
 	}
 	return NOTIFY_DONE;
@@ -110,4 +175,5 @@ int ftd_link_init(void)
 void ftd_link_exit(void)
 {
 	unregister_netdevice_notifier(&ftd_link_nb);
+	cancel_work_sync(&recheck_work);
 }

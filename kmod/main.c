@@ -11,7 +11,13 @@
 #include "genl.h"
 #include "chardev.h"
 #include "link.h"
+#include "rdma.h"
 
+/*
+ * Link events and RDMA port events schedule link.c's work, and so does an
+ * instance coming up (genl): torn down in reverse order, nothing can
+ * schedule it once link.c cancels it.
+ */
 static int __init ftd_init(void)
 {
 	int ret;
@@ -19,12 +25,15 @@ static int __init ftd_init(void)
 	ret = ftd_net_init();
 	if (ret)
 		goto err_net;
-	ret = ftd_genl_init();
-	if (ret)
-		goto err_genl;
 	ret = ftd_link_init();
 	if (ret)
 		goto err_link;
+	ret = ftd_rdma_init();
+	if (ret)
+		goto err_rdma;
+	ret = ftd_genl_init();
+	if (ret)
+		goto err_genl;
 	ret = ftd_chardev_init();
 	if (ret)
 		goto err_chardev;
@@ -32,10 +41,12 @@ static int __init ftd_init(void)
 	return 0;
 
 err_chardev:
-	ftd_link_exit();
-err_link:
 	ftd_genl_exit();
 err_genl:
+	ftd_rdma_exit();
+err_rdma:
+	ftd_link_exit();
+err_link:
 	ftd_net_exit();
 err_net:
 	return ret;
@@ -44,8 +55,9 @@ err_net:
 static void __exit ftd_exit(void)
 {
 	ftd_chardev_exit();
-	ftd_link_exit();
 	ftd_genl_exit();
+	ftd_rdma_exit();
+	ftd_link_exit();
 	ftd_net_exit();
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/ktime.h>
 #include "net.h"
+#include "link.h"
 #include "peer.h"
 #include "socket.h"
 #include "hb_tx.h"
@@ -135,7 +136,11 @@ static int net_up_locked(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	ftd_reach_reset(fn);
 	WRITE_ONCE(fn->probe_rtt_ns, 0);
 	WRITE_ONCE(fn->last_rx_ns, 0);
+	/* Every rail usable until link.c looks (at once, below): rails may change. */
+	WRITE_ONCE(fn->rails_unusable, 0);
+	WRITE_ONCE(fn->rails_rdma, 0);
 	WRITE_ONCE(fn->up, true);
+	ftd_link_recheck_soon();
 	ftd_status_config(fn);
 	ftd_hb_timer_start(fn);
 	ftd_fresh_probe_kick(fn);

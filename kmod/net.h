@@ -74,6 +74,13 @@ struct ftd_net {
 	struct ftd_config cfg;
 	struct ftd_keys __rcu *keys;	/* keys.h: never NULL once created */
 	bool up;			/* written under lock; read by rx/timer */
+	/*
+	 * link.c, under RTNL: our rails that cannot carry frames (link,
+	 * carrier or RDMA port down: nothing is sent on them), and those
+	 * found with an RDMA port behind them since we came up.
+	 */
+	u8 rails_unusable;
+	u8 rails_rdma;
 	u32 incarnation;		/* ours; set at each up */
 	atomic_t regid;			/* numbers registrations of local ranks */
 	atomic_t seq_epoch;		/* peer.c: heartbeat stream epochs */

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * RDMA ports as the truth of a rail (docs/rdma.md). An MPI's traffic on
+ * RoCE takes the RDMA port behind a rail's address, not its IP path: the
+ * module is an RDMA client, follows every RDMA device's port events, and
+ * link.c holds a rail down while the RDMA port of its interface is not
+ * active, or since one it had went away, exactly as while its carrier is
+ * lost. Kernels without CONFIG_INFINIBAND build without it: every rail is
+ * an IP rail there.
+ */
+#ifndef FTD_RDMA_H
+#define FTD_RDMA_H
+
+#include <linux/netdevice.h>
+
+enum ftd_rdma_state {
+	FTD_RDMA_NONE,		/* no RDMA device behind the interface */
+	FTD_RDMA_ACTIVE,	/* its port is active */
+	FTD_RDMA_DOWN,		/* its port is not */
+};
+
+struct ftd_rdma_port {
+	enum ftd_rdma_state state;
+	u32 port;
+	char device[64];	/* the RDMA device's name, for the log */
+};
+
+#if IS_ENABLED(CONFIG_INFINIBAND)
+int ftd_rdma_init(void);
+void ftd_rdma_exit(void);
+/* The RDMA port behind dev, and its state. RTNL held. */
+void ftd_rdma_port_of(struct net_device *dev, struct ftd_rdma_port *rp);
+#else
+static inline int ftd_rdma_init(void)
+{
+	return 0;
+}
+
+static inline void ftd_rdma_exit(void)
+{
+}
+
+static inline void ftd_rdma_port_of(struct net_device *dev, struct ftd_rdma_port *rp)
+{
+	rp->state = FTD_RDMA_NONE;
+}
+#endif
+
+#endif
