@@ -41,6 +41,7 @@ static const struct nla_policy addr_policy[FTDETECT_A_ADDR_MAX + 1] = {
 	[FTDETECT_A_ADDR_AGE_NS] = { .type = NLA_REJECT },
 	[FTDETECT_A_ADDR_STAMP] = { .type = NLA_REJECT },
 	[FTDETECT_A_ADDR_DELAY] = { .type = NLA_REJECT },
+	[FTDETECT_A_ADDR_RDMA] = { .type = NLA_REJECT },
 };
 
 static const struct nla_policy addrs_policy[FTDETECT_A_ADDRS_MAX + 1] = {
@@ -394,7 +395,25 @@ static int fill_delay(struct sk_buff *skb, const struct ftd_delay *d)
 	return 0;
 }
 
-static int fill_rail(struct sk_buff *skb, const struct ftd_rail *r, u64 now)
+/* The RDMA port behind one of our own rails, if one was seen. */
+static int fill_rdma(struct sk_buff *skb, const struct ftd_rdma_port *rp)
+{
+	struct nlattr *nest;
+
+	if (!rp || rp->state == FTD_RDMA_NONE)
+		return 0;
+	nest = nla_nest_start(skb, FTDETECT_A_ADDR_RDMA);
+	if (!nest ||
+	    nla_put_string(skb, FTDETECT_A_RDMA_DEVICE, rp->device) ||
+	    nla_put_u32(skb, FTDETECT_A_RDMA_PORT, rp->port) ||
+	    nla_put_u8(skb, FTDETECT_A_RDMA_STATE, rp->state))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int fill_rail(struct sk_buff *skb, const struct ftd_rail *r, u64 now,
+		     const struct ftd_rdma_port *rp)
 {
 	struct nlattr *nest = nla_nest_start(skb, FTDETECT_A_ADDR);
 
@@ -408,7 +427,8 @@ static int fill_rail(struct sk_buff *skb, const struct ftd_rail *r, u64 now)
 	    nla_put_u64_64bit(skb, FTDETECT_A_ADDR_LOST, r->lost, FTDETECT_A_ADDR_PAD) ||
 	    put_age(skb, FTDETECT_A_ADDR_AGE_NS, FTDETECT_A_ADDR_PAD, r->last_heard_ns, now) ||
 	    nla_put_u8(skb, FTDETECT_A_ADDR_STAMP, r->stamp) ||
-	    fill_delay(skb, &r->driver_delay)) {
+	    fill_delay(skb, &r->driver_delay) ||
+	    fill_rdma(skb, rp)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -427,8 +447,9 @@ static const struct ftd_iat *node_iat(const struct ftd_peer *p)
 	return &p->rails[0].iat;
 }
 
+/* rdma: for our own node, the RDMA ports behind its rails (else NULL). */
 static int fill_node_locked(struct sk_buff *skb, const struct ftd_peer *p, u64 now,
-			    u64 timeout)
+			    u64 timeout, const struct ftd_rdma_port *rdma)
 {
 	const struct ftd_iat *iat = node_iat(p);
 	struct nlattr *node, *addrs;
@@ -448,7 +469,7 @@ static int fill_node_locked(struct sk_buff *skb, const struct ftd_peer *p, u64 n
 	if (!addrs)
 		goto err;
 	for (i = 0; i < p->nrails; i++)
-		if (fill_rail(skb, &p->rails[i], now))
+		if (fill_rail(skb, &p->rails[i], now, rdma ? &rdma[i] : NULL))
 			goto err;
 	nla_nest_end(skb, addrs);
 	if (nla_put_u8(skb, FTDETECT_A_NODE_STATE, p->state) ||
@@ -489,14 +510,22 @@ err:
 static int fill_node_msg(struct sk_buff *skb, struct ftd_net *fn, struct ftd_peer *p,
 			 u32 portid, u32 seq, int flags)
 {
+
+	struct ftd_rdma_port rdma[FTD_MAX_RAILS];
 	void *hdr;
 	int ret;
 
 	hdr = genlmsg_put(skb, portid, seq, &ftd_genl_family, flags, FTDETECT_CMD_GET_NODE);
 	if (!hdr)
 		return -EMSGSIZE;
+	if (p->self) {
+		spin_lock_bh(&fn->rdma_lock);
+		memcpy(rdma, fn->rdma, sizeof(rdma));
+		spin_unlock_bh(&fn->rdma_lock);
+	}
 	spin_lock_bh(&p->lock);
-	ret = fill_node_locked(skb, p, ktime_get_ns(), READ_ONCE(fn->cfg.timeout_ns));
+	ret = fill_node_locked(skb, p, ktime_get_ns(), READ_ONCE(fn->cfg.timeout_ns),
+			       p->self ? rdma : NULL);
 	spin_unlock_bh(&p->lock);
 	if (ret) {
 		genlmsg_cancel(skb, hdr);

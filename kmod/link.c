@@ -53,6 +53,19 @@ static bool rail_usable(struct ftd_net *fn, int i, bool ip_usable, const struct 
 			     (rp->state == FTD_RDMA_NONE && !(fn->rails_rdma & BIT(i))));
 }
 
+/* What dumps show of rail i's RDMA port (FTDETECT_A_ADDR_RDMA). */
+static void note_rdma(struct ftd_net *fn, int i, const struct ftd_rdma_port *rp)
+{
+	struct ftd_rdma_port *held = &fn->rdma[i];
+
+	spin_lock(&fn->rdma_lock);	/* inside self->lock: bottom halves are off */
+	if (rp->state != FTD_RDMA_NONE)
+		*held = *rp;
+	else if (fn->rails_rdma & BIT(i))
+		held->state = FTD_RDMA_GONE;	/* its name stays: which one went */
+	spin_unlock(&fn->rdma_lock);
+}
+
 static void log_rdma(struct ftd_net *fn, int i, struct net_device *dev, bool ip_usable,
 		     const struct ftd_rdma_port *rp)
 {
@@ -92,6 +105,7 @@ static void link_changed(struct net_device *dev)
 			if (!rail_on_dev(fn->net, &self->rails[i].addr, dev))
 				continue;
 			usable = rail_usable(fn, i, ip_usable, &rp);
+			note_rdma(fn, i, &rp);
 			if (!!(fn->rails_unusable & BIT(i)) != !usable) {
 				flip |= BIT(i);
 				restored |= usable ? BIT(i) : 0;

@@ -139,6 +139,9 @@ static int net_up_locked(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	/* Every rail usable until link.c looks (at once, below): rails may change. */
 	WRITE_ONCE(fn->rails_unusable, 0);
 	WRITE_ONCE(fn->rails_rdma, 0);
+	spin_lock_bh(&fn->rdma_lock);
+	memset(fn->rdma, 0, sizeof(fn->rdma));
+	spin_unlock_bh(&fn->rdma_lock);
 	WRITE_ONCE(fn->up, true);
 	ftd_link_recheck_soon();
 	ftd_status_config(fn);
@@ -375,6 +378,7 @@ static __net_init int ftd_net_pernet_init(struct net *net)
 	mutex_init(&fn->lock);
 	xa_init(&fn->peers);
 	spin_lock_init(&fn->readers_lock);
+	spin_lock_init(&fn->rdma_lock);
 	spin_lock_init(&fn->ring_lock);
 	spin_lock_init(&fn->partition_lock);
 	INIT_LIST_HEAD(&fn->readers);

@@ -15,6 +15,7 @@
 #include <linux/list.h>
 #include <linux/wait.h>
 #include <linux/ftdetect.h>
+#include "rdma.h"
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <linux/netlink.h>
@@ -81,6 +82,8 @@ struct ftd_net {
 	 */
 	u8 rails_unusable;
 	u8 rails_rdma;
+	spinlock_t rdma_lock;		/* rdma[]: link.c writes it, dumps copy it */
+	struct ftd_rdma_port rdma[FTD_MAX_RAILS];	/* behind our rails, since up */
 	u32 incarnation;		/* ours; set at each up */
 	atomic_t regid;			/* numbers registrations of local ranks */
 	atomic_t seq_epoch;		/* peer.c: heartbeat stream epochs */

@@ -13,16 +13,13 @@
 
 #include <linux/netdevice.h>
 
-enum ftd_rdma_state {
-	FTD_RDMA_NONE,		/* no RDMA device behind the interface */
-	FTD_RDMA_ACTIVE,	/* its port is active */
-	FTD_RDMA_DOWN,		/* its port is not */
-};
+#include <linux/ftdetect.h>
 
+/* The RDMA port behind an interface (uapi: FTDETECT_A_ADDR_RDMA). */
 struct ftd_rdma_port {
-	enum ftd_rdma_state state;
+	enum ftd_rdma_state state;	/* GONE only as link.c reports a rail */
 	u32 port;
-	char device[64];	/* the RDMA device's name, for the log */
+	char device[64];		/* IB_DEVICE_NAME_MAX */
 };
 
 #if IS_ENABLED(CONFIG_INFINIBAND)

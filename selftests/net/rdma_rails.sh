@@ -12,6 +12,8 @@
 #     timeout, once each, and node 2 stays alive everywhere (rail 0);
 #   - the interface still carries IP on rail 1 (node 2 still receives its
 #     peers' heartbeats there): only its RDMA path was lost.
+# ftstat shows each node's RDMA port behind rail 1 (active, then gone at
+# node 2, then active again) and none behind rail 0.
 # The device comes back: IFACE_RESTORED at node 2 at once, at the others
 # when its heartbeats come again, once each. The times from the deletion
 # (and the re-creation) to each event are logged. SKIP without rdma_rxe
@@ -67,10 +69,21 @@ everyone_rail() { # EVENT NODE RAIL
 		[ "$(rail_events "$FTD_TMP/dev.$i" "$@")" -ge 1 ] || return 1
 	done
 }
+# rdma_state NODE RAIL: what ftstat -j says of the RDMA port behind the
+# node's own rail ("active", "down", "gone"; "null": an IP rail).
+rdma_state() {
+	n "$1" ftstat -j | jq -r "[.. | objects | select(has(\"rails\") and .state == \"self\")][0].rails[$2].rdma.port_state"
+}
+says_rdma() { [ "$(rdma_state "$1" "$2")" = "$3" ]; }
 for ((i = 1; i <= N; i++)); do
 	[ "$(rail_events "$FTD_TMP/dev.$i" IFACE_DEAD 2 1)" = 0 ] ||
 		fail "node $i: IFACE_DEAD of node 2 rail 1 while its RDMA port is active"
+	wait_until 5 says_rdma "$i" 1 active ||
+		{ n "$i" ftstat -r; fail "node $i: ftstat does not show rail 1's RDMA port active"; }
+	[ "$(rdma_state "$i" 0)" = null ] || fail "node $i: rail 0, plain IP, shows an RDMA port"
 done
+n 2 ftstat -r | grep -q "^rdma: rail 1 (198.51.100.2) $(rxe 2) port 1 active, heartbeats over udp$" ||
+	{ n 2 ftstat -r; fail "ftstat -r does not name node 2's RDMA port"; }
 
 # --- node 2's RDMA device goes; its interface stays up
 t0=$(now_ns)
@@ -90,6 +103,7 @@ sleep 0.5
 	fail "node 2 receives nothing on rail 1 any more: not only its RDMA path was lost"
 dmesg | grep -q "node 2: rail 1 (n2r1): its RDMA device is gone: down" ||
 	fail "node 2 did not log why its rail 1 is down"
+says_rdma 2 1 gone || { n 2 ftstat -r; fail "ftstat does not show node 2's RDMA device gone"; }
 local_ms=$(rail_event_ms "$FTD_TMP/dev.2" IFACE_DEAD 2 1 "$t0")
 last_ms=0
 for i in 1 3; do
@@ -114,6 +128,7 @@ for i in 1 3; do
 	ms=$(rail_event_ms "$FTD_TMP/dev.$i" IFACE_RESTORED 2 1 "$t0")
 	((ms > last_ms)) && last_ms=$ms
 done
+says_rdma 2 1 active || { n 2 ftstat -r; fail "ftstat does not show node 2's RDMA port active again"; }
 log "node 2's RDMA device back: IFACE_RESTORED at node 2 after $local_ms ms, at the last other node after $last_ms ms"
 all_alive || fail "not everyone alive at the end"
 log "ok"

@@ -522,6 +522,51 @@ TEST(node_reply_stamp_and_delay_padded)
 	check_stamped(_metadata, true);
 }
 
+/* The local node's rail with an RDMA port behind it, as fill_rdma(); or a bad nest. */
+static struct nl_msg *rdma_node(bool with_device, uint8_t state)
+{
+	struct nl_msg *msg = new_msg(FTDETECT_CMD_GET_NODE);
+	struct nlattr *node, *addrs, *r, *rd;
+
+	node = nla_nest_start(msg, FTDETECT_A_NODE | NLA_F_NESTED);
+	nla_put_u32(msg, FTDETECT_A_NODE_ID, 2);
+	addrs = nla_nest_start(msg, FTDETECT_A_NODE_ADDRS | NLA_F_NESTED);
+	r = nla_nest_start(msg, FTDETECT_A_ADDR | NLA_F_NESTED);
+	nla_put(msg, FTDETECT_A_ADDR_INET, 4, "\xc0\x00\x02\x02");
+	nla_nest_end(msg, r);
+	r = nla_nest_start(msg, FTDETECT_A_ADDR | NLA_F_NESTED);
+	nla_put(msg, FTDETECT_A_ADDR_INET, 4, "\xc6\x33\x64\x02");
+	rd = nla_nest_start(msg, FTDETECT_A_ADDR_RDMA | NLA_F_NESTED);
+	if (with_device)
+		nla_put_string(msg, FTDETECT_A_RDMA_DEVICE, "rxe0");
+	nla_put_u32(msg, FTDETECT_A_RDMA_PORT, 1);
+	nla_put_u8(msg, FTDETECT_A_RDMA_STATE, state);
+	nla_nest_end(msg, rd);
+	nla_nest_end(msg, r);
+	nla_nest_end(msg, addrs);
+	nla_nest_end(msg, node);
+	return msg;
+}
+
+TEST(node_reply_rdma_port)
+{
+	struct nl_msg *msg = rdma_node(true, FTD_RDMA_GONE);
+	struct ftu_node n;
+
+	ASSERT_EQ(0, ftu_msg_parse_node(msg, &n));
+	ASSERT_EQ(2, n.nr_rails);
+	EXPECT_FALSE(FTU_HAS(&n.rails[0], FTDETECT_A_ADDR_RDMA));	/* an IP rail */
+	ASSERT_TRUE(FTU_HAS(&n.rails[1], FTDETECT_A_ADDR_RDMA));
+	EXPECT_STREQ("rxe0", n.rails[1].rdma.device);
+	EXPECT_EQ(1, n.rails[1].rdma.port);
+	EXPECT_EQ(FTD_RDMA_GONE, n.rails[1].rdma.state);
+	nlmsg_free(msg);
+	/* A port without its device's name: a uapi mismatch, said as such. */
+	msg = rdma_node(false, FTD_RDMA_ACTIVE);
+	EXPECT_EQ(-EPROTO, ftu_msg_parse_node(msg, &n));
+	nlmsg_free(msg);
+}
+
 TEST(node_reply_delay_hist_wrong_size)
 {
 	struct nl_msg *msg = stamped_node(false, (FTD_DELAY_BUCKETS - 1) * 8, true);

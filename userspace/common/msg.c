@@ -75,6 +75,13 @@ static const struct nla_policy addr_policy[FTDETECT_A_ADDR_MAX + 1] = {
 	[FTDETECT_A_ADDR_AGE_NS]	= U64,
 	[FTDETECT_A_ADDR_STAMP]		= U8,
 	[FTDETECT_A_ADDR_DELAY]		= NEST,
+	[FTDETECT_A_ADDR_RDMA]		= NEST,
+};
+
+static const struct nla_policy rdma_policy[FTDETECT_A_RDMA_MAX + 1] = {
+	[FTDETECT_A_RDMA_DEVICE]	= { .type = NLA_STRING, .maxlen = 64 },
+	[FTDETECT_A_RDMA_PORT]		= U32,
+	[FTDETECT_A_RDMA_STATE]		= U8,
 };
 
 static const struct nla_policy delay_policy[FTDETECT_A_DELAY_MAX + 1] = {
@@ -326,6 +333,19 @@ static int parse_delay(struct nlattr *nest, struct ftu_delay *d)
 	return 0;
 }
 
+static int parse_rdma(struct nlattr *nest, struct ftu_rdma *rd)
+{
+	struct nlattr *tb[FTDETECT_A_RDMA_MAX + 1];
+
+	if (nla_parse_nested(tb, FTDETECT_A_RDMA_MAX, nest, rdma_policy) < 0 ||
+	    !tb[FTDETECT_A_RDMA_DEVICE] || !tb[FTDETECT_A_RDMA_STATE])
+		return -EPROTO;
+	nla_strlcpy(rd->device, tb[FTDETECT_A_RDMA_DEVICE], sizeof(rd->device));
+	rd->port = tb[FTDETECT_A_RDMA_PORT] ? nla_get_u32(tb[FTDETECT_A_RDMA_PORT]) : 0;
+	rd->state = nla_get_u8(tb[FTDETECT_A_RDMA_STATE]);
+	return 0;
+}
+
 static int parse_rail(struct nlattr *nest, struct ftu_rail *r)
 {
 	struct nlattr *tb[FTDETECT_A_ADDR_MAX + 1];
@@ -356,6 +376,11 @@ static int parse_rail(struct nlattr *nest, struct ftu_rail *r)
 		if (parse_delay(tb[FTDETECT_A_ADDR_DELAY], &r->delay))
 			return -EPROTO;
 		r->present |= FTU_BIT(FTDETECT_A_ADDR_DELAY);
+	}
+	if (tb[FTDETECT_A_ADDR_RDMA]) {
+		if (parse_rdma(tb[FTDETECT_A_ADDR_RDMA], &r->rdma))
+			return -EPROTO;
+		r->present |= FTU_BIT(FTDETECT_A_ADDR_RDMA);
 	}
 	return 0;
 }

@@ -55,6 +55,13 @@ struct ftu_delay {
 };
 
 /* One rail of a node; present bits are FTDETECT_A_ADDR_*. */
+/* FTDETECT_A_ADDR_RDMA: the RDMA port behind one of the local node's rails. */
+struct ftu_rdma {
+	char device[64];
+	uint32_t port;
+	uint8_t state;			/* enum ftd_rdma_state */
+};
+
 struct ftu_rail {
 	uint32_t present;
 	struct ftu_addr addr;
@@ -63,6 +70,7 @@ struct ftu_rail {
 	uint64_t age_ns;
 	uint8_t stamp;			/* enum ftd_stamp_source */
 	struct ftu_delay delay;		/* with FTDETECT_A_ADDR_DELAY */
+	struct ftu_rdma rdma;		/* with FTDETECT_A_ADDR_RDMA */
 };
 
 /* One FTDETECT_A_NODE nest; present bits are FTDETECT_A_NODE_*. */

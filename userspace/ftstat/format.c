@@ -169,6 +169,42 @@ static void add_rail_row(struct ftu_table *t, const struct ftu_rail *r, unsigned
 	ftu_table_add(t, row);
 }
 
+const char *ftstat_rdma_state_name(uint8_t state, char *buf, size_t len)
+{
+	static const char *const names[__FTD_RDMA_MAX] = {
+		[FTD_RDMA_NONE] = "none", [FTD_RDMA_ACTIVE] = "active",
+		[FTD_RDMA_DOWN] = "down", [FTD_RDMA_GONE] = "gone",
+	};
+
+	if (state < __FTD_RDMA_MAX)
+		return names[state];
+	snprintf(buf, len, "%u", state);	/* a state newer than this tool */
+	return buf;
+}
+
+/*
+ * "rdma: rail 1 (198.51.100.2) rxe0 port 1 active, heartbeats over udp":
+ * the RDMA ports behind the local node's rails, one line each.
+ */
+static void print_rdma(FILE *f, const struct ftu_node *nodes, size_t n)
+{
+	char addr[FTU_ADDR_BUFSZ], st[8];
+
+	for (size_t i = 0; i < n; i++) {
+		if (nodes[i].state != FTD_NODE_SELF)
+			continue;
+		for (unsigned int r = 0; r < nodes[i].nr_rails; r++) {
+			const struct ftu_rail *rl = &nodes[i].rails[r];
+
+			if (!FTU_HAS(rl, FTDETECT_A_ADDR_RDMA))
+				continue;
+			fprintf(f, "rdma: rail %u (%s) %s port %" PRIu32 " %s, heartbeats over udp\n",
+				r, ftu_addr_format(&rl->addr, addr, sizeof(addr)), rl->rdma.device,
+				rl->rdma.port, ftstat_rdma_state_name(rl->rdma.state, st, sizeof(st)));
+		}
+	}
+}
+
 static void print_instance(FILE *f, const struct ftu_config *cfg)
 {
 	char p[FTU_DURATION_BUFSZ], t[FTU_DURATION_BUFSZ];
@@ -251,6 +287,8 @@ void ftstat_print_nodes(FILE *f, const struct ftu_config *cfg,
 		ftu_table_free(&t);
 	}
 	print_instance(f, cfg);
+	if (rails)
+		print_rdma(f, nodes, n);
 	print_ebpf(f, eb);
 }
 
@@ -445,6 +483,16 @@ static void node_json(struct ftu_json *j, const struct ftu_node *n)
 			ftu_json_kv_string(j, "stamp", stamp_name(r->stamp, st, sizeof(st)));
 		if (FTU_HAS(r, FTDETECT_A_ADDR_DELAY))
 			delay_json(j, &r->delay);
+		if (FTU_HAS(r, FTDETECT_A_ADDR_RDMA)) {
+			ftu_json_key(j, "rdma");
+			ftu_json_object_begin(j);
+			ftu_json_kv_string(j, "device", r->rdma.device);
+			ftu_json_kv_u64(j, "port", r->rdma.port);
+			ftu_json_kv_string(j, "port_state", ftstat_rdma_state_name(r->rdma.state, st,
+									      sizeof(st)));
+			ftu_json_kv_string(j, "heartbeats", "udp");
+			ftu_json_object_end(j);
+		}
 		ftu_json_object_end(j);
 	}
 	ftu_json_array_end(j);

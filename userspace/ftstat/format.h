@@ -47,6 +47,8 @@ void ftstat_print_delays(FILE *f, const struct ftu_config *cfg,
 
 /* "<1us", "1-2us", ..., ">=16384us": the histogram bucket's label. */
 const char *ftstat_delay_bucket_label(unsigned int b, char *buf, size_t len);
+/* The name of an enum ftd_rdma_state ("active"), or its number if newer. */
+const char *ftstat_rdma_state_name(uint8_t state, char *buf, size_t len);
 
 /*
  * One event, one line:

@@ -744,6 +744,13 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *             FTDETECT_A_DELAY_HIST    binary  __u64[FTD_DELAY_BUCKETS]: bucket 0 counts
  *                                              delays < 1 us, bucket i (1..14) delays
  *                                              in [2^(i-1), 2^i) us, bucket 15 the rest
+ *           FTDETECT_A_ADDR_RDMA     nest     (dump; the local node's rails only) the RDMA
+ *                                              port behind the rail's interface
+ *                                              (docs/rdma.md); absent: none seen since
+ *                                              the instance came up (an IP rail)
+ *             FTDETECT_A_RDMA_DEVICE string  the RDMA device's name (IB_DEVICE_NAME_MAX)
+ *             FTDETECT_A_RDMA_PORT   u32     its port number; 0: unknown
+ *             FTDETECT_A_RDMA_STATE  u8      enum ftd_rdma_state
  *       FTDETECT_A_NODE_STATE        u8       (dump) enum ftd_node_state
  *       FTDETECT_A_NODE_INCARNATION  u32      (dump)
  *       FTDETECT_A_NODE_AGE_NS       u64      (dump) since last heard on any rail, if ever
@@ -882,6 +889,18 @@ enum ftd_stamp_source {
 	__FTD_STAMP_MAX
 };
 
+/*
+ * The RDMA port behind one of the local node's rails (FTDETECT_A_RDMA_STATE,
+ * docs/rdma.md): an RDMA rail is up only while its port is active.
+ */
+enum ftd_rdma_state {
+	FTD_RDMA_NONE = 0,	/* no RDMA device behind the interface (never sent) */
+	FTD_RDMA_ACTIVE,	/* its port is active */
+	FTD_RDMA_DOWN,		/* its port is not active: the rail is down */
+	FTD_RDMA_GONE,		/* its RDMA device went away: the rail is down */
+	__FTD_RDMA_MAX
+};
+
 #define FTD_DELAY_BUCKETS	16
 /*
  * Buckets of a latency histogram (FTDETECT_A_STATS_*_HIST): log2 microseconds
@@ -980,6 +999,7 @@ enum ftdetect_addr_attr {
 	FTDETECT_A_ADDR_AGE_NS,
 	FTDETECT_A_ADDR_STAMP,
 	FTDETECT_A_ADDR_DELAY,
+	FTDETECT_A_ADDR_RDMA,
 	__FTDETECT_A_ADDR_MAX
 };
 #define FTDETECT_A_ADDR_MAX (__FTDETECT_A_ADDR_MAX - 1)
@@ -995,6 +1015,15 @@ enum ftdetect_delay_attr {
 	__FTDETECT_A_DELAY_MAX
 };
 #define FTDETECT_A_DELAY_MAX (__FTDETECT_A_DELAY_MAX - 1)
+
+enum ftdetect_rdma_attr {
+	FTDETECT_A_RDMA_UNSPEC,
+	FTDETECT_A_RDMA_DEVICE,
+	FTDETECT_A_RDMA_PORT,
+	FTDETECT_A_RDMA_STATE,
+	__FTDETECT_A_RDMA_MAX
+};
+#define FTDETECT_A_RDMA_MAX (__FTDETECT_A_RDMA_MAX - 1)
 
 enum ftdetect_stats_attr {
 	FTDETECT_A_STATS_UNSPEC,
