@@ -136,10 +136,7 @@ static void link_changed(struct net_device *dev)
 	}
 }
 
-/*
- * Every interface of every instance looked at again: an RDMA port event
- * (rdma.c), or an instance just up whose rails may be down already.
- */
+/* Every interface of every instance looked at again: an RDMA port event (rdma.c). */
 static void recheck_all(struct work_struct *work)
 {
 	struct net_device *dev;
@@ -160,6 +157,38 @@ static DECLARE_WORK(recheck_work, recheck_all);
 void ftd_link_recheck_soon(void)
 {
 	schedule_work(&recheck_work);
+}
+
+/*
+ * An instance just up, whose rails may be down already: its own interfaces
+ * only (any user can bring an instance up in its own namespace; it must
+ * not make RTNL walk everyone's).
+ */
+static void recheck_net(struct work_struct *work)
+{
+	struct ftd_net *fn = container_of(work, struct ftd_net, link_recheck);
+	struct net_device *dev;
+
+	rtnl_lock();
+	if (READ_ONCE(fn->up))
+		for_each_netdev(fn->net, dev)
+			link_changed(dev);
+	rtnl_unlock();
+}
+
+void ftd_link_net_init(struct ftd_net *fn)
+{
+	INIT_WORK(&fn->link_recheck, recheck_net);
+}
+
+void ftd_link_recheck_net(struct ftd_net *fn)
+{
+	schedule_work(&fn->link_recheck);
+}
+
+void ftd_link_net_exit(struct ftd_net *fn)
+{
+	cancel_work_sync(&fn->link_recheck);
 }
 
 static int link_event(struct notifier_block *nb, unsigned long event, void *ptr)

@@ -12,7 +12,13 @@
 
 int ftd_link_init(void);
 void ftd_link_exit(void);
+struct ftd_net;
+
 /* Look at every rail of every instance again, from a work item (RTNL). */
 void ftd_link_recheck_soon(void);
+/* The same for one instance's rails (its work item: init, schedule, cancel). */
+void ftd_link_net_init(struct ftd_net *fn);
+void ftd_link_recheck_net(struct ftd_net *fn);
+void ftd_link_net_exit(struct ftd_net *fn);
 
 #endif

@@ -14,9 +14,9 @@
 #include "rdma.h"
 
 /*
- * Link events and RDMA port events schedule link.c's work, and so does an
- * instance coming up (genl): torn down in reverse order, nothing can
- * schedule it once link.c cancels it.
+ * RDMA events schedule link.c's work (an instance coming up, through genl,
+ * its namespace's own, cancelled when the namespace goes): torn down in
+ * reverse order, nothing can schedule the first once link.c cancels it.
  */
 static int __init ftd_init(void)
 {

@@ -143,7 +143,7 @@ static int net_up_locked(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	memset(fn->rdma, 0, sizeof(fn->rdma));
 	spin_unlock_bh(&fn->rdma_lock);
 	WRITE_ONCE(fn->up, true);
-	ftd_link_recheck_soon();
+	ftd_link_recheck_net(fn);
 	ftd_status_config(fn);
 	ftd_hb_timer_start(fn);
 	ftd_fresh_probe_kick(fn);
@@ -379,6 +379,7 @@ static __net_init int ftd_net_pernet_init(struct net *net)
 	xa_init(&fn->peers);
 	spin_lock_init(&fn->readers_lock);
 	spin_lock_init(&fn->rdma_lock);
+	ftd_link_net_init(fn);
 	spin_lock_init(&fn->ring_lock);
 	spin_lock_init(&fn->partition_lock);
 	INIT_LIST_HEAD(&fn->readers);
@@ -412,6 +413,7 @@ static __net_exit void ftd_net_pernet_exit(struct net *net)
 	ftd_members_free(fn);
 	ftd_peer_del_all(fn);
 	mutex_unlock(&fn->lock);
+	ftd_link_net_exit(fn);
 	xa_destroy(&fn->peers);
 	ftd_detect_free(fn);
 	/* Its last file took the status table and the event log away (ftd_reader_destroy). */

@@ -82,6 +82,7 @@ struct ftd_net {
 	 */
 	u8 rails_unusable;
 	u8 rails_rdma;
+	struct work_struct link_recheck;	/* link.c: our rails looked at again */
 	spinlock_t rdma_lock;		/* rdma[]: link.c writes it, dumps copy it */
 	struct ftd_rdma_port rdma[FTD_MAX_RAILS];	/* behind our rails, since up */
 	u32 incarnation;		/* ours; set at each up */
