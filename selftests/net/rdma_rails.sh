@@ -63,6 +63,16 @@ rail_event_ms() { # FILE EVENT NODE RAIL SINCE_NS: ms from SINCE_NS to the first
 rail1_rx_from() { # NODE PEER: frames NODE received from PEER on rail 1 (over IP)
 	n "$1" ftstat -j | jq "[.. | objects | select(has(\"rails\") and .id == $2)][0].rails[1].rx"
 }
+# delays EVENT SINCE_NS: "LOCAL LAST": ms from SINCE_NS to EVENT of node 2's
+# rail 1 at node 2 itself, and at the last of the other nodes.
+delays() {
+	local i ms last=0
+	for i in 1 3; do
+		ms=$(rail_event_ms "$FTD_TMP/dev.$i" "$1" 2 1 "$2")
+		((ms > last)) && last=$ms
+	done
+	echo "$(rail_event_ms "$FTD_TMP/dev.2" "$1" 2 1 "$2") $last"
+}
 everyone_rail() { # EVENT NODE RAIL
 	local i
 	for ((i = 1; i <= N; i++)); do
@@ -104,12 +114,7 @@ sleep 0.5
 dmesg | grep -q "node 2: rail 1 (n2r1): its RDMA device is gone: down" ||
 	fail "node 2 did not log why its rail 1 is down"
 says_rdma 2 1 gone || { n 2 ftstat -r; fail "ftstat does not show node 2's RDMA device gone"; }
-local_ms=$(rail_event_ms "$FTD_TMP/dev.2" IFACE_DEAD 2 1 "$t0")
-last_ms=0
-for i in 1 3; do
-	ms=$(rail_event_ms "$FTD_TMP/dev.$i" IFACE_DEAD 2 1 "$t0")
-	((ms > last_ms)) && last_ms=$ms
-done
+read -r local_ms last_ms < <(delays IFACE_DEAD "$t0")
 log "node 2's RDMA device deleted, its interface up and carrying IP: IFACE_DEAD node 2 rail 1 at node 2 after $local_ms ms, at the last other node after $last_ms ms (timeout $FTD_TEST_TIMEOUT); node 2 alive everywhere"
 
 # --- and comes back
@@ -122,12 +127,7 @@ for ((i = 1; i <= N; i++)); do
 	[ "$(rail_events "$FTD_TMP/dev.$i" IFACE_RESTORED 2 1)" = 1 ] || fail "node $i: IFACE_RESTORED not exactly once"
 	[ "$(rail_events "$FTD_TMP/dev.$i" IFACE_DEAD 2 1)" = 1 ] || fail "node $i: IFACE_DEAD of node 2 rail 1 again"
 done
-local_ms=$(rail_event_ms "$FTD_TMP/dev.2" IFACE_RESTORED 2 1 "$t0")
-last_ms=0
-for i in 1 3; do
-	ms=$(rail_event_ms "$FTD_TMP/dev.$i" IFACE_RESTORED 2 1 "$t0")
-	((ms > last_ms)) && last_ms=$ms
-done
+read -r local_ms last_ms < <(delays IFACE_RESTORED "$t0")
 says_rdma 2 1 active || { n 2 ftstat -r; fail "ftstat does not show node 2's RDMA port active again"; }
 log "node 2's RDMA device back: IFACE_RESTORED at node 2 after $local_ms ms, at the last other node after $last_ms ms"
 all_alive || fail "not everyone alive at the end"
