@@ -510,7 +510,6 @@ err:
 static int fill_node_msg(struct sk_buff *skb, struct ftd_net *fn, struct ftd_peer *p,
 			 u32 portid, u32 seq, int flags)
 {
-
 	struct ftd_rdma_port rdma[FTD_MAX_RAILS];
 	void *hdr;
 	int ret;
