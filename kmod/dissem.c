@@ -15,6 +15,7 @@
 #include "repair.h"
 #include "majority.h"
 #include "relay.h"
+#include "fresh.h"
 
 void ftd_dissem_send_to(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_notice *n)
 {
@@ -346,20 +347,68 @@ static bool record_vote(struct ftd_net *fn, struct ftd_peer *peer, u32 inc, u32 
 	return send;
 }
 
+/* The votes we hold against peer, as they are now. */
+static void votes_of(struct ftd_peer *peer, struct ftd_votes *out)
+{
+	spin_lock_bh(&peer->lock);
+	*out = peer->votes;
+	spin_unlock_bh(&peer->lock);
+}
+
 /*
  * peer's judges (proto/vote.h): its k nearest successors that we hold
- * alive, ourselves included. Caller holds rcu_read_lock.
+ * alive, ourselves included; counted: only those that count toward the
+ * votes needed (one silent since our vote began stops counting once the
+ * vote has stood two timeouts). Caller holds rcu_read_lock.
  */
-static u32 judges_of(struct ftd_net *fn, const struct ftd_peer *peer, struct ftd_peer **out)
+static u32 judges_of(struct ftd_net *fn, struct ftd_peer *peer, struct ftd_peer **out,
+		     bool counted)
 {
+	u64 now = ktime_get_ns(), timeout = READ_ONCE(fn->cfg.timeout_ns), heard;
 	struct ftd_peer *succ[FTD_MAX_OBSERVERS];
+	struct ftd_votes votes;
 	u32 n, i, cnt = 0;
 
+	if (counted)
+		votes_of(peer, &votes);
 	n = ftd_members_successors_of(fn, peer->id, succ, READ_ONCE(fn->cfg.observers));
-	for (i = 0; i < n; i++)
-		if (succ[i] != peer && ftd_vote_may_judge(READ_ONCE(succ[i]->state)))
-			out[cnt++] = succ[i];
+	for (i = 0; i < n; i++) {
+		if (succ[i] == peer || !ftd_vote_may_judge(READ_ONCE(succ[i]->state)))
+			continue;
+		if (counted) {
+			spin_lock_bh(&succ[i]->lock);
+			heard = succ[i]->last_heard_ns;
+			spin_unlock_bh(&succ[i]->lock);
+			if (!ftd_votes_judge_counts(&votes, fn->cfg.node, succ[i]->id, heard, now,
+						    timeout))
+				continue;
+		}
+		out[cnt++] = succ[i];
+	}
 	return cnt;
+}
+
+/*
+ * Our vote against peer has stood a timeout short of the votes needed:
+ * PROBE the judges that have not voted (proto/vote.h), each at most once
+ * an ask interval. An answer is heard as any (peer->last_heard_ns).
+ * Caller holds rcu_read_lock.
+ */
+static void ask_judges(struct ftd_net *fn, struct ftd_peer *peer)
+{
+	u64 now = ktime_get_ns(), timeout = READ_ONCE(fn->cfg.timeout_ns);
+	struct ftd_peer *all[FTD_MAX_OBSERVERS];
+	struct ftd_votes votes;
+	u32 n, i;
+
+	votes_of(peer, &votes);
+	if (!ftd_votes_ask_judges(&votes, fn->cfg.node, now, timeout))
+		return;
+	n = judges_of(fn, peer, all, false);
+	for (i = 0; i < n; i++)
+		if (all[i]->id != fn->cfg.node && !ftd_votes_has(&votes, all[i]->id, now, timeout))
+			ftd_fresh_ping(fn, all[i],
+				       ftd_detect_ask_every(READ_ONCE(fn->cfg.period_ns), timeout));
 }
 
 /* Enough votes: declare it, as if we had observed it ourselves. */
@@ -381,13 +430,15 @@ void ftd_dissem_vote(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation)
 	};
 	struct ftd_peer *judges[FTD_MAX_OBSERVERS];
 	u32 fresh, cnt, i;
+	bool send;
 
 	rcu_read_lock();
-	cnt = judges_of(fn, peer, judges);
-	if (record_vote(fn, peer, incarnation, n.origin, true, ktime_get_ns(), &fresh))
-		for (i = 0; i < cnt; i++)
-			if (judges[i]->id != n.origin)
-				ftd_dissem_send_to(fn, judges[i], &n);
+	send = record_vote(fn, peer, incarnation, n.origin, true, ktime_get_ns(), &fresh);
+	cnt = judges_of(fn, peer, judges, true);
+	for (i = 0; send && i < cnt; i++)
+		if (judges[i]->id != n.origin)
+			ftd_dissem_send_to(fn, judges[i], &n);
+	ask_judges(fn, peer);
 	conclude(fn, peer, incarnation, fresh, cnt);
 	rcu_read_unlock();
 }
@@ -623,7 +674,8 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 		record_vote(fn, subject, n.subject_incarnation, n.origin, false, ktime_get_ns(),
 			    &fresh);
 		rcu_read_lock();
-		conclude(fn, subject, n.subject_incarnation, fresh, judges_of(fn, subject, judges));
+		conclude(fn, subject, n.subject_incarnation, fresh,
+			 judges_of(fn, subject, judges, true));
 		rcu_read_unlock();
 		return;
 	}

@@ -17,6 +17,18 @@
  * what the quorum is for. When the others are suspect, the quorum shrinks
  * with them; a partition is not the quorum's business (the primary
  * partition rule is).
+ *
+ * The judges past us in the ring are nodes we do not watch: we hold them
+ * alive on no evidence. A run of deaths across a node and its successors
+ * makes a dead node the judge of another whose judges do not watch it,
+ * and each death waits for a vote that the other cannot cast: neither is
+ * ever declared (1, 3 and 6 of 9 cut off with k = q = 4: 1 and 6 judge
+ * each other). So once our own vote has stood a timeout short of the
+ * votes needed, we ask every judge that has not voted (a PROBE, as a
+ * suspect is asked), and after another timeout a judge not heard since
+ * our vote began counts no more, as a suspect does not. A live judge
+ * answers and stays counted: it has not voted because it hears the node,
+ * and the quorum holds against us.
  */
 #ifndef FTD_PROTO_VOTE_H
 #define FTD_PROTO_VOTE_H
@@ -53,6 +65,7 @@ struct ftd_votes {
 	u8 n;
 	u32 voter[FTD_MAX_OBSERVERS];
 	u64 at_ns[FTD_MAX_OBSERVERS];
+	u64 own_since_ns;	/* our own vote stands, unbroken, since */
 };
 
 /* Record voter's vote at now (own: ours); true when ours is to be sent. */
@@ -73,6 +86,9 @@ static inline bool ftd_votes_record(struct ftd_votes *v, u32 voter, bool own, u6
 		v->voter[i] = voter;
 		v->at_ns[i] = 0;
 	}
+	/* Ours is refreshed every half timeout while cast: expired, it begins again. */
+	if (own && (!v->at_ns[i] || ftd_elapsed(now, v->at_ns[i]) >= timeout))
+		v->own_since_ns = now;
 	send = own && (!v->at_ns[i] || ftd_elapsed(now, v->at_ns[i]) >= timeout / 2);
 	if (send || !own)
 		v->at_ns[i] = now;
@@ -87,6 +103,48 @@ static inline u32 ftd_votes_fresh(const struct ftd_votes *v, u64 now, u64 timeou
 	for (i = 0; i < v->n; i++)
 		fresh += v->at_ns[i] && ftd_elapsed(now, v->at_ns[i]) < timeout;
 	return fresh;
+}
+
+/* Does voter hold a vote that counts at now? */
+static inline bool ftd_votes_has(const struct ftd_votes *v, u32 voter, u64 now, u64 timeout)
+{
+	u32 i;
+
+	for (i = 0; i < v->n; i++)
+		if (v->voter[i] == voter)
+			return v->at_ns[i] && ftd_elapsed(now, v->at_ns[i]) < timeout;
+	return false;
+}
+
+/* How long our own vote (we are self) has stood at now; 0 if it does not. */
+static inline u64 ftd_votes_own_for(const struct ftd_votes *v, u32 self, u64 now, u64 timeout)
+{
+	return ftd_votes_has(v, self, now, timeout) ? ftd_elapsed(now, v->own_since_ns) : 0;
+}
+
+/*
+ * Are the judges that have not voted to be asked now (a PROBE each, at
+ * most one per ask interval)? Once our vote has stood a timeout.
+ */
+static inline bool ftd_votes_ask_judges(const struct ftd_votes *v, u32 self, u64 now,
+					u64 timeout)
+{
+	return ftd_votes_own_for(v, self, now, timeout) >= timeout;
+}
+
+/*
+ * Does judge (held alive, last heard at heard_ns; 0: never) count toward
+ * the votes needed at now? Unless it voted, not once our vote has stood
+ * two timeouts without a word from it since the vote began.
+ */
+static inline bool ftd_votes_judge_counts(const struct ftd_votes *v, u32 self, u32 judge,
+					  u64 heard_ns, u64 now, u64 timeout)
+{
+	if (judge == self || ftd_votes_has(v, judge, now, timeout))
+		return true;
+	if (ftd_votes_own_for(v, self, now, timeout) < 2 * timeout)
+		return true;
+	return heard_ns && heard_ns >= v->own_since_ns;
 }
 
 #endif

@@ -397,6 +397,35 @@ TEST(quorum_of_every_observer_still_declares_a_run)
 	}
 }
 
+/*
+ * Three of nine nodes cut off at random (1, 3 and 6), k = q = 4. Each of
+ * 1 and 6 has the other among its judges (its k successors), and no judge
+ * of the one watches the other: held alive on no evidence, each dead
+ * judge was waited for, and neither death was ever declared (12 pairs
+ * undelivered; fuzz_sim, corpus crash-dead-judges-wait-for-each-other).
+ * Now a judge that has not voted is asked once our vote has stood a
+ * timeout, and counted out if silent (proto/vote.h).
+ */
+TEST(dead_judges_do_not_hold_a_quorum_back)
+{
+	struct sim_config cfg;
+	struct sim_result res;
+
+	config(&cfg, 9, SIM_SC_PARTITION);
+	cfg.k = 4;
+	cfg.quorum = 4;
+	cfg.cut = 3;
+	cfg.cut_layout = SIM_LAYOUT_RANDOM;
+	cfg.cut_mode = SIM_CUT_ISOLATED;
+	cfg.first = 0;
+	cfg.seed = 1;
+	ASSERT_EQ(0, sim_run(&cfg, &res));
+	ASSERT_EQ(3, res.failures);
+	ASSERT_EQ(0, res.never_delivered);
+	ASSERT_EQ(0, res.false_deaths);
+	ASSERT_EXACTLY_ONCE(res);
+}
+
 TEST(same_seed_same_run)
 {
 	struct sim_config cfg;

@@ -81,7 +81,10 @@ struct sim_net_count {
  * answer (PROBE_ACK, fresh.c), and the indirect probes (relay.c): a
  * PROBE_REQ to a helper (about: the suspect), the helper's PROBE and the
  * answer (about: the requester), its PROBE_RELAY (about: the suspect).
- * The nonce is ref: the requester's PROBE's send time.
+ * The nonce is ref: the requester's PROBE's send time. A voter asks the
+ * judges that have not voted (proto/vote.h) with the same PROBE; the
+ * simulator gives it its own types (about: the subject voted against), so
+ * that the answer finds the vote.
  */
 enum {
 	SIM_MSG_PROBE = __FTD_FRAME_MAX,
@@ -90,6 +93,8 @@ enum {
 	SIM_MSG_RELAY_PROBE,
 	SIM_MSG_RELAY_ANSWER,
 	SIM_MSG_RELAY,
+	SIM_MSG_JUDGE_PROBE,
+	SIM_MSG_JUDGE_ANSWER,
 	__SIM_MSG_MAX
 };
 

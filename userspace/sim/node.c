@@ -279,12 +279,34 @@ static int32_t item_of(struct sim *s, u32 x)
 	return item;
 }
 
+static void send_msg(struct sim *s, const struct sim_msg *m)
+{
+	if (sim_net_send(&s->net, s->now, m))
+		fail(s, "out of memory (event queue)");
+}
+
+/* When v last heard judge j: a node it watches, or an answer to its ask. */
+static u64 judge_heard(struct sim *s, u32 v, u32 j, const struct sim_votes *sv)
+{
+	const struct sim_obs *o = find_obs(s, v, j);
+	u32 i;
+
+	if (o)
+		return o->last_heard_ns;
+	for (i = 0; sv && i < FTD_MAX_OBSERVERS; i++)
+		if (sv->judge[i] == j + 1)
+			return sv->answered_ns[i];
+	return 0;
+}
+
 /*
  * dissem.c judges_of: x's observers that v holds alive, v included (every
- * node v does not watch is alive to it, as in the module's view).
+ * node v does not watch is alive to it, as in the module's view); counted:
+ * only those that count toward the votes needed (proto/vote.h).
  */
-static u32 judges_of(struct sim *s, u32 v, u32 x, u32 *out)
+static u32 judges_of(struct sim *s, u32 v, u32 x, u32 item, u32 *out, bool counted)
 {
+	const struct sim_votes *sv = sim_quorum_of(&s->quorum, v, item);
 	u32 succ[FTD_MAX_OBSERVERS], n, i, cnt = 0;
 	const struct sim_obs *o;
 
@@ -293,11 +315,38 @@ static u32 judges_of(struct sim *s, u32 v, u32 x, u32 *out)
 		if (succ[i] == x)
 			continue;
 		o = succ[i] == v ? NULL : find_obs(s, v, succ[i]);
-		if (ftd_vote_may_judge(succ[i] == v ? FTD_NODE_SELF :
-				       o ? o->state : FTD_NODE_ALIVE))
-			out[cnt++] = succ[i];
+		if (!ftd_vote_may_judge(succ[i] == v ? FTD_NODE_SELF :
+					o ? o->state : FTD_NODE_ALIVE))
+			continue;
+		if (counted && sv &&
+		    !ftd_votes_judge_counts(&sv->votes, sim_node_id(v), sim_node_id(succ[i]),
+					    judge_heard(s, v, succ[i], sv), s->now,
+					    s->cfg->timeout_ns))
+			continue;
+		out[cnt++] = succ[i];
 	}
 	return cnt;
+}
+
+/* dissem.c ask_judges: PROBE the judges of x that have not voted. */
+static void ask_judges(struct sim *s, u32 v, u32 x, u32 item, struct sim_votes *sv)
+{
+	u64 every = ftd_detect_ask_every(s->cfg->period_ns, s->cfg->timeout_ns);
+	u32 all[FTD_MAX_OBSERVERS], n, i, slot;
+
+	n = judges_of(s, v, x, item, all, false);
+	for (i = 0; i < n; i++) {
+		if (all[i] == v ||
+		    ftd_votes_has(&sv->votes, sim_node_id(all[i]), s->now, s->cfg->timeout_ns))
+			continue;
+		slot = sim_quorum_judge_slot(sv, all[i]);
+		if (sv->asked_ns[slot] && s->now - sv->asked_ns[slot] < every)
+			continue;
+		sv->asked_ns[slot] = s->now;
+		s->rep.probes++;
+		send_msg(s, &(struct sim_msg){ .src = v, .dst = all[i], .ref = s->now, .about = x,
+					       .type = SIM_MSG_JUDGE_PROBE });
+	}
 }
 
 /* dissem.c conclude: enough fresh votes, and news: declare it. */
@@ -306,7 +355,7 @@ static void conclude(struct sim *s, u32 v, u32 x, u32 item, u32 fresh, u32 hops)
 	u32 judges[FTD_MAX_OBSERVERS];
 
 	if (sim_view_knows(&s->view, v, item) ||
-	    fresh < ftd_vote_needed(s->cfg->quorum, judges_of(s, v, x, judges)))
+	    fresh < ftd_vote_needed(s->cfg->quorum, judges_of(s, v, x, item, judges, true)))
 		return;
 	declare_dead(s, v, x, item, hops, NULL, 0);
 }
@@ -322,14 +371,19 @@ static void vote_against(struct sim *s, u32 v, u32 x)
 		.origin = sim_node_id(v),
 	};
 	u32 judges[FTD_MAX_OBSERVERS], fresh, cnt;
+	struct sim_votes *sv;
 
 	if (item < 0)
 		return;
 	s->rep.votes++;
 	/* To x's judges only: they count the votes (proto/vote.h). */
-	cnt = judges_of(s, v, x, judges);
-	if (sim_quorum_record(s, v, item, n.origin, true, &fresh))
+	if (sim_quorum_record(s, v, item, n.origin, true, &fresh)) {
+		cnt = judges_of(s, v, x, item, judges, true);
 		send_notice(s, v, &n, judges, cnt, v, 1);
+	}
+	sv = sim_quorum_of(&s->quorum, v, item);
+	if (sv && ftd_votes_ask_judges(&sv->votes, n.origin, s->now, s->cfg->timeout_ns))
+		ask_judges(s, v, x, item, sv);
 	conclude(s, v, x, item, fresh, 0);
 }
 
@@ -373,12 +427,6 @@ static void note_observed(struct sim *s, u32 v, const u32 *preds, u32 n)
 	}
 	node->n_obs = n;
 	node->started = 1;
-}
-
-static void send_msg(struct sim *s, const struct sim_msg *m)
-{
-	if (sim_net_send(&s->net, s->now, m))
-		fail(s, "out of memory (event queue)");
 }
 
 /*
@@ -661,6 +709,16 @@ static void notice_rx(struct sim *s, u32 v, const struct sim_msg *m)
 		s->rep.notices_dup++;
 }
 
+/* Judge j answered v's ask about subject x: heard, for x's quorum. */
+static void judge_answered(struct sim *s, u32 v, u32 j, u32 x)
+{
+	int32_t item = sim_view_find_node(&s->view, x);
+	struct sim_votes *sv = item >= 0 ? sim_quorum_of(&s->quorum, v, (u32)item) : NULL;
+
+	if (sv)
+		sv->answered_ns[sim_quorum_judge_slot(sv, j)] = s->now;
+}
+
 void sim_node_rx(struct sim *s, const struct sim_msg *m)
 {
 	struct sim_node *node = &s->nodes[m->dst];
@@ -692,6 +750,14 @@ void sim_node_rx(struct sim *s, const struct sim_msg *m)
 		if (!holds_dead(s, m->dst, m->about))
 			send_msg(s, &(struct sim_msg){ .src = m->dst, .dst = m->about, .ref = m->ref,
 						       .about = m->src, .type = SIM_MSG_RELAY_PROBE });
+		return;
+	case SIM_MSG_JUDGE_PROBE:	/* fresh.c: answered at once */
+		send_msg(s, &(struct sim_msg){ .src = m->dst, .dst = m->src, .ref = m->ref,
+					       .about = m->about, .type = SIM_MSG_JUDGE_ANSWER });
+		return;
+	case SIM_MSG_JUDGE_ANSWER:
+		node->last_rx_ns = s->now;
+		judge_answered(s, m->dst, m->src, m->about);
 		return;
 	case SIM_MSG_RELAY_ANSWER:	/* relay.c ftd_relay_answered */
 		node->last_rx_ns = s->now;

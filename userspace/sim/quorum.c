@@ -17,7 +17,7 @@ void sim_quorum_free(struct sim_quorum *qu)
 	u32 i;
 
 	for (i = 0; qu->per_item && i < qu->cap; i++)
-		sim_release(qu->per_item[i], (size_t)qu->n * sizeof(struct ftd_votes));
+		sim_release(qu->per_item[i], (size_t)qu->n * sizeof(struct sim_votes));
 	sim_release(qu->per_item, qu->cap * sizeof(*qu->per_item));
 	memset(qu, 0, sizeof(*qu));
 }
@@ -26,12 +26,12 @@ bool sim_quorum_record(struct sim *s, u32 v, u32 item, u32 voter, bool own, u32 
 {
 	struct sim_quorum *qu = &s->quorum;
 	u64 timeout = s->cfg->timeout_ns, now = s->now;
-	struct ftd_votes *pv;
+	struct sim_votes *pv;
 	bool send = false;
 
 	*fresh = 0;
 	if (!qu->per_item[item]) {
-		qu->per_item[item] = sim_zalloc((size_t)qu->n * sizeof(struct ftd_votes));
+		qu->per_item[item] = sim_zalloc((size_t)qu->n * sizeof(struct sim_votes));
 		if (!qu->per_item[item]) {
 			if (!s->err)
 				fprintf(stderr, "ftdsim: out of memory (votes)\n");
@@ -43,7 +43,23 @@ bool sim_quorum_record(struct sim *s, u32 v, u32 item, u32 voter, bool own, u32 
 	pv = &qu->per_item[item][v];
 	/* Only about a node we hold live (ALIVE or SUSPECT). */
 	if (!sim_view_knows(&s->view, v, item))
-		send = ftd_votes_record(pv, voter, own, now, timeout);
-	*fresh = ftd_votes_fresh(pv, now, timeout);
+		send = ftd_votes_record(&pv->votes, voter, own, now, timeout);
+	*fresh = ftd_votes_fresh(&pv->votes, now, timeout);
 	return send;
+}
+
+u32 sim_quorum_judge_slot(struct sim_votes *sv, u32 judge)
+{
+	u32 i, slot = 0;
+
+	for (i = 0; i < FTD_MAX_OBSERVERS; i++) {
+		if (sv->judge[i] == judge + 1)
+			return i;
+		if (!sv->judge[i] || (sv->judge[slot] && sv->asked_ns[i] < sv->asked_ns[slot]))
+			slot = i;
+	}
+	sv->judge[slot] = judge + 1;
+	sv->asked_ns[slot] = 0;
+	sv->answered_ns[slot] = 0;
+	return slot;
 }

@@ -17,9 +17,22 @@
 
 struct sim;
 
+/*
+ * A node's votes about one subject, and the judges it asked (proto/vote.h:
+ * a judge silent since our vote began stops counting). The module asks
+ * with a PROBE and hears the answer as any frame of that peer
+ * (peer->last_heard_ns); the simulator keeps the answer here.
+ */
+struct sim_votes {
+	struct ftd_votes votes;
+	u32 judge[FTD_MAX_OBSERVERS];		/* position + 1; 0: a free slot */
+	u64 asked_ns[FTD_MAX_OBSERVERS];
+	u64 answered_ns[FTD_MAX_OBSERVERS];
+};
+
 struct sim_quorum {
 	u32 n, cap;
-	struct ftd_votes **per_item;	/* cap: n entries each, allocated on the first vote */
+	struct sim_votes **per_item;	/* cap: n entries each, allocated on the first vote */
 	u32 items;			/* items with votes */
 };
 
@@ -32,5 +45,14 @@ void sim_quorum_free(struct sim_quorum *qu);
  * last timeout. Out of memory sets s->err.
  */
 bool sim_quorum_record(struct sim *s, u32 v, u32 item, u32 voter, bool own, u32 *fresh);
+
+/* Node v's votes about item's subject; NULL if nobody voted against it yet. */
+static inline struct sim_votes *sim_quorum_of(struct sim_quorum *qu, u32 v, u32 item)
+{
+	return qu->per_item[item] ? &qu->per_item[item][v] : NULL;
+}
+
+/* The slot of judge (a position) in sv, taken if new (the oldest ask reused). */
+u32 sim_quorum_judge_slot(struct sim_votes *sv, u32 judge);
 
 #endif
