@@ -28,7 +28,11 @@
  * suspect is asked), and after another timeout a judge not heard since
  * our vote began counts no more, as a suspect does not. A live judge
  * answers and stays counted: it has not voted because it hears the node,
- * and the quorum holds against us.
+ * and the quorum holds against us. And only with another judge's vote
+ * beside ours: a voter alone, whose asks all go unanswered (its own
+ * links or frames are what fails: the quorum test's node whose notices
+ * its peers refuse), must not make itself the quorum. Counting out then
+ * never lowers the votes needed below two.
  */
 #ifndef FTD_PROTO_VOTE_H
 #define FTD_PROTO_VOTE_H
@@ -135,14 +139,16 @@ static inline bool ftd_votes_ask_judges(const struct ftd_votes *v, u32 self, u64
 /*
  * Does judge (held alive, last heard at heard_ns; 0: never) count toward
  * the votes needed at now? Unless it voted, not once our vote has stood
- * two timeouts without a word from it since the vote began.
+ * two timeouts, with another judge's beside it, without a word from it
+ * since our vote began.
  */
 static inline bool ftd_votes_judge_counts(const struct ftd_votes *v, u32 self, u32 judge,
 					  u64 heard_ns, u64 now, u64 timeout)
 {
 	if (judge == self || ftd_votes_has(v, judge, now, timeout))
 		return true;
-	if (ftd_votes_own_for(v, self, now, timeout) < 2 * timeout)
+	if (ftd_votes_own_for(v, self, now, timeout) < 2 * timeout ||
+	    ftd_votes_fresh(v, now, timeout) < 2)
 		return true;
 	return heard_ns && heard_ns >= v->own_since_ns;
 }

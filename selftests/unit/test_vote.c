@@ -2,7 +2,8 @@
 /*
  * Quorum (kmod/proto/vote.h): the votes needed never exceed the judges
  * there are, only nodes held alive judge, and a judge silent since our
- * vote began stops counting once the vote has stood two timeouts.
+ * vote began stops counting once the vote has stood two timeouts with
+ * another judge's beside it.
  */
 #include "harness.h"
 #include "proto/vote.h"
@@ -65,6 +66,7 @@ TEST(a_judge_silent_since_the_vote_began_counts_no_more)
 	struct ftd_votes v = {};
 
 	cast_until(&v, 1000 * MS, 1100 * MS);
+	ftd_votes_record(&v, OTHER, false, 1095 * MS, 50 * MS);
 	/* Heard before our vote began: no word since. */
 	EXPECT_FALSE(ftd_votes_judge_counts(&v, SELF, JUDGE, 990 * MS, 1100 * MS, 50 * MS));
 	EXPECT_FALSE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1100 * MS, 50 * MS));
@@ -72,8 +74,27 @@ TEST(a_judge_silent_since_the_vote_began_counts_no_more)
 	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, JUDGE, 1060 * MS, 1100 * MS, 50 * MS));
 	/* We always judge; a judge with a fresh vote counts. */
 	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, SELF, 0, 1100 * MS, 50 * MS));
-	ftd_votes_record(&v, OTHER, false, 1095 * MS, 50 * MS);
 	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, OTHER, 0, 1100 * MS, 50 * MS));
+}
+
+/*
+ * Our vote alone, every ask unanswered: our own links may be what fails
+ * (quorum.sh: peers refuse the voter's notices). The judges still count:
+ * a voter never makes itself the quorum by counting the others out.
+ */
+TEST(a_voter_alone_counts_nobody_out)
+{
+	struct ftd_votes v = {};
+
+	cast_until(&v, 1000 * MS, 1200 * MS);
+	EXPECT_TRUE(ftd_votes_ask_judges(&v, SELF, 1200 * MS, 50 * MS));
+	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1200 * MS, 50 * MS));
+	/* Another judge's vote beside ours: the silent one is counted out. */
+	ftd_votes_record(&v, OTHER, false, 1190 * MS, 50 * MS);
+	EXPECT_FALSE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1200 * MS, 50 * MS));
+	/* and again once that vote is older than a timeout */
+	cast_until(&v, 1210 * MS, 1250 * MS);
+	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1250 * MS, 50 * MS));
 }
 
 TEST(a_vote_that_lapsed_begins_again)
