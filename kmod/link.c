@@ -43,12 +43,14 @@ static void forget_unresolved_neighbours(struct net_device *dev, u8 families)
 #endif
 }
 
-/* Rail i of ours on dev, whose link is ip_usable and whose RDMA port is rp: usable? */
-static bool rail_usable(struct ftd_net *fn, int i, bool ip_usable, const struct ftd_rdma_port *rp)
+/*
+ * Rail i of ours on dev, whose link is ip_usable and whose RDMA port is rp
+ * (rails_rdma already noting whether one was ever found): usable? An RDMA
+ * rail whose device went away has lost its path.
+ */
+static bool rail_usable(const struct ftd_net *fn, int i, bool ip_usable,
+			const struct ftd_rdma_port *rp)
 {
-	if (rp->state != FTD_RDMA_NONE)
-		fn->rails_rdma |= BIT(i);
-	/* An RDMA rail whose device went away has lost its path. */
 	return ip_usable && (rp->state == FTD_RDMA_ACTIVE ||
 			     (rp->state == FTD_RDMA_NONE && !(fn->rails_rdma & BIT(i))));
 }
@@ -80,6 +82,21 @@ static void log_rdma(struct ftd_net *fn, int i, struct net_device *dev, bool ip_
 			rp->state == FTD_RDMA_ACTIVE ? "active: up" : "not active: down");
 }
 
+/* Does dev carry any of our rails? RTNL held. */
+static bool rails_on_dev(struct ftd_net *fn, struct net_device *dev)
+{
+	struct ftd_peer *self;
+	bool on = false;
+	int i;
+
+	rcu_read_lock();
+	self = ftd_peer_find(fn, READ_ONCE(fn->cfg.node));
+	for (i = 0; self && !on && i < self->nrails; i++)
+		on = rail_on_dev(fn->net, &self->rails[i].addr, dev);
+	rcu_read_unlock();
+	return on;
+}
+
 /* dev or its RDMA port changed: report our rails on it whose state flipped. RTNL held. */
 static void link_changed(struct net_device *dev)
 {
@@ -94,7 +111,10 @@ static void link_changed(struct net_device *dev)
 	ASSERT_RTNL();
 	if (!READ_ONCE(fn->up))
 		return;
-	ftd_rdma_port_of(dev, &rp);
+	/* The common case, not one of our rails, costs no RDMA look-up. */
+	if (!rails_on_dev(fn, dev))
+		return;
+	ftd_rdma_port_of(dev, &rp);	/* may sleep: outside RCU */
 	rcu_read_lock();
 	self = ftd_peer_find(fn, READ_ONCE(fn->cfg.node));
 	if (self) {
@@ -104,6 +124,8 @@ static void link_changed(struct net_device *dev)
 
 			if (!rail_on_dev(fn->net, &self->rails[i].addr, dev))
 				continue;
+			if (rp.state != FTD_RDMA_NONE)
+				fn->rails_rdma |= BIT(i);
 			usable = rail_usable(fn, i, ip_usable, &rp);
 			note_rdma(fn, i, &rp);
 			if (!!(fn->rails_unusable & BIT(i)) != !usable) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/ktime.h>
+#include <linux/rtnetlink.h>
 #include "net.h"
 #include "link.h"
 #include "peer.h"
@@ -136,12 +137,18 @@ static int net_up_locked(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	ftd_reach_reset(fn);
 	WRITE_ONCE(fn->probe_rtt_ns, 0);
 	WRITE_ONCE(fn->last_rx_ns, 0);
-	/* Every rail usable until link.c looks (at once, below): rails may change. */
+	/*
+	 * Every rail usable until link.c looks (at once, below): rails may
+	 * change. Under RTNL, as link.c writes them: a look begun while we
+	 * were last up must not finish over the reset.
+	 */
+	rtnl_lock();
 	WRITE_ONCE(fn->rails_unusable, 0);
 	WRITE_ONCE(fn->rails_rdma, 0);
 	spin_lock_bh(&fn->rdma_lock);
 	memset(fn->rdma, 0, sizeof(fn->rdma));
 	spin_unlock_bh(&fn->rdma_lock);
+	rtnl_unlock();
 	WRITE_ONCE(fn->up, true);
 	ftd_link_recheck_net(fn);
 	ftd_status_config(fn);

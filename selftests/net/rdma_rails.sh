@@ -85,6 +85,16 @@ rdma_state() {
 	n "$1" ftstat -j | jq -r "[.. | objects | select(has(\"rails\") and .state == \"self\")][0].rails[$2].rdma.port_state"
 }
 says_rdma() { [ "$(rdma_state "$1" "$2")" = "$3" ]; }
+# delivered_once EVENT: every node delivers EVENT of node 2's rail 1, once.
+delivered_once() {
+	local i
+	wait_until 20 everyone_rail "$1" 2 1 ||
+		{ n 1 ftstat -r; dmesg | grep ftdetect | tail; fail "$1 for node 2 rail 1 not everywhere"; }
+	sleep 0.5
+	for ((i = 1; i <= N; i++)); do
+		[ "$(rail_events "$FTD_TMP/dev.$i" "$1" 2 1)" = 1 ] || fail "node $i: $1 not exactly once"
+	done
+}
 for ((i = 1; i <= N; i++)); do
 	[ "$(rail_events "$FTD_TMP/dev.$i" IFACE_DEAD 2 1)" = 0 ] ||
 		fail "node $i: IFACE_DEAD of node 2 rail 1 while its RDMA port is active"
@@ -98,11 +108,8 @@ n 2 ftstat -r | grep -q "^rdma: rail 1 (198.51.100.2) $(rxe 2) port 1 active, he
 # --- node 2's RDMA device goes; its interface stays up
 t0=$(now_ns)
 del_rxe 2 || fail "cannot delete node 2's RDMA device"
-wait_until 20 everyone_rail IFACE_DEAD 2 1 ||
-	{ n 1 ftstat -r; dmesg | grep ftdetect | tail; fail "IFACE_DEAD for node 2 rail 1 not everywhere"; }
-sleep 0.5
+delivered_once IFACE_DEAD
 for ((i = 1; i <= N; i++)); do
-	[ "$(rail_events "$FTD_TMP/dev.$i" IFACE_DEAD 2 1)" = 1 ] || fail "node $i: IFACE_DEAD not exactly once"
 	[ "$(count_events "$FTD_TMP/dev.$i" NODE_DEAD 2)" = 0 ] || fail "node $i: a lost RDMA rail was taken for the node"
 done
 all_alive || fail "node 2, with rail 0 left, is not alive everywhere"
@@ -120,11 +127,8 @@ log "node 2's RDMA device deleted, its interface up and carrying IP: IFACE_DEAD 
 # --- and comes back
 t0=$(now_ns)
 add_rxe 2 || fail "cannot create node 2's RDMA device again"
-wait_until 20 everyone_rail IFACE_RESTORED 2 1 ||
-	{ n 1 ftstat -r; dmesg | grep ftdetect | tail; fail "IFACE_RESTORED for node 2 rail 1 not everywhere"; }
-sleep 0.5
+delivered_once IFACE_RESTORED
 for ((i = 1; i <= N; i++)); do
-	[ "$(rail_events "$FTD_TMP/dev.$i" IFACE_RESTORED 2 1)" = 1 ] || fail "node $i: IFACE_RESTORED not exactly once"
 	[ "$(rail_events "$FTD_TMP/dev.$i" IFACE_DEAD 2 1)" = 1 ] || fail "node $i: IFACE_DEAD of node 2 rail 1 again"
 done
 read -r local_ms last_ms < <(delays IFACE_RESTORED "$t0")
