@@ -355,16 +355,27 @@ static void votes_of(struct ftd_peer *peer, struct ftd_votes *out)
 	spin_unlock_bh(&peer->lock);
 }
 
+/* When we last heard peer (ftd_detect_heard, a PROBE's answer, a relay). */
+static u64 last_heard(struct ftd_peer *peer)
+{
+	u64 heard;
+
+	spin_lock_bh(&peer->lock);
+	heard = peer->last_heard_ns;
+	spin_unlock_bh(&peer->lock);
+	return heard;
+}
+
 /*
  * peer's judges (proto/vote.h): its k nearest successors that we hold
  * alive, ourselves included; counted: only those that count toward the
- * votes needed (one silent since our vote began stops counting once the
- * vote has stood two timeouts). Caller holds rcu_read_lock.
+ * votes needed (one silent since our vote began may stop counting).
+ * Caller holds rcu_read_lock.
  */
 static u32 judges_of(struct ftd_net *fn, struct ftd_peer *peer, struct ftd_peer **out,
 		     bool counted)
 {
-	u64 now = ktime_get_ns(), timeout = READ_ONCE(fn->cfg.timeout_ns), heard;
+	u64 now = ktime_get_ns(), timeout = READ_ONCE(fn->cfg.timeout_ns);
 	struct ftd_peer *succ[FTD_MAX_OBSERVERS];
 	struct ftd_votes votes;
 	u32 n, i, cnt = 0;
@@ -375,14 +386,9 @@ static u32 judges_of(struct ftd_net *fn, struct ftd_peer *peer, struct ftd_peer 
 	for (i = 0; i < n; i++) {
 		if (succ[i] == peer || !ftd_vote_may_judge(READ_ONCE(succ[i]->state)))
 			continue;
-		if (counted) {
-			spin_lock_bh(&succ[i]->lock);
-			heard = succ[i]->last_heard_ns;
-			spin_unlock_bh(&succ[i]->lock);
-			if (!ftd_votes_judge_counts(&votes, fn->cfg.node, succ[i]->id, heard, now,
-						    timeout))
-				continue;
-		}
+		if (counted && !ftd_votes_judge_counts(&votes, fn->cfg.node, succ[i]->id,
+						       last_heard(succ[i]), now, timeout))
+			continue;
 		out[cnt++] = succ[i];
 	}
 	return cnt;
@@ -390,24 +396,25 @@ static u32 judges_of(struct ftd_net *fn, struct ftd_peer *peer, struct ftd_peer 
 
 /*
  * Our vote against peer has stood a timeout short of the votes needed:
- * PROBE the judges that have not voted (proto/vote.h), each at most once
- * an ask interval. An answer is heard as any (peer->last_heard_ns).
- * Caller holds rcu_read_lock.
+ * PROBE the judges that have neither voted nor been heard since it began
+ * (proto/vote.h), each at most once an ask interval. An answer is heard
+ * as any (peer->last_heard_ns). judges: all of them (judges_of, not
+ * counted). Caller holds rcu_read_lock.
  */
-static void ask_judges(struct ftd_net *fn, struct ftd_peer *peer)
+static void ask_judges(struct ftd_net *fn, struct ftd_peer *peer, struct ftd_peer **judges,
+		       u32 n)
 {
 	u64 now = ktime_get_ns(), timeout = READ_ONCE(fn->cfg.timeout_ns);
-	struct ftd_peer *all[FTD_MAX_OBSERVERS];
 	struct ftd_votes votes;
-	u32 n, i;
+	u32 i;
 
 	votes_of(peer, &votes);
 	if (!ftd_votes_ask_judges(&votes, fn->cfg.node, now, timeout))
 		return;
-	n = judges_of(fn, peer, all, false);
 	for (i = 0; i < n; i++)
-		if (all[i]->id != fn->cfg.node && !ftd_votes_has(&votes, all[i]->id, now, timeout))
-			ftd_fresh_ping(fn, all[i],
+		if (ftd_votes_judge_asked(&votes, fn->cfg.node, judges[i]->id,
+					  last_heard(judges[i]), now, timeout))
+			ftd_fresh_ping(fn, judges[i],
 				       ftd_detect_ask_every(READ_ONCE(fn->cfg.period_ns), timeout));
 }
 
@@ -434,12 +441,13 @@ void ftd_dissem_vote(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation)
 
 	rcu_read_lock();
 	send = record_vote(fn, peer, incarnation, n.origin, true, ktime_get_ns(), &fresh);
-	cnt = judges_of(fn, peer, judges, true);
+	/* To every judge, counted or not: one we cannot hear may still hear us. */
+	cnt = judges_of(fn, peer, judges, false);
 	for (i = 0; send && i < cnt; i++)
 		if (judges[i]->id != n.origin)
 			ftd_dissem_send_to(fn, judges[i], &n);
-	ask_judges(fn, peer);
-	conclude(fn, peer, incarnation, fresh, cnt);
+	ask_judges(fn, peer, judges, cnt);
+	conclude(fn, peer, incarnation, fresh, judges_of(fn, peer, judges, true));
 	rcu_read_unlock();
 }
 

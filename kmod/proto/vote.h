@@ -137,6 +137,19 @@ static inline bool ftd_votes_ask_judges(const struct ftd_votes *v, u32 self, u64
 }
 
 /*
+ * Is judge (held alive, last heard at heard_ns; 0: never) to be asked now
+ * (a PROBE, at most once an ask interval)? While the judges are asked, if
+ * it has neither voted nor been heard since our vote began.
+ */
+static inline bool ftd_votes_judge_asked(const struct ftd_votes *v, u32 self, u32 judge,
+					 u64 heard_ns, u64 now, u64 timeout)
+{
+	return judge != self && ftd_votes_ask_judges(v, self, now, timeout) &&
+	       !ftd_votes_has(v, judge, now, timeout) &&
+	       !(heard_ns && heard_ns >= v->own_since_ns);
+}
+
+/*
  * Does judge (held alive, last heard at heard_ns; 0: never) count toward
  * the votes needed at now? Unless it voted, not once our vote has stood
  * two timeouts, with another judge's beside it, without a word from it

@@ -328,7 +328,7 @@ static u32 judges_of(struct sim *s, u32 v, u32 x, u32 item, u32 *out, bool count
 	return cnt;
 }
 
-/* dissem.c ask_judges: PROBE the judges of x that have not voted. */
+/* dissem.c ask_judges: PROBE the judges of x not heard from since v's vote began. */
 static void ask_judges(struct sim *s, u32 v, u32 x, u32 item, struct sim_votes *sv)
 {
 	u64 every = ftd_detect_ask_every(s->cfg->period_ns, s->cfg->timeout_ns);
@@ -336,8 +336,9 @@ static void ask_judges(struct sim *s, u32 v, u32 x, u32 item, struct sim_votes *
 
 	n = judges_of(s, v, x, item, all, false);
 	for (i = 0; i < n; i++) {
-		if (all[i] == v ||
-		    ftd_votes_has(&sv->votes, sim_node_id(all[i]), s->now, s->cfg->timeout_ns))
+		if (!ftd_votes_judge_asked(&sv->votes, sim_node_id(v), sim_node_id(all[i]),
+					   judge_heard(s, v, all[i], sv), s->now,
+					   s->cfg->timeout_ns))
 			continue;
 		slot = sim_quorum_judge_slot(sv, all[i]);
 		if (sv->asked_ns[slot] && s->now - sv->asked_ns[slot] < every)
@@ -378,7 +379,7 @@ static void vote_against(struct sim *s, u32 v, u32 x)
 	s->rep.votes++;
 	/* To x's judges only: they count the votes (proto/vote.h). */
 	if (sim_quorum_record(s, v, item, n.origin, true, &fresh)) {
-		cnt = judges_of(s, v, x, item, judges, true);
+		cnt = judges_of(s, v, x, item, judges, false);
 		send_notice(s, v, &n, judges, cnt, v, 1);
 	}
 	sv = sim_quorum_of(&s->quorum, v, item);
