@@ -475,6 +475,8 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	ftd_majority_tick(fn);
 	judging = !READ_ONCE(fn->partition.minority_of);
 	dropping = machine_dropping(fn, now_ns, timeout);
+	/* Silent judges wait longer too (proto/vote.h). */
+	WRITE_ONCE(fn->judging_excused, starved || dropping);
 	rcu_read_lock();
 	own_rails_down = local_rails_down(fn);
 	n = ftd_members_predecessors_far(fn, w->peers, w->pos, k, &live);
@@ -579,6 +581,8 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 
 			if (nonce && ask == FTD_WATCH_ASK_HELPERS)
 				ftd_relay_ask(fn, peer, incarnation, nonce);
+			if (nonce && ftd_watch_tells_between(ask))
+				ftd_dissem_tell_between(fn, peer);
 		}
 		for (r = 0; r < FTD_MAX_RAILS; r++)
 			if (rails_dead & BIT(r))

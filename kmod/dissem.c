@@ -11,6 +11,7 @@
 #include "proto/elapsed.h"
 #include "proto/delay.h"
 #include "proto/vote.h"
+#include "proto/watch.h"
 #include "view.h"
 #include "repair.h"
 #include "majority.h"
@@ -387,7 +388,8 @@ static u32 judges_of(struct ftd_net *fn, struct ftd_peer *peer, struct ftd_peer 
 		if (succ[i] == peer || !ftd_vote_may_judge(READ_ONCE(succ[i]->state)))
 			continue;
 		if (counted && !ftd_votes_judge_counts(&votes, fn->cfg.node, succ[i]->id,
-						       last_heard(succ[i]), now, timeout))
+						       last_heard(succ[i]), now, timeout,
+						       READ_ONCE(fn->judging_excused)))
 			continue;
 		out[cnt++] = succ[i];
 	}
@@ -573,6 +575,26 @@ void ftd_dissem_tell_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarna
 	spin_unlock_bh(&peer->lock);
 	if (send)
 		ftd_dissem_send_to(fn, peer, &n);
+}
+
+void ftd_dissem_tell_between(struct ftd_net *fn, struct ftd_peer *peer)
+{
+	struct ftd_notice n = { .kind = FTD_NOTICE_DEAD, .origin = fn->cfg.node };
+	struct ftd_peer *gone[FTD_WATCH_TELL_MAX];
+	u32 cnt, i;
+	bool dead;
+
+	cnt = ftd_members_gone_between(fn, peer->id, gone, FTD_WATCH_TELL_MAX,
+				       FTD_WATCH_TELL_SCAN);
+	for (i = 0; i < cnt; i++) {
+		spin_lock_bh(&gone[i]->lock);
+		dead = gone[i]->state == FTD_NODE_DEAD;
+		n.subject = gone[i]->id;
+		n.subject_incarnation = gone[i]->incarnation;
+		spin_unlock_bh(&gone[i]->lock);
+		if (dead)	/* a node that left is told by its own notice */
+			ftd_dissem_send_to(fn, peer, &n);
+	}
 }
 
 static bool held_dead(struct ftd_peer *peer, u32 incarnation)

@@ -33,6 +33,12 @@ void ftd_dissem_announce_left(struct ftd_net *fn);
 void ftd_dissem_proc(struct ftd_net *fn, u8 kind, u32 job, u32 rank, u32 regid, u32 uid);
 /* peer, which we hold dead, is still talking: tell it, at most once a timeout. */
 void ftd_dissem_tell_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation);
+/*
+ * A suspect asked through helpers: tell it the deaths we know between it
+ * and us (proto/watch.h ftd_watch_tells_between). Caller holds
+ * rcu_read_lock.
+ */
+void ftd_dissem_tell_between(struct ftd_net *fn, struct ftd_peer *peer);
 
 /*
  * One of peer's rails went silent after heartbeat rail_seq (dead), or

@@ -294,3 +294,25 @@ u32 ftd_members_fingers(struct ftd_net *fn, struct ftd_peer **out, u32 max)
 {
 	return neighbours(fn, READ_ONCE(fn->cfg.node), out, max, FINGERS);
 }
+
+u32 ftd_members_gone_between(struct ftd_net *fn, u32 from, struct ftd_peer **out, u32 max,
+			     u32 scan)
+{
+	struct ftd_members *m;
+	s64 pos, self;
+	u32 n = 0, p, i;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "ftd_members_* without rcu_read_lock");
+	spin_lock_bh(&fn->ring_lock);
+	m = rcu_dereference(fn->members);
+	if (!m || (pos = position_of(m, from)) < 0 ||
+	    (self = position_of(m, READ_ONCE(fn->cfg.node))) < 0)
+		goto out;
+	for (i = 0, p = (pos + 1) % m->n; p != self && i < scan && n < max;
+	     i++, p = (p + 1) % m->n)
+		if (!ftd_ring_is_live(&m->ring, p))
+			out[n++] = m->peers[p];
+out:
+	spin_unlock_bh(&fn->ring_lock);
+	return n;
+}

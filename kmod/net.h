@@ -82,6 +82,8 @@ struct ftd_net {
 	 */
 	u8 rails_unusable;
 	u8 rails_rdma;
+	/* detect.c, each tick: starved or the machine dropping (proto/overload.h) */
+	bool judging_excused;
 	struct work_struct link_recheck;	/* link.c: our rails looked at again */
 	spinlock_t rdma_lock;		/* rdma[]: link.c writes it, dumps copy it */
 	struct ftd_rdma_port rdma[FTD_MAX_RAILS];	/* behind our rails, since up */

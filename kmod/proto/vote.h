@@ -32,13 +32,17 @@
  * beside ours: a voter alone, whose asks all go unanswered (its own
  * links or frames are what fails: the quorum test's node whose notices
  * its peers refuse), must not make itself the quorum. Counting out then
- * never lowers the votes needed below two.
+ * never lowers the votes needed below two. While our own tick is starved
+ * or the machine drops received frames (proto/overload.h) the answers may
+ * be among what we lost: a judge's silence then counts only past
+ * FTD_OVERLOAD_EXCUSED timeouts, as any silence does.
  */
 #ifndef FTD_PROTO_VOTE_H
 #define FTD_PROTO_VOTE_H
 
 #include "compat.h"
 #include "elapsed.h"
+#include "overload.h"
 #include <linux/ftdetect.h>
 
 /* May a node in this state (in the voter's view) judge another? */
@@ -152,15 +156,17 @@ static inline bool ftd_votes_judge_asked(const struct ftd_votes *v, u32 self, u3
 /*
  * Does judge (held alive, last heard at heard_ns; 0: never) count toward
  * the votes needed at now? Unless it voted, not once our vote has stood
- * two timeouts, with another judge's beside it, without a word from it
- * since our vote began.
+ * two timeouts (FTD_OVERLOAD_EXCUSED if excused: our tick starved or the
+ * machine dropping), with another judge's beside it, without a word from
+ * it since our vote began.
  */
 static inline bool ftd_votes_judge_counts(const struct ftd_votes *v, u32 self, u32 judge,
-					  u64 heard_ns, u64 now, u64 timeout)
+					  u64 heard_ns, u64 now, u64 timeout, bool excused)
 {
 	if (judge == self || ftd_votes_has(v, judge, now, timeout))
 		return true;
-	if (ftd_votes_own_for(v, self, now, timeout) < 2 * timeout ||
+	if (ftd_votes_own_for(v, self, now, timeout) <
+	    (excused ? FTD_OVERLOAD_EXCUSED : 2) * timeout ||
 	    ftd_votes_fresh(v, now, timeout) < 2)
 		return true;
 	return heard_ns && heard_ns >= v->own_since_ns;

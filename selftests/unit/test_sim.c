@@ -426,6 +426,38 @@ TEST(dead_judges_do_not_hold_a_quorum_back)
 	ASSERT_EXACTLY_ONCE(res);
 }
 
+/*
+ * 490 of 1,000 nodes cut off at random, 20 % loss (simulation.md): a
+ * predecessor adopted past a run still heartbeats to the dead nodes after
+ * it if the declarer's one notice to the run's edge was lost, and was
+ * declared for it. Now each ask of a suspect through helpers also tells it
+ * the deaths between it and us (proto/watch.h). Seeds 51 and 52 before:
+ * 7,047 and 3,547 false deliveries, 71 and 123 pairs never delivered;
+ * now none (over seeds 1-62: a false declaration in 17 runs instead of
+ * 28). The run is chaotic: a later protocol change may move these two
+ * seeds either way, and that is a reason to look again at the 62, not to
+ * pick other seeds.
+ */
+TEST(an_adopted_predecessor_is_told_the_deaths_between)
+{
+	static const u64 seeds[] = { 51, 52 };
+	struct sim_config cfg;
+	struct sim_result res;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(seeds); i++) {
+		config(&cfg, 1000, SIM_SC_PARTITION);
+		cfg.cut = 490;
+		cfg.cut_layout = SIM_LAYOUT_RANDOM;
+		cfg.net.loss = 0.2;
+		cfg.seed = seeds[i];
+		ASSERT_EQ(0, sim_run(&cfg, &res));
+		EXPECT_EQ(0, res.false_deaths);
+		EXPECT_EQ(0, res.never_delivered);
+		EXPECT_EQ(0, res.delivered_again);
+	}
+}
+
 TEST(same_seed_same_run)
 {
 	struct sim_config cfg;

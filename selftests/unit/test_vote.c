@@ -54,11 +54,11 @@ TEST(a_young_vote_counts_every_judge)
 
 	cast_until(&v, 1000 * MS, 1040 * MS);
 	EXPECT_FALSE(ftd_votes_ask_judges(&v, SELF, 1040 * MS, 50 * MS));
-	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1040 * MS, 50 * MS));
+	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1040 * MS, 50 * MS, false));
 	cast_until(&v, 1050 * MS, 1090 * MS);
 	/* Stood a timeout: ask, but the judge counts until two. */
 	EXPECT_TRUE(ftd_votes_ask_judges(&v, SELF, 1090 * MS, 50 * MS));
-	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1090 * MS, 50 * MS));
+	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1090 * MS, 50 * MS, false));
 }
 
 TEST(a_judge_silent_since_the_vote_began_counts_no_more)
@@ -68,13 +68,13 @@ TEST(a_judge_silent_since_the_vote_began_counts_no_more)
 	cast_until(&v, 1000 * MS, 1100 * MS);
 	ftd_votes_record(&v, OTHER, false, 1095 * MS, 50 * MS);
 	/* Heard before our vote began: no word since. */
-	EXPECT_FALSE(ftd_votes_judge_counts(&v, SELF, JUDGE, 990 * MS, 1100 * MS, 50 * MS));
-	EXPECT_FALSE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1100 * MS, 50 * MS));
+	EXPECT_FALSE(ftd_votes_judge_counts(&v, SELF, JUDGE, 990 * MS, 1100 * MS, 50 * MS, false));
+	EXPECT_FALSE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1100 * MS, 50 * MS, false));
 	/* It answered our ask: alive, and its silence about the node holds. */
-	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, JUDGE, 1060 * MS, 1100 * MS, 50 * MS));
+	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, JUDGE, 1060 * MS, 1100 * MS, 50 * MS, false));
 	/* We always judge; a judge with a fresh vote counts. */
-	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, SELF, 0, 1100 * MS, 50 * MS));
-	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, OTHER, 0, 1100 * MS, 50 * MS));
+	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, SELF, 0, 1100 * MS, 50 * MS, false));
+	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, OTHER, 0, 1100 * MS, 50 * MS, false));
 }
 
 /*
@@ -88,13 +88,27 @@ TEST(a_voter_alone_counts_nobody_out)
 
 	cast_until(&v, 1000 * MS, 1200 * MS);
 	EXPECT_TRUE(ftd_votes_ask_judges(&v, SELF, 1200 * MS, 50 * MS));
-	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1200 * MS, 50 * MS));
+	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1200 * MS, 50 * MS, false));
 	/* Another judge's vote beside ours: the silent one is counted out. */
 	ftd_votes_record(&v, OTHER, false, 1190 * MS, 50 * MS);
-	EXPECT_FALSE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1200 * MS, 50 * MS));
+	EXPECT_FALSE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1200 * MS, 50 * MS, false));
 	/* and again once that vote is older than a timeout */
 	cast_until(&v, 1210 * MS, 1250 * MS);
-	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1250 * MS, 50 * MS));
+	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1250 * MS, 50 * MS, false));
+}
+
+/* Our tick starved or the machine dropping: silence counts from 4 timeouts. */
+TEST(an_overloaded_voter_waits_longer)
+{
+	struct ftd_votes v = {};
+
+	cast_until(&v, 1000 * MS, 1190 * MS);
+	ftd_votes_record(&v, OTHER, false, 1185 * MS, 50 * MS);
+	EXPECT_FALSE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1190 * MS, 50 * MS, false));
+	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1190 * MS, 50 * MS, true));
+	cast_until(&v, 1200 * MS, 1200 * MS);
+	ftd_votes_record(&v, OTHER, false, 1200 * MS, 50 * MS);
+	EXPECT_FALSE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 1200 * MS, 50 * MS, true));
 }
 
 TEST(a_vote_that_lapsed_begins_again)
@@ -105,10 +119,10 @@ TEST(a_vote_that_lapsed_begins_again)
 	/* We stopped suspecting (it answered); suspected again much later. */
 	cast_until(&v, 2000 * MS, 2040 * MS);
 	EXPECT_FALSE(ftd_votes_ask_judges(&v, SELF, 2040 * MS, 50 * MS));
-	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 2040 * MS, 50 * MS));
+	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 2040 * MS, 50 * MS, false));
 	/* Not casting: no vote of ours stands, nobody is counted out. */
 	EXPECT_FALSE(ftd_votes_ask_judges(&v, SELF, 2200 * MS, 50 * MS));
-	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 2200 * MS, 50 * MS));
+	EXPECT_TRUE(ftd_votes_judge_counts(&v, SELF, JUDGE, 0, 2200 * MS, 50 * MS, false));
 }
 
 TEST_HARNESS_MAIN

@@ -321,7 +321,7 @@ static u32 judges_of(struct sim *s, u32 v, u32 x, u32 item, u32 *out, bool count
 		if (counted && sv &&
 		    !ftd_votes_judge_counts(&sv->votes, sim_node_id(v), sim_node_id(succ[i]),
 					    judge_heard(s, v, succ[i], sv), s->now,
-					    s->cfg->timeout_ns))
+					    s->cfg->timeout_ns, false))	/* no CPU model */
 			continue;
 		out[cnt++] = succ[i];
 	}
@@ -497,6 +497,28 @@ static u32 watch_further(struct sim *s, u32 v, u32 n, bool may_extend)
 }
 
 /* detect.c ftd_detect_tick, with starved = false: the simulated timer is never late. */
+/*
+ * dissem.c ftd_dissem_tell_between: the deaths v knows between suspect p
+ * and v, nearest p first, told to p (proto/watch.h).
+ */
+static void tell_between(struct sim *s, u32 v, u32 p)
+{
+	u32 n = s->cfg->nodes, x, sent = 0, scanned = 0;
+	struct ftd_notice nt = { .kind = FTD_NOTICE_DEAD, .origin = sim_node_id(v) };
+	int32_t item;
+
+	for (x = (p + 1) % n; x != v && scanned < FTD_WATCH_TELL_SCAN && sent < FTD_WATCH_TELL_MAX;
+	     x = (x + 1) % n, scanned++) {
+		item = sim_view_find_node(&s->view, x);
+		if (item < 0 || !sim_view_knows(&s->view, v, item))
+			continue;
+		nt.subject = sim_node_id(x);
+		nt.subject_incarnation = s->nodes[x].incarnation;
+		send_notice(s, v, &nt, &p, 1, v, 1);
+		sent++;
+	}
+}
+
 static void detect_tick(struct sim *s, u32 v)
 {
 	u64 timeout = s->cfg->timeout_ns, since;
@@ -544,9 +566,13 @@ static void detect_tick(struct sim *s, u32 v)
 				    ping_every);
 		if (ask != FTD_WATCH_ASK_NONE &&
 		    probe(s, v, &o[i], ftd_watch_ask_interval(&node->watch, near, ping_every,
-							      timeout)) &&
-		    ask == FTD_WATCH_ASK_HELPERS && !s->cfg->no_relay)
-			ask_helpers(s, v, o[i].pos, o[i].probe_ns);
+							      timeout))) {
+			if (ask == FTD_WATCH_ASK_HELPERS && !s->cfg->no_relay)
+				ask_helpers(s, v, o[i].pos, o[i].probe_ns);
+			/* --no-relay: the protocol before asks through helpers */
+			if (ftd_watch_tells_between(ask) && !s->cfg->no_relay)
+				tell_between(s, v, o[i].pos);
+		}
 		if (vote)
 			vote_against(s, v, o[i].pos);
 		if (ev == FTD_EV_NODE_DEAD) {
