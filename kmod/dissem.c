@@ -331,10 +331,11 @@ void ftd_dissem_declare_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 inca
 
 /*
  * Record voter's vote against peer at inc (own: ours) at now; true if ours
- * is to be sent (proto/vote.h). *fresh: the votes that count.
+ * is to be sent (proto/vote.h). *fresh: the votes that count; *votes: all
+ * of them, as they are now.
  */
 static bool record_vote(struct ftd_net *fn, struct ftd_peer *peer, u32 inc, u32 voter, bool own,
-			u64 now, u32 *fresh)
+			u64 now, u32 *fresh, struct ftd_votes *votes)
 {
 	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
 	bool send = false;
@@ -344,16 +345,9 @@ static bool record_vote(struct ftd_net *fn, struct ftd_peer *peer, u32 inc, u32 
 	    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT))
 		send = ftd_votes_record(&peer->votes, voter, own, now, timeout);
 	*fresh = ftd_votes_fresh(&peer->votes, now, timeout);
+	*votes = peer->votes;
 	spin_unlock_bh(&peer->lock);
 	return send;
-}
-
-/* The votes we hold against peer, as they are now. */
-static void votes_of(struct ftd_peer *peer, struct ftd_votes *out)
-{
-	spin_lock_bh(&peer->lock);
-	*out = peer->votes;
-	spin_unlock_bh(&peer->lock);
 }
 
 /* When we last heard peer (ftd_detect_heard, a PROBE's answer, a relay). */
@@ -369,52 +363,53 @@ static u64 last_heard(struct ftd_peer *peer)
 
 /*
  * peer's judges (proto/vote.h): its k nearest successors that we hold
- * alive, ourselves included; counted: only those that count toward the
- * votes needed (one silent since our vote began may stop counting).
- * Caller holds rcu_read_lock.
+ * alive, ourselves included. Caller holds rcu_read_lock.
  */
-static u32 judges_of(struct ftd_net *fn, struct ftd_peer *peer, struct ftd_peer **out,
-		     bool counted)
+static u32 judges_of(struct ftd_net *fn, const struct ftd_peer *peer, struct ftd_peer **out)
 {
-	u64 now = ktime_get_ns(), timeout = READ_ONCE(fn->cfg.timeout_ns);
 	struct ftd_peer *succ[FTD_MAX_OBSERVERS];
-	struct ftd_votes votes;
 	u32 n, i, cnt = 0;
 
-	if (counted)
-		votes_of(peer, &votes);
 	n = ftd_members_successors_of(fn, peer->id, succ, READ_ONCE(fn->cfg.observers));
-	for (i = 0; i < n; i++) {
-		if (succ[i] == peer || !ftd_vote_may_judge(READ_ONCE(succ[i]->state)))
-			continue;
-		if (counted && !ftd_votes_judge_counts(&votes, fn->cfg.node, succ[i]->id,
-						       last_heard(succ[i]), now, timeout,
-						       READ_ONCE(fn->judging_excused)))
-			continue;
-		out[cnt++] = succ[i];
-	}
+	for (i = 0; i < n; i++)
+		if (succ[i] != peer && ftd_vote_may_judge(READ_ONCE(succ[i]->state)))
+			out[cnt++] = succ[i];
 	return cnt;
 }
 
 /*
- * Our vote against peer has stood a timeout short of the votes needed:
- * PROBE the judges that have neither voted nor been heard since it began
- * (proto/vote.h), each at most once an ask interval. An answer is heard
- * as any (peer->last_heard_ns). judges: all of them (judges_of, not
- * counted). Caller holds rcu_read_lock.
+ * Of the n judges, those that count toward the votes needed, by the
+ * votes we hold: one silent since our vote began may stop counting.
  */
-static void ask_judges(struct ftd_net *fn, struct ftd_peer *peer, struct ftd_peer **judges,
-		       u32 n)
+static u32 judges_counted(struct ftd_net *fn, const struct ftd_votes *votes,
+			  struct ftd_peer **judges, u32 n)
 {
 	u64 now = ktime_get_ns(), timeout = READ_ONCE(fn->cfg.timeout_ns);
-	struct ftd_votes votes;
+	u32 i, cnt = 0;
+
+	for (i = 0; i < n; i++)
+		cnt += ftd_votes_judge_counts(votes, fn->cfg.node, judges[i]->id,
+					      last_heard(judges[i]), now, timeout,
+					      READ_ONCE(fn->judging_excused));
+	return cnt;
+}
+
+/*
+ * Our vote has stood a timeout short of the votes needed: PROBE the
+ * judges that have neither voted nor been heard since it began
+ * (proto/vote.h), each at most once an ask interval. An answer is heard
+ * as any (peer->last_heard_ns).
+ */
+static void ask_judges(struct ftd_net *fn, const struct ftd_votes *votes,
+		       struct ftd_peer **judges, u32 n)
+{
+	u64 now = ktime_get_ns(), timeout = READ_ONCE(fn->cfg.timeout_ns);
 	u32 i;
 
-	votes_of(peer, &votes);
-	if (!ftd_votes_ask_judges(&votes, fn->cfg.node, now, timeout))
+	if (!ftd_votes_ask_judges(votes, fn->cfg.node, now, timeout))
 		return;
 	for (i = 0; i < n; i++)
-		if (ftd_votes_judge_asked(&votes, fn->cfg.node, judges[i]->id,
+		if (ftd_votes_judge_asked(votes, fn->cfg.node, judges[i]->id,
 					  last_heard(judges[i]), now, timeout))
 			ftd_fresh_ping(fn, judges[i],
 				       ftd_detect_ask_every(READ_ONCE(fn->cfg.period_ns), timeout));
@@ -438,18 +433,20 @@ void ftd_dissem_vote(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation)
 		.origin = fn->cfg.node,
 	};
 	struct ftd_peer *judges[FTD_MAX_OBSERVERS];
+	struct ftd_votes votes;
 	u32 fresh, cnt, i;
 	bool send;
 
 	rcu_read_lock();
-	send = record_vote(fn, peer, incarnation, n.origin, true, ktime_get_ns(), &fresh);
+	send = record_vote(fn, peer, incarnation, n.origin, true, ktime_get_ns(), &fresh,
+			   &votes);
 	/* To every judge, counted or not: one we cannot hear may still hear us. */
-	cnt = judges_of(fn, peer, judges, false);
+	cnt = judges_of(fn, peer, judges);
 	for (i = 0; send && i < cnt; i++)
 		if (judges[i]->id != n.origin)
 			ftd_dissem_send_to(fn, judges[i], &n);
-	ask_judges(fn, peer, judges, cnt);
-	conclude(fn, peer, incarnation, fresh, judges_of(fn, peer, judges, true));
+	ask_judges(fn, &votes, judges, cnt);
+	conclude(fn, peer, incarnation, fresh, judges_counted(fn, &votes, judges, cnt));
 	rcu_read_unlock();
 }
 
@@ -692,6 +689,7 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 		break;
 	case FTD_NOTICE_SUSPECT: {
 		struct ftd_peer *judges[FTD_MAX_OBSERVERS];
+		struct ftd_votes votes;
 		u32 fresh;
 
 		/*
@@ -702,10 +700,10 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 		if (n.origin != sender->id)
 			return;
 		record_vote(fn, subject, n.subject_incarnation, n.origin, false, ktime_get_ns(),
-			    &fresh);
+			    &fresh, &votes);
 		rcu_read_lock();
 		conclude(fn, subject, n.subject_incarnation, fresh,
-			 judges_of(fn, subject, judges, true));
+			 judges_counted(fn, &votes, judges, judges_of(fn, subject, judges)));
 		rcu_read_unlock();
 		return;
 	}

@@ -301,12 +301,10 @@ static u64 judge_heard(struct sim *s, u32 v, u32 j, const struct sim_votes *sv)
 
 /*
  * dissem.c judges_of: x's observers that v holds alive, v included (every
- * node v does not watch is alive to it, as in the module's view); counted:
- * only those that count toward the votes needed (proto/vote.h).
+ * node v does not watch is alive to it, as in the module's view).
  */
-static u32 judges_of(struct sim *s, u32 v, u32 x, u32 item, u32 *out, bool counted)
+static u32 judges_of(struct sim *s, u32 v, u32 x, u32 *out)
 {
-	const struct sim_votes *sv = sim_quorum_of(&s->quorum, v, item);
 	u32 succ[FTD_MAX_OBSERVERS], n, i, cnt = 0;
 	const struct sim_obs *o;
 
@@ -315,38 +313,49 @@ static u32 judges_of(struct sim *s, u32 v, u32 x, u32 item, u32 *out, bool count
 		if (succ[i] == x)
 			continue;
 		o = succ[i] == v ? NULL : find_obs(s, v, succ[i]);
-		if (!ftd_vote_may_judge(succ[i] == v ? FTD_NODE_SELF :
-					o ? o->state : FTD_NODE_ALIVE))
-			continue;
-		if (counted && sv &&
-		    !ftd_votes_judge_counts(&sv->votes, sim_node_id(v), sim_node_id(succ[i]),
-					    judge_heard(s, v, succ[i], sv), s->now,
-					    s->cfg->timeout_ns, false))	/* no CPU model */
-			continue;
-		out[cnt++] = succ[i];
+		if (ftd_vote_may_judge(succ[i] == v ? FTD_NODE_SELF :
+				       o ? o->state : FTD_NODE_ALIVE))
+			out[cnt++] = succ[i];
 	}
 	return cnt;
 }
 
+/* dissem.c judges_counted: of the n judges, those that count (proto/vote.h). */
+static u32 judges_counted(struct sim *s, u32 v, const struct sim_votes *sv, const u32 *judges,
+			  u32 n)
+{
+	u32 i, cnt = 0;
+
+	if (!sv)
+		return n;
+	for (i = 0; i < n; i++)
+		cnt += ftd_votes_judge_counts(&sv->votes, sim_node_id(v), sim_node_id(judges[i]),
+					      judge_heard(s, v, judges[i], sv), s->now,
+					      s->cfg->timeout_ns, false);	/* no CPU model */
+	return cnt;
+}
+
 /* dissem.c ask_judges: PROBE the judges of x not heard from since v's vote began. */
-static void ask_judges(struct sim *s, u32 v, u32 x, u32 item, struct sim_votes *sv)
+static void ask_judges(struct sim *s, u32 v, u32 x, struct sim_votes *sv, const u32 *judges,
+		       u32 n)
 {
 	u64 every = ftd_detect_ask_every(s->cfg->period_ns, s->cfg->timeout_ns);
-	u32 all[FTD_MAX_OBSERVERS], n, i, slot;
+	u32 i, slot;
 
-	n = judges_of(s, v, x, item, all, false);
+	if (!ftd_votes_ask_judges(&sv->votes, sim_node_id(v), s->now, s->cfg->timeout_ns))
+		return;
 	for (i = 0; i < n; i++) {
-		if (!ftd_votes_judge_asked(&sv->votes, sim_node_id(v), sim_node_id(all[i]),
-					   judge_heard(s, v, all[i], sv), s->now,
+		if (!ftd_votes_judge_asked(&sv->votes, sim_node_id(v), sim_node_id(judges[i]),
+					   judge_heard(s, v, judges[i], sv), s->now,
 					   s->cfg->timeout_ns))
 			continue;
-		slot = sim_quorum_judge_slot(sv, all[i]);
+		slot = sim_quorum_judge_slot(sv, judges[i]);
 		if (sv->asked_ns[slot] && s->now - sv->asked_ns[slot] < every)
 			continue;
 		sv->asked_ns[slot] = s->now;
 		s->rep.probes++;
-		send_msg(s, &(struct sim_msg){ .src = v, .dst = all[i], .ref = s->now, .about = x,
-					       .type = SIM_MSG_JUDGE_PROBE });
+		send_msg(s, &(struct sim_msg){ .src = v, .dst = judges[i], .ref = s->now,
+					       .about = x, .type = SIM_MSG_JUDGE_PROBE });
 	}
 }
 
@@ -356,7 +365,9 @@ static void conclude(struct sim *s, u32 v, u32 x, u32 item, u32 fresh, u32 hops)
 	u32 judges[FTD_MAX_OBSERVERS];
 
 	if (sim_view_knows(&s->view, v, item) ||
-	    fresh < ftd_vote_needed(s->cfg->quorum, judges_of(s, v, x, item, judges, true)))
+	    fresh < ftd_vote_needed(s->cfg->quorum,
+				    judges_counted(s, v, sim_quorum_of(&s->quorum, v, item),
+						   judges, judges_of(s, v, x, judges))))
 		return;
 	declare_dead(s, v, x, item, hops, NULL, 0);
 }
@@ -377,14 +388,13 @@ static void vote_against(struct sim *s, u32 v, u32 x)
 	if (item < 0)
 		return;
 	s->rep.votes++;
-	/* To x's judges only: they count the votes (proto/vote.h). */
-	if (sim_quorum_record(s, v, item, n.origin, true, &fresh)) {
-		cnt = judges_of(s, v, x, item, judges, false);
+	/* To x's judges only, counted or not: they count the votes (proto/vote.h). */
+	cnt = judges_of(s, v, x, judges);
+	if (sim_quorum_record(s, v, item, n.origin, true, &fresh))
 		send_notice(s, v, &n, judges, cnt, v, 1);
-	}
 	sv = sim_quorum_of(&s->quorum, v, item);
-	if (sv && ftd_votes_ask_judges(&sv->votes, n.origin, s->now, s->cfg->timeout_ns))
-		ask_judges(s, v, x, item, sv);
+	if (sv)
+		ask_judges(s, v, x, sv, judges, cnt);
 	conclude(s, v, x, item, fresh, 0);
 }
 
