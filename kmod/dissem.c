@@ -577,19 +577,19 @@ void ftd_dissem_tell_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarna
 void ftd_dissem_tell_between(struct ftd_net *fn, struct ftd_peer *peer)
 {
 	struct ftd_notice n = { .kind = FTD_NOTICE_DEAD, .origin = fn->cfg.node };
-	struct ftd_peer *gone[FTD_WATCH_TELL_MAX];
+	struct ftd_peer *dead[FTD_WATCH_TELL_MAX];
 	u32 cnt, i;
-	bool dead;
+	bool still;
 
-	cnt = ftd_members_gone_between(fn, peer->id, gone, FTD_WATCH_TELL_MAX,
+	cnt = ftd_members_dead_between(fn, peer->id, dead, FTD_WATCH_TELL_MAX,
 				       FTD_WATCH_TELL_SCAN);
 	for (i = 0; i < cnt; i++) {
-		spin_lock_bh(&gone[i]->lock);
-		dead = gone[i]->state == FTD_NODE_DEAD;
-		n.subject = gone[i]->id;
-		n.subject_incarnation = gone[i]->incarnation;
-		spin_unlock_bh(&gone[i]->lock);
-		if (dead)	/* a node that left is told by its own notice */
+		spin_lock_bh(&dead[i]->lock);
+		still = ftd_watch_tells_of(dead[i]->state);	/* it may have come back */
+		n.subject = dead[i]->id;
+		n.subject_incarnation = dead[i]->incarnation;
+		spin_unlock_bh(&dead[i]->lock);
+		if (still)
 			ftd_dissem_send_to(fn, peer, &n);
 	}
 }

@@ -5,6 +5,7 @@
 #include "members.h"
 #include "proto/detect.h"
 #include "proto/reach.h"
+#include "proto/watch.h"
 
 /* Room for n members: the peer array and the ring's memory, one allocation. */
 static struct ftd_members *members_alloc(u32 n)
@@ -295,7 +296,7 @@ u32 ftd_members_fingers(struct ftd_net *fn, struct ftd_peer **out, u32 max)
 	return neighbours(fn, READ_ONCE(fn->cfg.node), out, max, FINGERS);
 }
 
-u32 ftd_members_gone_between(struct ftd_net *fn, u32 from, struct ftd_peer **out, u32 max,
+u32 ftd_members_dead_between(struct ftd_net *fn, u32 from, struct ftd_peer **out, u32 max,
 			     u32 scan)
 {
 	struct ftd_members *m;
@@ -310,7 +311,8 @@ u32 ftd_members_gone_between(struct ftd_net *fn, u32 from, struct ftd_peer **out
 		goto out;
 	for (i = 0, p = (pos + 1) % m->n; p != self && i < scan && n < max;
 	     i++, p = (p + 1) % m->n)
-		if (!ftd_ring_is_live(&m->ring, p))
+		if (!ftd_ring_is_live(&m->ring, p) &&
+		    ftd_watch_tells_of(READ_ONCE(m->peers[p]->state)))
 			out[n++] = m->peers[p];
 out:
 	spin_unlock_bh(&fn->ring_lock);

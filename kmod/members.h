@@ -81,11 +81,11 @@ u32 ftd_members_predecessors_of(struct ftd_net *fn, u32 id, struct ftd_peer **ou
 u32 ftd_members_successors_of(struct ftd_net *fn, u32 id, struct ftd_peer **out, u32 max);
 u32 ftd_members_fingers(struct ftd_net *fn, struct ftd_peer **out, u32 max);
 /*
- * Up to max members out of the ring (dead or gone) after node id `from`
+ * Up to max members held dead (ftd_watch_tells_of) after node id `from`
  * and before the local node, nearest `from` first, looking at most `scan`
  * positions. Caller holds rcu_read_lock. Returns the count.
  */
-u32 ftd_members_gone_between(struct ftd_net *fn, u32 from, struct ftd_peer **out, u32 max,
+u32 ftd_members_dead_between(struct ftd_net *fn, u32 from, struct ftd_peer **out, u32 max,
 			     u32 scan);
 /*
  * Up to max of the local node's live predecessors (it observes them), past

@@ -124,6 +124,16 @@ static inline bool ftd_watch_tells_between(enum ftd_watch_ask ask)
 	return ask == FTD_WATCH_ASK_HELPERS;
 }
 
+/*
+ * Which members between count toward FTD_WATCH_TELL_MAX: the dead only. A
+ * node that left says so itself, and had left nodes counted, a run of them
+ * would hide the deaths behind it.
+ */
+static inline bool ftd_watch_tells_of(enum ftd_node_state state)
+{
+	return state == FTD_NODE_DEAD;
+}
+
 /* The least interval between two asks of a watched node. */
 static inline u64 ftd_watch_ask_interval(const struct ftd_watch *w, bool near, u64 ping_every,
 					 u64 timeout_ns)

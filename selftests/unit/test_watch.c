@@ -161,4 +161,16 @@ TEST(edges_are_the_vouched_once_past_the_k_nearest)
 	EXPECT_EQ(0, ftd_watch_edges(v, 2, 2, idx, 4));	/* no walk: nobody */
 }
 
+TEST(only_the_dead_are_told_between)
+{
+	EXPECT_TRUE(ftd_watch_tells_of(FTD_NODE_DEAD));
+	/* A run of nodes that left must not use up FTD_WATCH_TELL_MAX. */
+	EXPECT_FALSE(ftd_watch_tells_of(FTD_NODE_LEFT));
+	EXPECT_FALSE(ftd_watch_tells_of(FTD_NODE_ALIVE));
+	EXPECT_FALSE(ftd_watch_tells_of(FTD_NODE_SUSPECT));
+	EXPECT_FALSE(ftd_watch_tells_of(FTD_NODE_UNKNOWN));
+	EXPECT_TRUE(ftd_watch_tells_between(FTD_WATCH_ASK_HELPERS));
+	EXPECT_FALSE(ftd_watch_tells_between(FTD_WATCH_ASK_DIRECT));
+}
+
 TEST_HARNESS_MAIN
