@@ -11,21 +11,13 @@
 #include "keys.h"
 #include "rdma_ud.h"
 
-/* Our own address on rail rail_idx, if the table has it. Under RCU. */
-static const union ftd_addr *own_addr(struct ftd_net *fn, u8 rail_idx)
-{
-	struct ftd_peer *self = ftd_peer_find(fn, fn->cfg.node);
-
-	return self && rail_idx < self->nrails ? &self->rails[rail_idx].addr : NULL;
-}
-
 void ftd_tx_hurry_neighbours(struct ftd_net *fn, struct ftd_peer *peer)
 {
 	u8 r;
 
 	rcu_read_lock();
 	for (r = 0; r < peer->nrails; r++)
-		ftd_socket_hurry_neighbour(fn, &peer->rails[r], own_addr(fn, r));
+		ftd_socket_hurry_neighbour(fn, &peer->rails[r], ftd_peer_own_addr(fn, r));
 	rcu_read_unlock();
 }
 
@@ -106,7 +98,7 @@ int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type
 	/* Rail i of a node pairs with rail i of its peers (parallel fabrics). */
 	rcu_read_lock();
 	ftd_wire_encode(buf, len, &f, payload, payload_len, ftd_keys_get(fn)->key[0]);
-	src = own_addr(fn, rail_idx);
+	src = ftd_peer_own_addr(fn, rail_idx);
 	if (ftd_socket_send(fn, skb, rail, src)) {
 		rcu_read_unlock();
 		goto err;

@@ -44,6 +44,15 @@ static int check_config(struct ftd_net *fn, const struct ftd_config *want, u32 m
 		NL_SET_ERR_MSG_MOD(extack, "quorum cannot exceed the number of observers");
 		return -EINVAL;
 	}
+	/*
+	 * RDMA rails make kernel queue pairs on the host's RDMA devices, and
+	 * their connection manager ids hold a reference on the namespace,
+	 * which would then never go: the node's own namespace only.
+	 */
+	if ((mask & FTD_CFG_RDMA_RAILS) && want->rdma_rails && !net_eq(fn->net, &init_net)) {
+		NL_SET_ERR_MSG_MOD(extack, "RDMA rails: only in the initial network namespace");
+		return -EPERM;
+	}
 	if (period < ftd_min_period_ns(fn)) {
 		NL_SET_ERR_MSG_MOD(extack,
 			"period below this instance's floor (in a user namespace: module parameter userns_min_period_us)");

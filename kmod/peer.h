@@ -134,6 +134,14 @@ static inline struct ftd_peer *ftd_peer_find(struct ftd_net *fn, u32 id)
 	return xa_load(&fn->peers, id);
 }
 
+/* Our own address on rail, if the table has it. Under RCU. */
+static inline const union ftd_addr *ftd_peer_own_addr(struct ftd_net *fn, u8 rail)
+{
+	struct ftd_peer *self = ftd_peer_find(fn, fn->cfg.node);
+
+	return self && rail < self->nrails ? &self->rails[rail].addr : NULL;
+}
+
 /*
  * peer is alive again at the incarnation whose NODE_DEAD we delivered (we
  * are a minority or a cut-off node that declared it, forgot it and hear it

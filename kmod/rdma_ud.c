@@ -27,19 +27,16 @@
 
 struct ftd_ud_ep;
 
-struct ftd_ud_rxbuf {
+/* A buffer of its own (kmalloc: mappable for DMA, apart from the rest). */
+struct ftd_ud_buf {
 	struct ib_cqe cqe;
 	struct ftd_ud_ep *ep;
 	u64 dma;
-	u8 data[FTD_UD_GRH + FTD_MAX_FRAME];
+	u8 *data;
 };
 
-struct ftd_ud_txbuf {
-	struct ib_cqe cqe;
-	struct ftd_ud_ep *ep;
-	u64 dma;
-	u8 data[FTD_UD_TX_LEN];
-};
+#define FTD_UD_RX_LEN		(FTD_UD_GRH + FTD_MAX_FRAME)
+#define FTD_UD_PATH_IDLE_NS	(60ULL * NSEC_PER_SEC)	/* unused that long: freed */
 
 /* Our way to one peer's queue pair on one rail. */
 struct ftd_ud_path {
@@ -47,6 +44,7 @@ struct ftd_ud_path {
 	u32 incarnation;	/* the peer's, when resolution began */
 	union ftd_addr dst;
 	u64 begun_ns;
+	u64 used_ns;		/* last heartbeat sent on it; WRITE_ONCE */
 	struct ftd_ud_ep *ep;
 	struct rdma_cm_id *id;	/* NULL once destroyed */
 	/* Set by the event handler before ready = 1 (release). */
@@ -70,8 +68,8 @@ struct ftd_ud_ep {
 	bool dying;
 	unsigned long tx_busy[BITS_TO_LONGS(FTD_UD_TX_SLOTS)];
 	atomic_t inflight;		/* sends posted, not completed */
-	struct ftd_ud_rxbuf *rx;
-	struct ftd_ud_txbuf *tx;
+	struct ftd_ud_buf *rx;		/* FTD_UD_RX_BUFS of FTD_UD_RX_LEN */
+	struct ftd_ud_buf *tx;		/* FTD_UD_TX_SLOTS of FTD_UD_TX_LEN */
 	struct xarray paths;		/* node id -> path; RCU readers, ud->mutex writers */
 	struct list_head retired;	/* replaced paths: their AH waits for no send in flight */
 };
@@ -91,7 +89,9 @@ struct ftd_ud {
 	u32 n_want;
 	struct ftd_ud_want want[FTD_UD_WANT_MAX];
 	u8 want_ep;			/* bit r: rail r has no endpoint */
+	u8 drop_ep;			/* bit r: rail r's RDMA device goes */
 	bool stopping;			/* under mutex */
+	u64 gc_ns;			/* under mutex: idle paths last looked for */
 	struct delayed_work work;
 };
 
@@ -101,10 +101,10 @@ static DEFINE_MUTEX(uds_lock);
 
 /* ------------------------------------------------------------ receiving */
 
-static void post_recv(struct ftd_ud_ep *ep, struct ftd_ud_rxbuf *b)
+static void post_recv(struct ftd_ud_ep *ep, struct ftd_ud_buf *b)
 {
 	struct ib_sge sge = {
-		.addr = b->dma, .length = sizeof(b->data), .lkey = ep->pd->local_dma_lkey,
+		.addr = b->dma, .length = FTD_UD_RX_LEN, .lkey = ep->pd->local_dma_lkey,
 	};
 	struct ib_recv_wr wr = { .wr_cqe = &b->cqe, .sg_list = &sge, .num_sge = 1 };
 
@@ -116,7 +116,7 @@ static void post_recv(struct ftd_ud_ep *ep, struct ftd_ud_rxbuf *b)
 
 static void rx_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct ftd_ud_rxbuf *b = container_of(wc->wr_cqe, struct ftd_ud_rxbuf, cqe);
+	struct ftd_ud_buf *b = container_of(wc->wr_cqe, struct ftd_ud_buf, cqe);
 	struct ftd_ud_ep *ep = b->ep;
 	struct ftd_net *fn = ep->ud->fn;
 	u64 now = ktime_get_ns();
@@ -124,7 +124,7 @@ static void rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (wc->status == IB_WC_WR_FLUSH_ERR)
 		return;		/* the queue pair is going */
 	if (wc->status == IB_WC_SUCCESS && wc->byte_len > FTD_UD_GRH) {
-		ib_dma_sync_single_for_cpu(ep->dev, b->dma, sizeof(b->data), DMA_FROM_DEVICE);
+		ib_dma_sync_single_for_cpu(ep->dev, b->dma, FTD_UD_RX_LEN, DMA_FROM_DEVICE);
 		/*
 		 * The fabric gives no IP source (InfiniBand has none): the
 		 * frame must name the rail it came on, and its MAC the sender.
@@ -134,7 +134,7 @@ static void rx_done(struct ib_cq *cq, struct ib_wc *wc)
 				ep->rail, (struct ftd_arrival){ .ns = now, .source = FTD_STAMP_RDMA },
 				now);
 		rcu_read_unlock();
-		ib_dma_sync_single_for_device(ep->dev, b->dma, sizeof(b->data), DMA_FROM_DEVICE);
+		ib_dma_sync_single_for_device(ep->dev, b->dma, FTD_UD_RX_LEN, DMA_FROM_DEVICE);
 	} else if (wc->status == IB_WC_SUCCESS) {
 		atomic64_inc(&fn->stats.rx_malformed);
 	}
@@ -145,7 +145,7 @@ static void rx_done(struct ib_cq *cq, struct ib_wc *wc)
 
 static void tx_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct ftd_ud_txbuf *b = container_of(wc->wr_cqe, struct ftd_ud_txbuf, cqe);
+	struct ftd_ud_buf *b = container_of(wc->wr_cqe, struct ftd_ud_buf, cqe);
 	struct ftd_ud_ep *ep = b->ep;
 
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
@@ -173,6 +173,21 @@ static void want(struct ftd_ud *ud, u32 node, u8 rail, bool ep)
 }
 
 /*
+ * Our endpoint's device goes while the RDMA client's own removal did not
+ * free it (made meanwhile): the connection manager waits for our ids, so
+ * the work frees it now. From an event handler: no lock of ours held.
+ */
+static void drop_soon(struct ftd_ud_ep *ep)
+{
+	struct ftd_ud *ud = ep->ud;
+
+	spin_lock_bh(&ud->want_lock);
+	ud->drop_ep |= BIT(ep->rail);
+	spin_unlock_bh(&ud->want_lock);
+	mod_delayed_work(system_wq, &ud->work, 0);
+}
+
+/*
  * The path to peer on ep, if ready for the peer as we hold it now; else
  * ask for one (unless one is being resolved, for FTD_UD_RETRY_NS at most).
  */
@@ -185,8 +200,11 @@ static struct ftd_ud_path *ready_path(struct ftd_ud_ep *ep, struct ftd_peer *pee
 	if (p) {
 		ready = smp_load_acquire(&p->ready);
 		if (ready == 1 && p->incarnation == READ_ONCE(peer->incarnation) &&
-		    ftd_addr_equal(&p->dst, &peer->rails[rail].addr))
+		    ftd_addr_equal(&p->dst, &peer->rails[rail].addr)) {
+			if (READ_ONCE(p->used_ns) != now)
+				WRITE_ONCE(p->used_ns, now);
 			return p;
+		}
 		if (ready == 0 && now - p->begun_ns < FTD_UD_RETRY_NS)
 			return NULL;
 	}
@@ -220,7 +238,7 @@ int ftd_ud_send(struct ftd_net *fn, struct ftd_peer *peer, u8 rail, const u8 *fr
 {
 	struct ftd_ud_ep *ep = ep_of(fn, rail);
 	struct ftd_ud_path *p;
-	struct ftd_ud_txbuf *b;
+	struct ftd_ud_buf *b;
 	struct ib_sge sge;
 	struct ib_ud_wr wr;
 	int i, ret;
@@ -310,13 +328,15 @@ static int path_event(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		p->qkey = ev->param.ud.qkey;
 		smp_store_release(&p->ready, 1);
 		return 0;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		drop_soon(p->ep);
+		goto failed;
 	case RDMA_CM_EVENT_ADDR_ERROR:
 	case RDMA_CM_EVENT_ROUTE_ERROR:
 	case RDMA_CM_EVENT_UNREACHABLE:
 	case RDMA_CM_EVENT_REJECTED:
 	case RDMA_CM_EVENT_CONNECT_ERROR:
 	case RDMA_CM_EVENT_ADDR_CHANGE:
-	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		goto failed;
 	default:
 		return 0;
@@ -328,15 +348,17 @@ failed:
 	return 0;
 }
 
-/* Our address on rail, the heartbeat port set: the endpoint's. Under RCU. */
+/* A copy of our address on rail; false if the table has none. */
 static bool own_addr(struct ftd_net *fn, u8 rail, union ftd_addr *a)
 {
-	struct ftd_peer *self = ftd_peer_find(fn, fn->cfg.node);
+	const union ftd_addr *own;
 
-	if (!self || rail >= self->nrails)
-		return false;
-	*a = self->rails[rail].addr;
-	return true;
+	rcu_read_lock();
+	own = ftd_peer_own_addr(fn, rail);
+	if (own)
+		*a = *own;
+	rcu_read_unlock();
+	return own;
 }
 
 static void set_port(union ftd_addr *a, u16 port)
@@ -384,12 +406,13 @@ static void path_start(struct ftd_ud *ud, struct ftd_ud_ep *ep, u32 node)
 		return;
 	rcu_read_lock();
 	peer = ftd_peer_find(fn, node);
-	ok = peer && !peer->self && ep->rail < peer->nrails && own_addr(fn, ep->rail, &src);
+	ok = peer && !peer->self && ep->rail < peer->nrails;
 	if (ok) {
 		p->dst = peer->rails[ep->rail].addr;
 		p->incarnation = READ_ONCE(peer->incarnation);
 	}
 	rcu_read_unlock();
+	ok = ok && own_addr(fn, ep->rail, &src);
 	if (!ok) {
 		kfree(p);
 		return;
@@ -397,6 +420,7 @@ static void path_start(struct ftd_ud *ud, struct ftd_ud_ep *ep, u32 node)
 	p->node = node;
 	p->ep = ep;
 	p->begun_ns = ktime_get_ns();
+	p->used_ns = p->begun_ns;
 	INIT_LIST_HEAD(&p->retired);
 	set_port(&src, 0);
 	set_port(&p->dst, READ_ONCE(fn->cfg.port));
@@ -430,6 +454,8 @@ static int listen_event(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	struct ftd_ud_ep *ep = id->context;
 	struct rdma_conn_param param = { .qp_num = ep->qpn, .qkey = ep->qkey };
 
+	if (ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL)
+		drop_soon(ep);
 	if (ev->event != RDMA_CM_EVENT_CONNECT_REQUEST)
 		return 0;
 	if (rdma_accept(id, &param))
@@ -437,20 +463,17 @@ static int listen_event(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	return 1;	/* destroys the child id, never the listener */
 }
 
-static void unmap_bufs(struct ftd_ud_ep *ep)
+static void free_bufs(struct ftd_ud_ep *ep, struct ftd_ud_buf *bufs, int n, u32 len,
+		      enum dma_data_direction dir)
 {
 	int i;
 
-	for (i = 0; ep->rx && i < FTD_UD_RX_BUFS; i++)
-		if (ep->rx[i].dma)
-			ib_dma_unmap_single(ep->dev, ep->rx[i].dma, sizeof(ep->rx[i].data),
-					    DMA_FROM_DEVICE);
-	for (i = 0; ep->tx && i < FTD_UD_TX_SLOTS; i++)
-		if (ep->tx[i].dma)
-			ib_dma_unmap_single(ep->dev, ep->tx[i].dma, sizeof(ep->tx[i].data),
-					    DMA_TO_DEVICE);
-	kvfree(ep->rx);
-	kvfree(ep->tx);
+	for (i = 0; bufs && i < n; i++) {
+		if (bufs[i].dma)
+			ib_dma_unmap_single(ep->dev, bufs[i].dma, len, dir);
+		kfree(bufs[i].data);
+	}
+	kfree(bufs);
 }
 
 /* ep unpublished and a grace period past (or never published); ud->mutex held. */
@@ -478,41 +501,36 @@ static void ep_free(struct ftd_ud_ep *ep)
 	if (ep->cq)
 		ib_free_cq(ep->cq);		/* no completion runs after this */
 	free_retired(ep);
-	unmap_bufs(ep);
+	free_bufs(ep, ep->rx, FTD_UD_RX_BUFS, FTD_UD_RX_LEN, DMA_FROM_DEVICE);
+	free_bufs(ep, ep->tx, FTD_UD_TX_SLOTS, FTD_UD_TX_LEN, DMA_TO_DEVICE);
 	if (ep->pd)
 		ib_dealloc_pd(ep->pd);
 	kfree(ep);
 }
 
-static int map_bufs(struct ftd_ud_ep *ep)
+static struct ftd_ud_buf *alloc_bufs(struct ftd_ud_ep *ep, int n, u32 len,
+				     enum dma_data_direction dir,
+				     void (*done)(struct ib_cq *, struct ib_wc *))
 {
+	struct ftd_ud_buf *bufs = kcalloc(n, sizeof(*bufs), GFP_KERNEL_ACCOUNT);
 	int i;
 
-	ep->rx = kvcalloc(FTD_UD_RX_BUFS, sizeof(*ep->rx), GFP_KERNEL_ACCOUNT);
-	ep->tx = kvcalloc(FTD_UD_TX_SLOTS, sizeof(*ep->tx), GFP_KERNEL_ACCOUNT);
-	if (!ep->rx || !ep->tx)
-		return -ENOMEM;
-	for (i = 0; i < FTD_UD_RX_BUFS; i++) {
-		u64 dma = ib_dma_map_single(ep->dev, ep->rx[i].data, sizeof(ep->rx[i].data),
-					    DMA_FROM_DEVICE);
-
-		if (ib_dma_mapping_error(ep->dev, dma))
-			return -ENOMEM;
-		ep->rx[i].dma = dma;
-		ep->rx[i].ep = ep;
-		ep->rx[i].cqe.done = rx_done;
+	for (i = 0; bufs && i < n; i++) {
+		bufs[i].ep = ep;
+		bufs[i].cqe.done = done;
+		bufs[i].data = kmalloc(len, GFP_KERNEL_ACCOUNT);
+		if (!bufs[i].data)
+			goto fail;
+		bufs[i].dma = ib_dma_map_single(ep->dev, bufs[i].data, len, dir);
+		if (ib_dma_mapping_error(ep->dev, bufs[i].dma)) {
+			bufs[i].dma = 0;
+			goto fail;
+		}
 	}
-	for (i = 0; i < FTD_UD_TX_SLOTS; i++) {
-		u64 dma = ib_dma_map_single(ep->dev, ep->tx[i].data, sizeof(ep->tx[i].data),
-					    DMA_TO_DEVICE);
-
-		if (ib_dma_mapping_error(ep->dev, dma))
-			return -ENOMEM;
-		ep->tx[i].dma = dma;
-		ep->tx[i].ep = ep;
-		ep->tx[i].cqe.done = tx_done;
-	}
-	return 0;
+	return bufs;
+fail:
+	free_bufs(ep, bufs, n, len, dir);
+	return NULL;
 }
 
 /*
@@ -533,14 +551,10 @@ static int ep_create(struct ftd_ud *ud, u8 rail, struct netlink_ext_ack *extack)
 	const char *what = "RDMA rails: no address of ours on that rail";
 	struct ftd_ud_ep *ep;
 	union ftd_addr addr;
-	bool have;
 	int ret = -EADDRNOTAVAIL, i;
 
 	ud->ep_tried_ns[rail] = ktime_get_ns();
-	rcu_read_lock();
-	have = own_addr(fn, rail, &addr);
-	rcu_read_unlock();
-	if (!have)
+	if (!own_addr(fn, rail, &addr))
 		goto say;
 	set_port(&addr, fn->cfg.port);
 	ep = kzalloc(sizeof(*ep), GFP_KERNEL_ACCOUNT);
@@ -592,9 +606,11 @@ static int ep_create(struct ftd_ud *ud, u8 rail, struct netlink_ext_ack *extack)
 	}
 	ep->qp = ep->listen->qp;
 	ep->qpn = ep->qp->qp_num;
-	ret = map_bufs(ep);
-	if (ret) {
-		what = "RDMA rails: cannot map the buffers";
+	ep->rx = alloc_bufs(ep, FTD_UD_RX_BUFS, FTD_UD_RX_LEN, DMA_FROM_DEVICE, rx_done);
+	ep->tx = alloc_bufs(ep, FTD_UD_TX_SLOTS, FTD_UD_TX_LEN, DMA_TO_DEVICE, tx_done);
+	if (!ep->rx || !ep->tx) {
+		ret = -ENOMEM;
+		what = "RDMA rails: cannot allocate and map the buffers";
 		goto fail;
 	}
 	for (i = 0; i < FTD_UD_RX_BUFS; i++)
@@ -641,6 +657,22 @@ static void ep_drop(struct ftd_ud *ud, unsigned long mask)
 
 /* ------------------------------------------------------------------ work */
 
+/* Paths no heartbeat took for FTD_UD_PATH_IDLE_NS: the ring moved on. */
+static void drop_idle_paths(struct ftd_ud_ep *ep, u64 now)
+{
+	struct ftd_ud_path *p;
+	unsigned long node;
+
+	if (!ep)
+		return;
+	xa_for_each(&ep->paths, node, p) {
+		if (now - READ_ONCE(p->used_ns) < FTD_UD_PATH_IDLE_NS)
+			continue;
+		xa_erase(&ep->paths, node);
+		retire_path(ep, p);
+	}
+}
+
 static void ud_work(struct work_struct *w)
 {
 	struct ftd_ud *ud = container_of(to_delayed_work(w), struct ftd_ud, work);
@@ -649,6 +681,7 @@ static void ud_work(struct work_struct *w)
 	u64 now = ktime_get_ns();
 	struct ftd_ud_ep *ep;
 	struct ftd_ud_path *p;
+	unsigned long drop;
 	u32 n, i;
 	u8 eps;
 
@@ -661,7 +694,12 @@ static void ud_work(struct work_struct *w)
 	ud->n_want = 0;
 	eps = ud->want_ep;
 	ud->want_ep = 0;
+	drop = ud->drop_ep;
+	ud->drop_ep = 0;
 	spin_unlock_bh(&ud->want_lock);
+
+	if (drop)
+		ep_drop(ud, drop);
 
 	for (i = 0; i < FTD_MAX_RAILS; i++)
 		if ((eps & BIT(i)) && (ud->fn->cfg.rdma_rails & BIT(i)) && !ep_locked(ud, i) &&
@@ -676,6 +714,11 @@ static void ud_work(struct work_struct *w)
 		if (p && smp_load_acquire(&p->ready) != 1 && now - p->begun_ns < FTD_UD_RETRY_NS)
 			continue;
 		path_start(ud, ep, todo[i].node);
+	}
+	if (now - ud->gc_ns >= FTD_UD_PATH_IDLE_NS / 4) {
+		ud->gc_ns = now;
+		for (i = 0; i < FTD_MAX_RAILS; i++)
+			drop_idle_paths(ep_locked(ud, i), now);
 	}
 	/*
 	 * Replaced paths: once no sender can see them (a grace period) and no
@@ -728,6 +771,7 @@ int ftd_ud_start(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	if (ret) {
 		ep_drop(ud, rails);
 		mutex_unlock(&ud->mutex);
+		cancel_delayed_work_sync(&ud->work);
 		kfree(ud);
 		return ret;
 	}
@@ -757,6 +801,8 @@ void ftd_ud_stop(struct ftd_net *fn)
 	mutex_lock(&ud->mutex);
 	ep_drop(ud, BIT(FTD_MAX_RAILS) - 1);
 	mutex_unlock(&ud->mutex);
+	/* An event handler may have queued it again before its id went. */
+	cancel_delayed_work_sync(&ud->work);
 	kfree(ud);
 }
 

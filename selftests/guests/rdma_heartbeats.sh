@@ -164,7 +164,12 @@ if [ "$ME" != "$CUT" ]; then
 	t0=$(now_ns)
 	heal
 	wait_until 20 told IFACE_RESTORED || { ftstat -r >&2; fail "no IFACE_RESTORED of node $CUT rail 1"; }
-	log "RoCE from node $CUT again: IFACE_RESTORED here after $(( ($(first_after "$t0" IFACE_RESTORED node "$CUT") - t0) / 1000000 )) ms"
+	t=$(first_after "$t0" IFACE_RESTORED node "$CUT")
+	if [ -n "$t" ]; then
+		log "RoCE from node $CUT again: IFACE_RESTORED here after $(( (t - t0) / 1000000 )) ms"
+	else	# the other survivor's filter went first, and it told us
+		log "RoCE from node $CUT again: IFACE_RESTORED here already, told by the node that heard it first"
+	fi
 	sleep "$(( $(scaled 50) ))e-2"
 	[ "$(rail_events IFACE_RESTORED)" = 1 ] || fail "IFACE_RESTORED of node $CUT rail 1 not once here"
 fi
