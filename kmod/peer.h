@@ -40,6 +40,8 @@ struct ftd_rail {
 	u64 rx;				/* frames accepted */
 	u64 lost;			/* sequence gaps */
 	u64 report_key;			/* newest IFACE report applied (proto/rail.h) */
+	u32 back;			/* times it came back up (its RDMA endpoint may be
+					 * new: rdma_ud.c finds its queue pair again) */
 	u64 last_heard_ns;		/* CLOCK_MONOTONIC, 0 if never */
 	u8 stamp;			/* enum ftd_stamp_source of the last frame */
 	struct ftd_iat iat;

@@ -42,6 +42,7 @@ struct ftd_ud_buf {
 struct ftd_ud_path {
 	u32 node;
 	u32 incarnation;	/* the peer's, when resolution began */
+	u32 back;		/* and how often its rail had come back up */
 	union ftd_addr dst;
 	u64 begun_ns;
 	u64 used_ns;		/* last heartbeat sent on it; WRITE_ONCE */
@@ -200,12 +201,14 @@ static struct ftd_ud_path *ready_path(struct ftd_ud_ep *ep, struct ftd_peer *pee
 	if (p) {
 		ready = smp_load_acquire(&p->ready);
 		if (ready == 1 && p->incarnation == READ_ONCE(peer->incarnation) &&
+		    p->back == READ_ONCE(peer->rails[rail].back) &&
 		    ftd_addr_equal(&p->dst, &peer->rails[rail].addr)) {
 			if (READ_ONCE(p->used_ns) != now)
 				WRITE_ONCE(p->used_ns, now);
 			return p;
 		}
-		if (ready == 0 && now - p->begun_ns < FTD_UD_RETRY_NS)
+		/* Being resolved, or failed: not asked again before the retry. */
+		if (ready != 1 && now - p->begun_ns < FTD_UD_RETRY_NS)
 			return NULL;
 	}
 	want(ep->ud, peer->id, rail, false);
@@ -410,6 +413,7 @@ static void path_start(struct ftd_ud *ud, struct ftd_ud_ep *ep, u32 node)
 	if (ok) {
 		p->dst = peer->rails[ep->rail].addr;
 		p->incarnation = READ_ONCE(peer->incarnation);
+		p->back = READ_ONCE(peer->rails[ep->rail].back);
 	}
 	rcu_read_unlock();
 	ok = ok && own_addr(fn, ep->rail, &src);

@@ -15,8 +15,9 @@
  * manager (SIDR: address and route resolved, then the peer's listener
  * answers with its queue pair number and Q_Key): a path per peer and rail,
  * resolved when we first send it a heartbeat, again when the peer's
- * incarnation changes (its restart made a new queue pair), and again at
- * most once per FTD_UD_RETRY_NS while it fails. Until a path is ready, no
+ * incarnation changes (its restart made a new queue pair) or its rail
+ * comes back up (its RDMA device may be a new one), and again at most once
+ * per FTD_UD_RETRY_NS while it fails. Until a path is ready, no
  * heartbeat goes to that peer on that rail: its silence there is the
  * rail's, as the issue of an RDMA fabric should be.
  *
