@@ -241,7 +241,8 @@ bench-suspect-runs: all $(BENCH_BINS)
 SELFTEST_BINS := $(patsubst selftests/ftdetect/%.c,$(B)/selftests/%,$(wildcard selftests/ftdetect/*.c)) \
 	$(B)/selftests/ftd-devwatch $(B)/selftests/ftd-inject $(B)/selftests/ftd-link \
 	$(B)/selftests/ftd-capture $(B)/selftests/ftd-status $(B)/selftests/ftd-failnth \
-	$(B)/selftests/ftd-replay $(B)/selftests/ftd-hold $(B)/selftests/ftd-nlfuzz
+	$(B)/selftests/ftd-replay $(B)/selftests/ftd-hold $(B)/selftests/ftd-nlfuzz \
+	$(B)/selftests/ftd-udphub
 STCFLAGS = $(UCFLAGS) -I$(CURDIR)/selftests $(NL_CFLAGS)
 
 $(B)/selftests/%: selftests/ftdetect/%.c selftests/ftdetect/*.h $(COMMON_SRC) $(KEYID_SRC) include/uapi/linux/ftdetect.h
@@ -267,6 +268,11 @@ $(B)/selftests/ftd-inject: selftests/tools/ftd-inject.c $(PROTO_SRC) kmod/proto/
 	$(CC) $(STCFLAGS) -o $@ $< $(PROTO_SRC)
 
 $(B)/selftests/ftd-link: selftests/tools/ftd-link.c
+	@mkdir -p $(@D)
+	$(CC) $(STCFLAGS) -o $@ $<
+
+# Runs on the host: the hub between the guests of selftests/vm/guests.
+$(B)/selftests/ftd-udphub: selftests/tools/ftd-udphub.c
 	@mkdir -p $(@D)
 	$(CC) $(STCFLAGS) -o $@ $<
 

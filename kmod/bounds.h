@@ -5,7 +5,8 @@
  * user namespace than the initial one can be configured by any local user
  * (unshare -Urn), so it gets tighter limits: fewer nodes, a longer minimum
  * period, or no configuration at all (userns_config=0). Every limit is a
- * module parameter, documented in docs/security.md.
+ * module parameter, documented in docs/trust.md. RDMA rails (rdma_ud.h)
+ * are for the initial network namespace's instance only (net.c).
  */
 #ifndef FTD_BOUNDS_H
 #define FTD_BOUNDS_H

@@ -162,6 +162,7 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	    ftd_rail_report_key(f->seq, false) > rail->report_key) {
 		peer->rails_down &= ~BIT(f->rail);
 		rail->report_key = ftd_rail_report_key(f->seq, false);
+		WRITE_ONCE(rail->back, rail->back + 1);
 		rail_back = true;
 	}
 	hear_node(fn, peer, at.ns, &h);

@@ -530,6 +530,8 @@ static bool apply_iface(struct ftd_peer *peer, const struct ftd_notice *n, bool 
 		if (!!(peer->rails_down & bit) != dead) {
 			peer->rails_down ^= bit;
 			*flipped = true;
+			if (!dead)
+				WRITE_ONCE(rail->back, rail->back + 1);
 		}
 	}
 	spin_unlock_bh(&peer->lock);

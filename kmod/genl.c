@@ -8,6 +8,7 @@
 #include "bounds.h"
 #include "majority.h"
 #include "keys.h"
+#include "rdma_ud.h"
 
 static struct genl_family ftd_genl_family;
 
@@ -77,6 +78,7 @@ static const struct nla_policy ftd_policy[FTDETECT_A_MAX + 1] = {
 	[FTDETECT_A_UP] = NLA_POLICY_MAX(NLA_U8, 1),
 	[FTDETECT_A_OBSERVERS] = NLA_POLICY_RANGE(NLA_U8, 1, FTD_MAX_OBSERVERS),
 	[FTDETECT_A_QUORUM] = NLA_POLICY_RANGE(NLA_U8, 1, FTD_MAX_OBSERVERS),
+	[FTDETECT_A_RDMA_RAILS] = NLA_POLICY_MASK(NLA_U8, BIT(FTD_MAX_RAILS) - 1),
 	[FTDETECT_A_INCARNATION] = { .type = NLA_REJECT },
 	[FTDETECT_A_NODE] = NLA_POLICY_NESTED(node_policy),
 	[FTDETECT_A_STATS] = { .type = NLA_REJECT },
@@ -112,6 +114,7 @@ static int fill_config(struct sk_buff *skb, struct ftd_net *fn)
 	    nla_put_u8(skb, FTDETECT_A_UP, fn->up) ||
 	    nla_put_u8(skb, FTDETECT_A_OBSERVERS, fn->cfg.observers) ||
 	    nla_put_u8(skb, FTDETECT_A_QUORUM, fn->cfg.quorum) ||
+	    nla_put_u8(skb, FTDETECT_A_RDMA_RAILS, fn->cfg.rdma_rails) ||
 	    nla_put_u32(skb, FTDETECT_A_INCARNATION, fn->incarnation))
 		return -EMSGSIZE;
 	return 0;
@@ -205,6 +208,10 @@ static int ftd_set_config(struct sk_buff *skb, struct genl_info *info)
 	if (a[FTDETECT_A_QUORUM]) {
 		cfg.quorum = nla_get_u8(a[FTDETECT_A_QUORUM]);
 		mask |= FTD_CFG_QUORUM;
+	}
+	if (a[FTDETECT_A_RDMA_RAILS]) {
+		cfg.rdma_rails = nla_get_u8(a[FTDETECT_A_RDMA_RAILS]);
+		mask |= FTD_CFG_RDMA_RAILS;
 	}
 	if (a[FTDETECT_A_UP])
 		up = nla_get_u8(a[FTDETECT_A_UP]) ? FTD_UP_UP : FTD_UP_DOWN;
@@ -406,7 +413,8 @@ static int fill_rdma(struct sk_buff *skb, const struct ftd_rdma_port *rp)
 	if (!nest ||
 	    nla_put_string(skb, FTDETECT_A_RDMA_DEVICE, rp->device) ||
 	    nla_put_u32(skb, FTDETECT_A_RDMA_PORT, rp->port) ||
-	    nla_put_u8(skb, FTDETECT_A_RDMA_STATE, rp->state))
+	    nla_put_u8(skb, FTDETECT_A_RDMA_STATE, rp->state) ||
+	    (rp->ud && nla_put_u32(skb, FTDETECT_A_RDMA_QPN, rp->qpn)))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -518,9 +526,15 @@ static int fill_node_msg(struct sk_buff *skb, struct ftd_net *fn, struct ftd_pee
 	if (!hdr)
 		return -EMSGSIZE;
 	if (p->self) {
+		int i;
+
 		spin_lock_bh(&fn->rdma_lock);
 		memcpy(rdma, fn->rdma, sizeof(rdma));
 		spin_unlock_bh(&fn->rdma_lock);
+		for (i = 0; i < FTD_MAX_RAILS; i++) {
+			rdma[i].ud = fn->cfg.rdma_rails & BIT(i);
+			rdma[i].qpn = ftd_ud_qpn(fn, i);
+		}
 	}
 	spin_lock_bh(&p->lock);
 	ret = fill_node_locked(skb, p, ktime_get_ns(), READ_ONCE(fn->cfg.timeout_ns),

@@ -31,39 +31,30 @@ static bool source_of(const struct sk_buff *skb, union ftd_addr *src)
 	return false;
 }
 
-int ftd_hb_rx(struct sock *sk, struct sk_buff *skb)
+/*
+ * The arrival time of a UDP frame is found only once it is known authentic
+ * (ftd_arrival_of reads the packet's metadata): at is NULL then, and skb set.
+ */
+static void rx_frame(struct ftd_net *fn, const u8 *buf, unsigned int len,
+		     const union ftd_addr *src, u8 rail, const struct sk_buff *skb,
+		     const struct ftd_arrival *at, u64 now)
 {
-	struct ftd_net *fn = rcu_dereference_sk_user_data(sk);
-	u64 now = ktime_get_ns();
-	struct ftd_peer *peer;
-	union ftd_addr src;
-	struct ftd_frame f;
 	const struct ftd_keyring *keys;
-	unsigned int off, len;
-	const u8 *buf;
+	struct ftd_peer *peer;
+	struct ftd_frame f;
 	int k;
-
-	if (unlikely(!fn || !READ_ONCE(fn->up)))
-		goto drop;
-
-	len = ntohs(udp_hdr(skb)->len);
-	if (len < sizeof(struct udphdr) + FTD_WIRE_HDR_LEN ||
-	    len > sizeof(struct udphdr) + FTD_MAX_FRAME)
-		goto malformed;
-	len -= sizeof(struct udphdr);
-	off = skb_transport_offset(skb) + sizeof(struct udphdr);
-	if (skb->len < off + len || !pskb_may_pull(skb, off + len))
-		goto malformed;
-	buf = skb->data + off;
 
 	if (ftd_wire_decode(buf, len, &f) != FTD_WIRE_OK)
 		goto malformed;
-	if (f.cluster != fn->cfg.cluster || !source_of(skb, &src))
+	if (f.cluster != fn->cfg.cluster)
 		goto foreign;
 	peer = ftd_peer_find(fn, f.sender);
-	/* The sender must be a member and speak from its address for that rail. */
+	/*
+	 * The sender must be a member and speak from its address for that
+	 * rail, or, over RDMA, on that rail.
+	 */
 	if (!peer || peer->self || f.rail >= peer->nrails ||
-	    !ftd_addr_equal(&src, &peer->rails[f.rail].addr))
+	    (src ? !ftd_addr_equal(src, &peer->rails[f.rail].addr) : f.rail != rail))
 		goto foreign;
 	keys = ftd_keys_get(fn);
 	k = ftd_keyring_verify(keys, buf, len);
@@ -74,7 +65,7 @@ int ftd_hb_rx(struct sock *sk, struct sk_buff *skb)
 	}
 	/* Authentic; but new? Stale, replayed and unproven frames stop here. */
 	if (!ftd_fresh_accept(fn, peer, &f, now))
-		goto drop;
+		return;
 	/*
 	 * Which key it speaks with (rounds of a key change show there), once
 	 * the frame is known fresh: a replay under a still accepted old key
@@ -87,25 +78,66 @@ int ftd_hb_rx(struct sock *sk, struct sk_buff *skb)
 
 	atomic64_inc(&fn->stats.rx);
 	if (f.type == FTD_FRAME_HEARTBEAT) {
-		struct ftd_arrival at = ftd_arrival_of(skb, now);
+		struct ftd_arrival a = at ? *at : ftd_arrival_of(skb, now);
 
-		ftd_lag_note(fn, now - at.ns);
-		ftd_detect_heard(fn, peer, &f, at);
+		ftd_lag_note(fn, now - a.ns);
+		ftd_detect_heard(fn, peer, &f, a);
 	} else {
 		WRITE_ONCE(fn->last_rx_ns, now);
 		ftd_dissem_rx(fn, peer, &f);
 	}
+	return;
+
+malformed:
+	atomic64_inc(&fn->stats.rx_malformed);
+	return;
+foreign:
+	atomic64_inc(&fn->stats.rx_foreign);
+	return;
+badmac:
+	atomic64_inc(&fn->stats.rx_badmac);
+}
+
+void ftd_hb_rx_frame(struct ftd_net *fn, const u8 *buf, unsigned int len,
+		     const union ftd_addr *src, u8 rail, struct ftd_arrival at, u64 now)
+{
+	if (unlikely(!READ_ONCE(fn->up)))
+		return;
+	if (len < FTD_WIRE_HDR_LEN || len > FTD_MAX_FRAME) {
+		atomic64_inc(&fn->stats.rx_malformed);
+		return;
+	}
+	rx_frame(fn, buf, len, src, rail, NULL, &at, now);
+}
+
+int ftd_hb_rx(struct sock *sk, struct sk_buff *skb)
+{
+	struct ftd_net *fn = rcu_dereference_sk_user_data(sk);
+	u64 now = ktime_get_ns();
+	union ftd_addr src;
+	unsigned int off, len;
+
+	if (unlikely(!fn || !READ_ONCE(fn->up)))
+		goto drop;
+
+	len = ntohs(udp_hdr(skb)->len);
+	if (len < sizeof(struct udphdr) + FTD_WIRE_HDR_LEN ||
+	    len > sizeof(struct udphdr) + FTD_MAX_FRAME)
+		goto malformed;
+	len -= sizeof(struct udphdr);
+	off = skb_transport_offset(skb) + sizeof(struct udphdr);
+	if (skb->len < off + len || !pskb_may_pull(skb, off + len))
+		goto malformed;
+	if (!source_of(skb, &src)) {
+		atomic64_inc(&fn->stats.rx_foreign);
+		goto drop;
+	}
+	rx_frame(fn, skb->data + off, len, &src, 0, skb, NULL, now);
 	consume_skb(skb);
 	return 0;
 
 malformed:
 	atomic64_inc(&fn->stats.rx_malformed);
-	goto drop;
-foreign:
-	atomic64_inc(&fn->stats.rx_foreign);
-	goto drop;
-badmac:
-	atomic64_inc(&fn->stats.rx_badmac);
 drop:
 	kfree_skb(skb);
 	return 0;

@@ -9,14 +9,7 @@
 #include "members.h"
 #include "proto/wire.h"
 #include "keys.h"
-
-/* Our own address on rail rail_idx, if the table has it. Under RCU. */
-static const union ftd_addr *own_addr(struct ftd_net *fn, u8 rail_idx)
-{
-	struct ftd_peer *self = ftd_peer_find(fn, fn->cfg.node);
-
-	return self && rail_idx < self->nrails ? &self->rails[rail_idx].addr : NULL;
-}
+#include "rdma_ud.h"
 
 void ftd_tx_hurry_neighbours(struct ftd_net *fn, struct ftd_peer *peer)
 {
@@ -24,8 +17,39 @@ void ftd_tx_hurry_neighbours(struct ftd_net *fn, struct ftd_peer *peer)
 
 	rcu_read_lock();
 	for (r = 0; r < peer->nrails; r++)
-		ftd_socket_hurry_neighbour(fn, &peer->rails[r], own_addr(fn, r));
+		ftd_socket_hurry_neighbour(fn, &peer->rails[r], ftd_peer_own_addr(fn, r));
 	rcu_read_unlock();
+}
+
+/*
+ * A heartbeat on a rail of the config's RDMA rails (rdma_ud.h): over RDMA
+ * only. None goes until the path to the peer is ready, and its sequence
+ * number is drawn only then: resolving a path is no loss.
+ */
+static int tx_rdma(struct ftd_net *fn, struct ftd_peer *peer, struct ftd_frame *f)
+{
+	struct ftd_rail *rail = &peer->rails[f->rail];
+	u8 buf[FTD_WIRE_HDR_LEN];
+	int ret;
+
+	rcu_read_lock();
+	ret = ftd_ud_ready(fn, peer, f->rail);
+	if (!ret) {
+		f->seq = atomic64_inc_return(&rail->tx_seq);
+		f->tx_ns = ktime_get_clocktai_ns();
+		ftd_wire_encode(buf, sizeof(buf), f, NULL, 0, ftd_keys_get(fn)->key[0]);
+		ret = ftd_ud_send(fn, peer, f->rail, buf, sizeof(buf));
+	}
+	rcu_read_unlock();
+	if (ret == -EAGAIN)
+		return ret;	/* a path is being found: not an error */
+	if (ret) {
+		atomic64_inc(&fn->stats.tx_err);
+		return ret;
+	}
+	WRITE_ONCE(peer->tx, peer->tx + 1);
+	atomic64_inc(&fn->stats.tx);
+	return 0;
 }
 
 int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type,
@@ -52,6 +76,8 @@ int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type
 	 */
 	if (READ_ONCE(fn->rails_unusable) & BIT(rail_idx))
 		return -ENETDOWN;
+	if (type == FTD_FRAME_HEARTBEAT && (fn->cfg.rdma_rails & BIT(rail_idx)) && !payload_len)
+		return tx_rdma(fn, peer, &f);
 	skb = alloc_skb(FTD_TX_HEADROOM + len, GFP_ATOMIC);
 	if (unlikely(!skb))
 		goto err;
@@ -72,7 +98,7 @@ int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type
 	/* Rail i of a node pairs with rail i of its peers (parallel fabrics). */
 	rcu_read_lock();
 	ftd_wire_encode(buf, len, &f, payload, payload_len, ftd_keys_get(fn)->key[0]);
-	src = own_addr(fn, rail_idx);
+	src = ftd_peer_own_addr(fn, rail_idx);
 	if (ftd_socket_send(fn, skb, rail, src)) {
 		rcu_read_unlock();
 		goto err;

@@ -18,6 +18,7 @@
 #include "bounds.h"
 #include "majority.h"
 #include "keys.h"
+#include "rdma_ud.h"
 
 unsigned int ftd_net_id __read_mostly;
 
@@ -25,7 +26,8 @@ static bool changes(const struct ftd_config *cur, const struct ftd_config *want,
 {
 	return ((mask & FTD_CFG_CLUSTER) && cur->cluster != want->cluster) ||
 	       ((mask & FTD_CFG_NODE) && cur->node != want->node) ||
-	       ((mask & FTD_CFG_PORT) && cur->port != want->port);
+	       ((mask & FTD_CFG_PORT) && cur->port != want->port) ||
+	       ((mask & FTD_CFG_RDMA_RAILS) && cur->rdma_rails != want->rdma_rails);
 }
 
 /* Can the instance be in this state? Nothing changes here. */
@@ -42,6 +44,15 @@ static int check_config(struct ftd_net *fn, const struct ftd_config *want, u32 m
 		NL_SET_ERR_MSG_MOD(extack, "quorum cannot exceed the number of observers");
 		return -EINVAL;
 	}
+	/*
+	 * RDMA rails make kernel queue pairs on the host's RDMA devices, and
+	 * their connection manager ids hold a reference on the namespace,
+	 * which would then never go: the node's own namespace only.
+	 */
+	if ((mask & FTD_CFG_RDMA_RAILS) && want->rdma_rails && !net_eq(fn->net, &init_net)) {
+		NL_SET_ERR_MSG_MOD(extack, "RDMA rails: only in the initial network namespace");
+		return -EPERM;
+	}
 	if (period < ftd_min_period_ns(fn)) {
 		NL_SET_ERR_MSG_MOD(extack,
 			"period below this instance's floor (in a user namespace: module parameter userns_min_period_us)");
@@ -54,7 +65,7 @@ static int check_config(struct ftd_net *fn, const struct ftd_config *want, u32 m
 	/* Peers identify us by these, and the receive path reads them unlocked. */
 	if (fn->up && up != FTD_UP_DOWN && changes(&fn->cfg, want, mask)) {
 		NL_SET_ERR_MSG_MOD(extack,
-			"cluster id, node id and port are fixed while up: take the instance down first");
+			"cluster id, node id, port and RDMA rails are fixed while up: take the instance down first");
 		return -EBUSY;
 	}
 	if (up == FTD_UP_UP && !fn->up) {
@@ -88,6 +99,8 @@ static void apply_config(struct ftd_net *fn, const struct ftd_config *want, u32 
 		fn->cfg.cluster = want->cluster;
 	if (mask & FTD_CFG_PORT)
 		fn->cfg.port = want->port;
+	if (mask & FTD_CFG_RDMA_RAILS)
+		fn->cfg.rdma_rails = want->rdma_rails;
 	apply_config_keys(&fn->cfg, want, mask);
 	if (mask & FTD_CFG_OBSERVERS)
 		WRITE_ONCE(fn->cfg.observers, want->observers);
@@ -125,6 +138,8 @@ static int net_up_locked(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	ret = ftd_detect_start(fn);
 	if (!ret)
 		ret = ftd_members_rebuild(fn);	/* everyone live again */
+	if (!ret)
+		ret = ftd_ud_start(fn, extack);
 	if (ret) {
 		ftd_socket_close(fn);
 		return ret;
@@ -167,6 +182,7 @@ static void net_down_locked(struct ftd_net *fn)
 	ftd_dissem_announce_left(fn);	/* not a failure: tell the group */
 	WRITE_ONCE(fn->up, false);
 	ftd_hb_timer_stop(fn);
+	ftd_ud_stop(fn);	/* after the timer: nothing sends on it now */
 	ftd_socket_close(fn);
 	/*
 	 * The repair work asks for views: stopped first, or a walk that read

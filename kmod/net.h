@@ -30,6 +30,7 @@ struct ftd_members;
 struct ftd_keys;
 struct ftd_status;
 struct ftd_watchlist;
+struct ftd_ud;
 
 struct ftd_config {
 	u32 cluster;
@@ -39,6 +40,7 @@ struct ftd_config {
 	u64 timeout_ns;		/* read locklessly by the timer: READ_ONCE */
 	u32 observers;		/* k; READ_ONCE */
 	u32 quorum;		/* q; READ_ONCE */
+	u8 rdma_rails;		/* heartbeats over RDMA on these rails (rdma_ud.h) */
 	/* The keys as configured; senders and the receive path use fn->keys. */
 	u8 key[FTD_KEY_LEN];
 	u8 accepted[FTD_KEYS_ACCEPTED_MAX][FTD_KEY_LEN];
@@ -87,6 +89,7 @@ struct ftd_net {
 	struct work_struct link_recheck;	/* link.c: our rails looked at again */
 	spinlock_t rdma_lock;		/* rdma[]: link.c writes it, dumps copy it */
 	struct ftd_rdma_port rdma[FTD_MAX_RAILS];	/* behind our rails, since up */
+	struct ftd_ud __rcu *ud;	/* rdma_ud.h: while up with RDMA rails */
 	u32 incarnation;		/* ours; set at each up */
 	atomic_t regid;			/* numbers registrations of local ranks */
 	atomic_t seq_epoch;		/* peer.c: heartbeat stream epochs */
@@ -173,7 +176,8 @@ enum {
 	FTD_CFG_OBSERVERS = BIT(6),
 	FTD_CFG_QUORUM	= BIT(7),
 	FTD_CFG_KEYS_ACCEPTED = BIT(8),
-	FTD_CFG_ALL	= BIT(9) - 1,
+	FTD_CFG_RDMA_RAILS = BIT(9),
+	FTD_CFG_ALL	= BIT(10) - 1,
 };
 
 /*

@@ -40,6 +40,8 @@ struct ftd_rail {
 	u64 rx;				/* frames accepted */
 	u64 lost;			/* sequence gaps */
 	u64 report_key;			/* newest IFACE report applied (proto/rail.h) */
+	u32 back;			/* times it came back up (its RDMA endpoint may be
+					 * new: rdma_ud.c finds its queue pair again) */
 	u64 last_heard_ns;		/* CLOCK_MONOTONIC, 0 if never */
 	u8 stamp;			/* enum ftd_stamp_source of the last frame */
 	struct ftd_iat iat;
@@ -132,6 +134,14 @@ static inline struct ftd_peer *ftd_peer_find(struct ftd_net *fn, u32 id)
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held() && !rcu_read_lock_bh_held() &&
 			 !lockdep_is_held(&fn->lock), "ftd_peer_find without RCU or lock");
 	return xa_load(&fn->peers, id);
+}
+
+/* Our own address on rail, if the table has it. Under RCU. */
+static inline const union ftd_addr *ftd_peer_own_addr(struct ftd_net *fn, u8 rail)
+{
+	struct ftd_peer *self = ftd_peer_find(fn, fn->cfg.node);
+
+	return self && rail < self->nrails ? &self->rails[rail].addr : NULL;
 }
 
 /*

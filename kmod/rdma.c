@@ -8,6 +8,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/ib_cache.h>
 #include "rdma.h"
+#include "rdma_ud.h"
 #include "link.h"
 
 struct ftd_rdma_dev {
@@ -67,6 +68,10 @@ static void rdma_remove(struct ib_device *ibdev, void *client_data)
 	mutex_unlock(&devices_lock);
 	ib_unregister_event_handler(&d->handler);
 	kfree(d);
+#if IS_ENABLED(CONFIG_INFINIBAND_ADDR_TRANS)
+	/* Before the connection manager's own removal, which waits for our ids. */
+	ftd_ud_device_removed(ibdev);
+#endif
 	/* The RDMA path of the rails it carried is gone: they are down. */
 	ftd_link_recheck_soon();
 }

@@ -19,6 +19,9 @@
 struct ftd_rdma_port {
 	enum ftd_rdma_state state;	/* GONE only as link.c reports a rail */
 	u32 port;
+	/* Dumps only (genl.c): heartbeats go over RDMA there, on this queue pair. */
+	bool ud;
+	u32 qpn;
 	char device[64];		/* IB_DEVICE_NAME_MAX */
 };
 

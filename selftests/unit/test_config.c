@@ -170,6 +170,42 @@ TEST_F(conf, bad_ebpf_keys)
 			  "cluster.conf:3: missing value for 'tc'");
 }
 
+TEST_F(conf, rdma_rails)
+{
+	static const struct { const char *v; uint8_t mask; } ok[] = {
+		{ "1", 0x2 }, { "0,1", 0x3 }, { "1, 0", 0x3 }, { "none", 0 },
+	};
+	char text[256];
+
+	ASSERT_EQ(0, parse(MINIMAL, &self->c, self->err)) TH_LOG("%s", self->err);
+	EXPECT_EQ(0, self->c.rdma_rails);	/* UDP unless asked */
+	ftctl_conf_free(&self->c);
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		snprintf(text, sizeof(text), "[cluster]\nid = 1\nkey = none\nrdma = %s\n"
+			 "[nodes]\n1 192.0.2.1 198.51.100.1\n2 192.0.2.2 198.51.100.2\n", ok[i].v);
+		ASSERT_EQ(0, parse(text, &self->c, self->err)) TH_LOG("%s", self->err);
+		EXPECT_EQ(ok[i].mask, self->c.rdma_rails) TH_LOG("rdma = %s", ok[i].v);
+		ftctl_conf_free(&self->c);
+	}
+}
+
+TEST_F(conf, bad_rdma_rails)
+{
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\nkey = none\nrdma = 4\n[nodes]\n1 192.0.2.1\n",
+			  "cluster.conf:4: bad rdma rail '4' (expected rail numbers 0..3, "
+			  "comma-separated, or none)");
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\nkey = none\nrdma = yes\n[nodes]\n1 192.0.2.1\n",
+			  "cluster.conf:4: bad rdma rail 'yes' (expected rail numbers 0..3, "
+			  "comma-separated, or none)");
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\nkey = none\nrdma = ,\n[nodes]\n1 192.0.2.1\n",
+			  "cluster.conf:4: rdma: no rail given (rail numbers, or none)");
+	/* Rails are numbered from 0: a node with one address has rail 0 only. */
+	EXPECT_CONF_ERROR("[cluster]\nid = 1\nkey = none\nrdma = 1\n[nodes]\n1 192.0.2.1\n"
+			  "2 192.0.2.2\n",
+			  "cluster.conf:4: rdma: rail 1, but no node has 2 addresses (rails are "
+			  "numbered from 0)");
+}
+
 TEST_F(conf, whitespace_comments_and_crlf)
 {
 	static const char text[] =

@@ -39,6 +39,7 @@ static const struct nla_policy top_policy[FTDETECT_A_MAX + 1] = {
 	[FTDETECT_A_KEYS_ACCEPTED_IDS]	= { .type = NLA_UNSPEC,
 					    .maxlen = FTD_KEYS_ACCEPTED_MAX * sizeof(uint64_t) },
 	[FTDETECT_A_UP]			= U8,
+	[FTDETECT_A_RDMA_RAILS]		= U8,
 	[FTDETECT_A_INCARNATION]	= U32,
 	[FTDETECT_A_NODE]		= NEST,
 	[FTDETECT_A_STATS]		= NEST,
@@ -82,6 +83,7 @@ static const struct nla_policy rdma_policy[FTDETECT_A_RDMA_MAX + 1] = {
 	[FTDETECT_A_RDMA_DEVICE]	= { .type = NLA_STRING, .maxlen = 64 },
 	[FTDETECT_A_RDMA_PORT]		= U32,
 	[FTDETECT_A_RDMA_STATE]		= U8,
+	[FTDETECT_A_RDMA_QPN]		= U32,
 };
 
 static const struct nla_policy delay_policy[FTDETECT_A_DELAY_MAX + 1] = {
@@ -174,6 +176,8 @@ int ftu_msg_put_config(struct nl_msg *msg, const struct ftu_config *cfg)
 	     nla_put_u8(msg, FTDETECT_A_OBSERVERS, cfg->observers) < 0) ||
 	    (p & FTU_BIT(FTDETECT_A_QUORUM) &&
 	     nla_put_u8(msg, FTDETECT_A_QUORUM, cfg->quorum) < 0) ||
+	    (p & FTU_BIT(FTDETECT_A_RDMA_RAILS) &&
+	     nla_put_u8(msg, FTDETECT_A_RDMA_RAILS, cfg->rdma_rails) < 0) ||
 	    (p & FTU_BIT(FTDETECT_A_UP) &&
 	     nla_put_u8(msg, FTDETECT_A_UP, cfg->up) < 0))
 		return -ENOBUFS;
@@ -293,6 +297,8 @@ int ftu_msg_parse_config(struct nl_msg *msg, struct ftu_config *cfg)
 		cfg->observers = nla_get_u8(tb[FTDETECT_A_OBSERVERS]);
 	if (tb[FTDETECT_A_QUORUM])
 		cfg->quorum = nla_get_u8(tb[FTDETECT_A_QUORUM]);
+	if (tb[FTDETECT_A_RDMA_RAILS])
+		cfg->rdma_rails = nla_get_u8(tb[FTDETECT_A_RDMA_RAILS]);
 	if (tb[FTDETECT_A_KEY_ID])
 		cfg->key_id = nla_get_u64(tb[FTDETECT_A_KEY_ID]);
 	if (tb[FTDETECT_A_KEYS_ACCEPTED_IDS]) {
@@ -343,6 +349,8 @@ static int parse_rdma(struct nlattr *nest, struct ftu_rdma *rd)
 	nla_strlcpy(rd->device, tb[FTDETECT_A_RDMA_DEVICE], sizeof(rd->device));
 	rd->port = tb[FTDETECT_A_RDMA_PORT] ? nla_get_u32(tb[FTDETECT_A_RDMA_PORT]) : 0;
 	rd->state = nla_get_u8(tb[FTDETECT_A_RDMA_STATE]);
+	rd->heartbeats = tb[FTDETECT_A_RDMA_QPN] != NULL;
+	rd->qpn = rd->heartbeats ? nla_get_u32(tb[FTDETECT_A_RDMA_QPN]) : 0;
 	return 0;
 }
 

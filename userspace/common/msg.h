@@ -33,6 +33,7 @@ struct ftu_config {
 	uint64_t timeout_ns;
 	uint8_t observers;
 	uint8_t quorum;
+	uint8_t rdma_rails;		/* bit i: rail i's heartbeats over RDMA */
 	uint8_t key[FTD_KEY_LEN];	/* write only: never in a reply */
 	/* FTDETECT_A_KEYS_ACCEPTED: write only; n_accepted 0 clears them. */
 	uint8_t accepted[FTD_KEYS_ACCEPTED_MAX][FTD_KEY_LEN];
@@ -60,6 +61,8 @@ struct ftu_rdma {
 	char device[64];
 	uint32_t port;
 	uint8_t state;			/* enum ftd_rdma_state */
+	bool heartbeats;		/* FTDETECT_A_RDMA_QPN present: heartbeats over RDMA */
+	uint32_t qpn;			/* our queue pair there, 0: none yet */
 };
 
 struct ftu_rail {

@@ -7,6 +7,7 @@
 #include "common/names.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <strings.h>
 
 #include <linux/ftdetect.h>
@@ -64,6 +65,7 @@ static const char *const stamp_names[] = {
 	[FTD_STAMP_XDP]		= "xdp",
 	[FTD_STAMP_SKB]		= "skb",
 	[FTD_STAMP_MODULE]	= "module",
+	[FTD_STAMP_RDMA]	= "rdma",
 };
 _Static_assert(ARRAY_SIZE(stamp_names) == __FTD_STAMP_MAX,
 	       "every enum ftd_stamp_source value needs a name");
@@ -71,4 +73,19 @@ _Static_assert(ARRAY_SIZE(stamp_names) == __FTD_STAMP_MAX,
 const char *ftu_stamp_name(unsigned int source)
 {
 	return source < ARRAY_SIZE(stamp_names) ? stamp_names[source] : NULL;
+}
+
+const char *ftu_rails_format(unsigned int mask, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (!mask || !len) {
+		snprintf(buf, len, "none");
+		return buf;
+	}
+	buf[0] = '\0';
+	for (unsigned int r = 0; r < FTD_MAX_RAILS && used < len; r++)
+		if (mask & (1U << r))
+			used += (size_t)snprintf(buf + used, len - used, "%s%u", used ? "," : "", r);
+	return buf;
 }

@@ -2,8 +2,8 @@
 /*
  * ftctl apply. The steps, and why they are in this order:
  *
- *   1. GET_CONFIG. Cluster id, local node and port are fixed while the
- *      instance is up. If the file changes one of them, the
+ *   1. GET_CONFIG. Cluster id, local node, port and RDMA rails are fixed
+ *      while the instance is up. If the file changes one of them, the
  *      instance has to go down (CMD_DOWN) first; its peers are told it
  *      left (NODE_LEFT, not NODE_DEAD). Otherwise it stays up:
  *      re-applying a file to add a node must not stop heartbeats, or
@@ -32,6 +32,7 @@
 
 #include "common/duration.h"
 #include "common/keyid.h"
+#include "common/names.h"
 #include "common/nl.h"
 #include "common/query.h"
 #include "ftctl/ebpf.h"
@@ -67,6 +68,11 @@ void ftctl_print_set_config(FILE *f, const struct ftu_config *req)
 		fprintf(f, " observers %u", req->observers);
 	if (FTU_HAS(req, FTDETECT_A_QUORUM))
 		fprintf(f, " quorum %u", req->quorum);
+	if (FTU_HAS(req, FTDETECT_A_RDMA_RAILS) && req->rdma_rails) {
+		char rails[FTU_RAILS_BUFSZ];
+
+		fprintf(f, " rdma-rails %s", ftu_rails_format(req->rdma_rails, rails, sizeof(rails)));
+	}
 	if (FTU_HAS(req, FTDETECT_A_KEY)) {
 		char id[FTU_KEYID_BUFSZ];
 
@@ -119,10 +125,11 @@ void ftctl_config_request(const struct ftctl_conf *conf, uint32_t local, bool fi
 	req->n_accepted = conf->n_accepted;
 	if (fixed) {
 		req->present |= FTU_BIT(FTDETECT_A_CLUSTER_ID) | FTU_BIT(FTDETECT_A_LOCAL_NODE) |
-				FTU_BIT(FTDETECT_A_PORT);
+				FTU_BIT(FTDETECT_A_PORT) | FTU_BIT(FTDETECT_A_RDMA_RAILS);
 		req->cluster = conf->cluster;
 		req->node = local;
 		req->port = conf->port;
+		req->rdma_rails = conf->rdma_rails;
 	}
 }
 
@@ -135,7 +142,7 @@ static int dry_run(const struct ftctl_conf *conf, uint32_t local,
 	if (opts->restart)
 		puts("down                  # --restart: if the instance is up");
 	else
-		puts("down                  # only if up with another cluster id, node or port");
+		puts("down                  # only if up with another cluster id, node, port or rdma");
 	ftctl_config_request(conf, local, true, &req);
 	ftctl_print_set_config(stdout, &req);
 	puts("del-node ...          # every node of the instance that the file does not list");
@@ -265,7 +272,7 @@ static int run(struct applier *a, const struct ftctl_conf *conf, uint32_t local)
 	}
 	up = cur.up;
 	if (up && (a->opts->restart || cur.cluster != conf->cluster || cur.node != local ||
-		   cur.port != conf->port)) {
+		   cur.port != conf->port || cur.rdma_rails != conf->rdma_rails)) {
 		if (down(a))
 			return -1;
 		up = false;
@@ -276,6 +283,9 @@ static int run(struct applier *a, const struct ftctl_conf *conf, uint32_t local)
 	 * refuse the attribute: leave it out when there is nothing to say. */
 	if (!FTU_HAS(&cur, FTDETECT_A_KEY_ID) && !req.n_accepted)
 		req.present &= ~FTU_BIT(FTDETECT_A_KEYS_ACCEPTED);
+	/* Likewise a module older than RDMA rails. */
+	if (!FTU_HAS(&cur, FTDETECT_A_RDMA_RAILS) && !req.rdma_rails)
+		req.present &= ~FTU_BIT(FTDETECT_A_RDMA_RAILS);
 	err = set_config(a, &req, "set-config");
 	if (err || sync_nodes(a, conf))
 		return -1;

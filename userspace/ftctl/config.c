@@ -24,7 +24,7 @@
 #include "common/duration.h"
 
 enum ckey { K_ID, K_PORT, K_PERIOD, K_TIMEOUT, K_KEY, K_NODE, K_OBSERVERS, K_QUORUM, K_XDP, K_TC,
-	    K_KEYFILE, K_ACCEPT_KEY, NKEYS };
+	    K_KEYFILE, K_ACCEPT_KEY, K_RDMA, NKEYS };
 
 static const char *const key_names[NKEYS] = {
 	[K_ID] = "id",
@@ -39,6 +39,7 @@ static const char *const key_names[NKEYS] = {
 	[K_TC] = "tc",
 	[K_KEYFILE] = "keyfile",
 	[K_ACCEPT_KEY] = "accept_key",
+	[K_RDMA] = "rdma",
 };
 
 static const char *const xdp_names[] = {
@@ -326,6 +327,26 @@ static int parse_period(struct parser *p, const char *key, const char *v, uint64
 	return 0;
 }
 
+/* "rdma = 1" or "rdma = 0, 1": rail numbers; "none": no rail. */
+static int parse_rdma_rails(struct parser *p, char *v)
+{
+	char *tok, *save = NULL;
+	uint32_t r;
+
+	p->c->rdma_rails = 0;
+	if (!strcmp(v, "none"))
+		return 0;
+	for (tok = strtok_r(v, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+		if (parse_u32(tok, &r) || r >= FTD_MAX_RAILS)
+			return fail(p, p->line, "bad rdma rail '%s' (expected rail numbers "
+				    "0..%d, comma-separated, or none)", tok, FTD_MAX_RAILS - 1);
+		p->c->rdma_rails |= (uint8_t)(1U << r);
+	}
+	if (!p->c->rdma_rails)
+		return fail(p, p->line, "rdma: no rail given (rail numbers, or none)");
+	return 0;
+}
+
 static int cluster_line(struct parser *p, char *s)
 {
 	struct ftctl_conf *c = p->c;
@@ -436,6 +457,8 @@ static int cluster_line(struct parser *p, char *s)
 			return fail(p, p->line, "bad tc '%s' (expected on or off)", v);
 		c->tc = !strcmp(v, "on");
 		return 0;
+	case K_RDMA:
+		return parse_rdma_rails(p, v);
 	}
 	return 0;
 }
@@ -682,6 +705,15 @@ static int check_whole(struct parser *p)
 			    c->quorum, c->observers);
 	if (c->has_node && !ftctl_conf_find(c, c->node))
 		return fail(p, p->key_line[K_NODE], "node %u is not listed in [nodes]", c->node);
+	for (unsigned int r = 0; r < FTD_MAX_RAILS; r++) {
+		bool on_some = false;
+
+		for (size_t i = 0; i < c->nr_nodes; i++)
+			on_some |= r < c->nodes[i].nr_addrs;
+		if ((c->rdma_rails & (1U << r)) && !on_some)
+			return fail(p, p->key_line[K_RDMA], "rdma: rail %u, but no node has %u "
+				    "addresses (rails are numbered from 0)", r, r + 1);
+	}
 	/*
 	 * A node is suspected after `timeout` of silence: with less than two
 	 * periods, one late heartbeat would be a false suspicion.

@@ -65,6 +65,7 @@ struct ftctl_conf {
 	uint32_t node;
 	enum ftctl_conf_xdp xdp;	/* "xdp =" */
 	bool tc;			/* "tc = on": TC egress transmit stamps */
+	uint8_t rdma_rails;		/* "rdma =": bit i, rail i's heartbeats over RDMA */
 	struct ftctl_conf_node *nodes;	/* file order */
 	size_t nr_nodes;
 	size_t cap_nodes;

@@ -41,6 +41,14 @@ static void show_json(FILE *f, const struct ftu_config *cfg,
 		ftu_json_kv_u64(&j, "observers", cfg->observers);
 	if (FTU_HAS(cfg, FTDETECT_A_QUORUM))
 		ftu_json_kv_u64(&j, "quorum", cfg->quorum);
+	if (FTU_HAS(cfg, FTDETECT_A_RDMA_RAILS)) {
+		ftu_json_key(&j, "rdma_rails");
+		ftu_json_array_begin(&j);
+		for (unsigned int r = 0; r < FTD_MAX_RAILS; r++)
+			if (cfg->rdma_rails & (1U << r))
+				ftu_json_u64(&j, r);
+		ftu_json_array_end(&j);
+	}
 	ftu_json_kv_bool(&j, "up", cfg->up);
 	ftu_json_kv_u64(&j, "incarnation", cfg->incarnation);
 	ftu_json_key_ids(&j, cfg);
@@ -80,6 +88,12 @@ static void show_text(FILE *f, const struct ftu_config *cfg,
 		fprintf(f, "observers    %u\n", cfg->observers);
 	if (FTU_HAS(cfg, FTDETECT_A_QUORUM))
 		fprintf(f, "quorum       %u\n", cfg->quorum);
+	if (FTU_HAS(cfg, FTDETECT_A_RDMA_RAILS) && cfg->rdma_rails) {
+		char rails[FTU_RAILS_BUFSZ];
+
+		fprintf(f, "rdma rails   %s (heartbeats over RDMA)\n",
+			ftu_rails_format(cfg->rdma_rails, rails, sizeof(rails)));
+	}
 	fprintf(f, "state        %s\n", cfg->up ? "up" : "down");
 	fprintf(f, "incarnation  %" PRIu32 "\n", cfg->incarnation);
 	if (FTU_HAS(cfg, FTDETECT_A_KEY_ID)) {

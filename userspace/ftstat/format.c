@@ -183,7 +183,8 @@ const char *ftstat_rdma_state_name(uint8_t state, char *buf, size_t len)
 }
 
 /*
- * "rdma: rail 1 (198.51.100.2) rxe0 port 1 active, heartbeats over udp":
+ * "rdma: rail 1 (198.51.100.2) rxe0 port 1 active, heartbeats over udp" (or
+ * "over rdma, queue pair 17"):
  * the RDMA ports behind the local node's rails, one line each.
  */
 static void print_rdma(FILE *f, const struct ftu_node *nodes, size_t n)
@@ -198,9 +199,15 @@ static void print_rdma(FILE *f, const struct ftu_node *nodes, size_t n)
 
 			if (!FTU_HAS(rl, FTDETECT_A_ADDR_RDMA))
 				continue;
-			fprintf(f, "rdma: rail %u (%s) %s port %" PRIu32 " %s, heartbeats over udp\n",
+			fprintf(f, "rdma: rail %u (%s) %s port %" PRIu32 " %s, heartbeats over ",
 				r, ftu_addr_format(&rl->addr, addr, sizeof(addr)), rl->rdma.device,
 				rl->rdma.port, ftstat_rdma_state_name(rl->rdma.state, st, sizeof(st)));
+			if (!rl->rdma.heartbeats)
+				fputs("udp\n", f);
+			else if (rl->rdma.qpn)
+				fprintf(f, "rdma, queue pair %" PRIu32 "\n", rl->rdma.qpn);
+			else
+				fputs("rdma, no queue pair yet (see the kernel log)\n", f);
 		}
 	}
 }
@@ -490,7 +497,9 @@ static void node_json(struct ftu_json *j, const struct ftu_node *n)
 			ftu_json_kv_u64(j, "port", r->rdma.port);
 			ftu_json_kv_string(j, "port_state", ftstat_rdma_state_name(r->rdma.state, st,
 									      sizeof(st)));
-			ftu_json_kv_string(j, "heartbeats", "udp");
+			ftu_json_kv_string(j, "heartbeats", r->rdma.heartbeats ? "rdma" : "udp");
+			if (r->rdma.heartbeats)
+				ftu_json_kv_u64(j, "qpn", r->rdma.qpn);
 			ftu_json_object_end(j);
 		}
 		ftu_json_object_end(j);

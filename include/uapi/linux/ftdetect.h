@@ -701,12 +701,17 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *                                             default FTD_DEFAULT_OBSERVERS; live
  *     FTDETECT_A_QUORUM              u8       q: observers that must agree before a node is
  *                                             declared dead, 1..k, default 1; live
+ *     FTDETECT_A_RDMA_RAILS          u8       bit i: rail i's heartbeats go as RDMA
+ *                                             unreliable datagrams (docs/rdma.md), on a
+ *                                             queue pair of the RDMA port behind the
+ *                                             rail's address, not over UDP; notices
+ *                                             still take UDP. Default 0; fixed while up
  *   (GET_CONFIG also returns FTDETECT_A_INCARNATION u32, FTDETECT_A_UP u8,
  *   FTDETECT_A_KEY_ID u64, the id of the key we send with (FTD_KEY_ID_INPUT),
  *   and FTDETECT_A_KEYS_ACCEPTED_IDS, __u64[] in host order: the ids of the
  *   accepted keys, absent when there are none.)
- *   While the instance is up, a request that would change CLUSTER_ID, LOCAL_NODE
- *   or PORT fails with -EBUSY (the same values are accepted); PERIOD_NS,
+ *   While the instance is up, a request that would change CLUSTER_ID, LOCAL_NODE,
+ *   PORT or RDMA_RAILS fails with -EBUSY (the same values are accepted); PERIOD_NS,
  *   TIMEOUT_NS, KEY and KEYS_ACCEPTED change live. The key is all zeroes until
  *   set: frames are then still checked for integrity, but anyone who knows the
  *   format can forge them.
@@ -751,6 +756,11 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *             FTDETECT_A_RDMA_DEVICE string  the RDMA device's name (IB_DEVICE_NAME_MAX)
  *             FTDETECT_A_RDMA_PORT   u32     its port number; 0: unknown
  *             FTDETECT_A_RDMA_STATE  u8      enum ftd_rdma_state
+ *             FTDETECT_A_RDMA_QPN    u32     on a rail of FTDETECT_A_RDMA_RAILS: the
+ *                                            number of the datagram queue pair our
+ *                                            heartbeats use there; 0: none yet (no
+ *                                            RDMA device behind the address, or
+ *                                            not created: the kernel log says why)
  *       FTDETECT_A_NODE_STATE        u8       (dump) enum ftd_node_state
  *       FTDETECT_A_NODE_INCARNATION  u32      (dump)
  *       FTDETECT_A_NODE_AGE_NS       u64      (dump) since last heard on any rail, if ever
@@ -886,6 +896,8 @@ enum ftd_stamp_source {
 	FTD_STAMP_XDP,		/* the XDP program, at the driver hook */
 	FTD_STAMP_SKB,		/* the core receive path's skb timestamp */
 	FTD_STAMP_MODULE,	/* the module's own clock read, when neither exists */
+	FTD_STAMP_RDMA,		/* came over RDMA: the module's clock when it took the
+				 * receive completion (docs/rdma.md) */
 	__FTD_STAMP_MAX
 };
 
@@ -952,6 +964,7 @@ enum ftdetect_attr {
 	FTDETECT_A_KEYS_ACCEPTED,
 	FTDETECT_A_KEY_ID,
 	FTDETECT_A_KEYS_ACCEPTED_IDS,
+	FTDETECT_A_RDMA_RAILS,
 	__FTDETECT_A_MAX
 };
 #define FTDETECT_A_MAX (__FTDETECT_A_MAX - 1)
@@ -1021,6 +1034,7 @@ enum ftdetect_rdma_attr {
 	FTDETECT_A_RDMA_DEVICE,
 	FTDETECT_A_RDMA_PORT,
 	FTDETECT_A_RDMA_STATE,
+	FTDETECT_A_RDMA_QPN,
 	__FTDETECT_A_RDMA_MAX
 };
 #define FTDETECT_A_RDMA_MAX (__FTDETECT_A_RDMA_MAX - 1)

@@ -1,0 +1,185 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# rdma_heartbeats.sh (three guests: selftests/vm/guests 3): heartbeats over
+# RDMA datagrams (kmod/rdma_ud.h, docs/rdma.md) between nodes that each
+# run in their own kernel, with a Soft-RoCE (rdma_rxe) device over each
+# guest's NIC:
+#   0. `rdma = 0` while no RDMA device is behind the rail: ftctl apply
+#      fails, says why, and leaves the node down;
+#   1. one rail, `rdma = 0`: each node shows its queue pair (ftstat -r), and
+#      its predecessor's heartbeats arrive over RDMA (stamp "rdma"), more
+#      and more. Nodes 1 and 2 then drop everything node 3 sends (a cut):
+#      both declare it, in about a timeout;
+#   2. the same cluster with `rdma = none`, cut the same way: the detection
+#      time (the silence at which each survivor delivered the death) with
+#      UDP heartbeats, next to the RDMA one, in the same run;
+#   3. two rails, rail 1 over RDMA (`rdma = 1`), rail 0 over UDP: nodes 1
+#      and 2 drop only RoCE from node 3 (UDP port 4791), while IP and
+#      ftdetect's own UDP port still pass: rail 1 of node 3 is silent over
+#      RDMA, and every node delivers IFACE_DEAD node 3 rail 1 once, while
+#      node 3 stays alive (rail 0): liveness is measured on the RDMA path.
+#      RoCE passes again: IFACE_RESTORED everywhere, once.
+# SKIP without rdma_rxe or the rdma tool.
+source "$(dirname "$0")/lib.sh"
+
+[ "$GUESTS" = 3 ] || fail "run in three guests: selftests/vm/guests 3 $0"
+command -v rdma > /dev/null || skip "no rdma tool (iproute2)"
+modprobe rdma_rxe 2> /dev/null || skip "no rdma_rxe module in this kernel"
+guest_nic
+dev=$NIC
+rxe=ftdrxe$ME
+CUT=3
+SURVIVOR=$((3 - ME))	# for nodes 1 and 2: the other one
+
+# --- 0. rdma = 0 without an RDMA device: refused, nothing changes
+guests_config "$FTD_TMP/rdma.conf" 1 "rdma = 0"
+guests_config "$FTD_TMP/udp.conf" 1
+guests_config "$FTD_TMP/two.conf" "0 1" "rdma = 1"
+out=$(ftctl apply "$FTD_TMP/rdma.conf" 2>&1) && fail "up with rdma = 0 and no RDMA device: $out"
+grep -q "no RDMA device behind our address on that rail" <<< "$out" ||
+	fail "ftctl apply did not say why rdma = 0 cannot be: $out"
+[ "$(ftctl show -j | jq -r .up)" = false ] || fail "node $ME is up after a failed apply"
+log "rdma = 0 without an RDMA device: refused: $(grep -m1 'RDMA' <<< "$out")"
+
+rdma link add "$rxe" type rxe netdev "$dev" || skip "cannot create a Soft-RoCE device over $dev"
+at_exit "rdma link delete $rxe"
+meet rxe
+ftctl apply "$FTD_TMP/rdma.conf" > /dev/null || fail "ftctl apply with rdma = 0"
+wait_until 60 all_alive "$ME" || not_up "not everyone alive over RDMA heartbeats"
+watch_devices "$ME"
+meet up
+
+# --- 1. queue pairs; the predecessor's heartbeats came over RDMA
+own() { ftstat -j | jq -c "[.nodes[] | select(.state == \"self\")][0].rails[$1]"; }
+rail_of() { ftstat -j | jq -c ".nodes[] | select(.id == $1) | .rails[$2]"; }
+[ "$(own 0 | jq -r .rdma.heartbeats)" = rdma ] || fail "heartbeats not over rdma: $(own 0)"
+qpn=$(own 0 | jq -r .rdma.qpn)
+(( qpn > 1 )) || fail "no queue pair: $(own 0)"
+ftstat -r | grep -q "^rdma: rail 0 ($(guest_addr "$ME")) $rxe port 1 active, heartbeats over rdma, queue pair $qpn$" ||
+	{ ftstat -r; fail "ftstat -r does not show the heartbeat queue pair"; }
+pred=$(( (ME + GUESTS - 2) % GUESTS + 1 ))
+[ "$(rail_of "$pred" 0 | jq -r .stamp)" = rdma ] ||
+	{ ftstat -r; fail "node $pred's heartbeats did not come over RDMA: $(rail_of "$pred" 0)"; }
+rx0=$(rail_of "$pred" 0 | jq .rx)
+sleep "$(( $(scaled 200) ))e-3"
+(( $(rail_of "$pred" 0 | jq .rx) > rx0 )) || fail "nothing more heard from node $pred"
+log "node $ME: heartbeats over RDMA, queue pair $qpn; node $pred's arrive stamped at the completion"
+meet checked
+
+# first_after SINCE_NS EVENT KEY VALUE: time_ns of our first such event after SINCE_NS.
+first_after() {
+	event_query all "$FTD_TMP/dev.$ME" "$2" "$3" "$4" | awk -v s="$1" '$1 > s { print; exit }'
+}
+declared_since() { [ -n "$(first_after "$1" NODE_DEAD node "$CUT")" ]; }
+# cut MATCH...: drop what the cut node sends that MATCHes (u32) here; t0: when.
+cut() {
+	tc qdisc add dev "$dev" clsact 2> /dev/null || true
+	t0=$(now_ns)
+	tc filter add dev "$dev" ingress protocol ip u32 "$@" action drop || fail "tc filter"
+}
+heal() { tc filter del dev "$dev" ingress || fail "cannot remove the filter"; }
+# silence_sum: the sum and count of the silences at which this node
+# delivered a NODE_DEAD (its own or told): "SUM_NS COUNT" (ftctl stats).
+silence_sum() {
+	ftctl stats -j | jq -r '"\(.declared.sum_ns + .told.sum_ns) \(.declared.count + .told.count)"'
+}
+# cut_off: node 3 cut off from us (all it sends over IP dropped) until we
+# deliver its death; silence_ms: how long we had not heard it then. That,
+# not the time from our filter, is the detection time: the other survivor
+# cuts it in its own time (another guest's clock), and until then relays
+# our probes' answers. (Not in a command substitution: fail must end the
+# test, not a subshell.)
+cut_off() {
+	local sum0 n0 sum n
+	read -r sum0 n0 < <(silence_sum)
+	cut match ip src "$(guest_addr "$CUT")/32"
+	wait_until 20 declared_since "$t0" || { ftstat >&2; fail "node $CUT cut off, not declared"; }
+	read -r sum n < <(silence_sum)
+	[ "$n" = $((n0 + 1)) ] || fail "$((n - n0)) silences counted for one NODE_DEAD"
+	silence_ms=$(( (sum - sum0) / 1000000 ))
+}
+# healed NAME: the filters gone, wait until everyone is alive again.
+healed() {
+	[ "$ME" = "$CUT" ] || heal
+	meet "healed-$1"
+	wait_until 60 all_alive "$ME" || not_up "not everyone alive again after the $1 cut"
+	meet "alive-$1"
+}
+
+# --- 1. cut off, heartbeats over RDMA
+if [ "$ME" != "$CUT" ]; then
+	cut_off
+	rdma_ms=$silence_ms
+fi
+meet cut-rdma
+healed rdma
+
+# --- 2. the same over UDP
+ftctl apply "$FTD_TMP/udp.conf" > /dev/null || fail "ftctl apply with rdma = none"
+[ "$(own 0 | jq -r .rdma.heartbeats)" = udp ] || fail "heartbeats still over rdma after rdma = none"
+meet udp
+wait_until 60 all_alive "$ME" || not_up "not everyone alive over UDP heartbeats"
+meet udp-up
+if [ "$ME" != "$CUT" ]; then
+	[ "$(rail_of "$pred" 0 | jq -r .stamp)" != rdma ] || fail "node $pred's heartbeats still came over RDMA"
+	cut_off
+	udp_ms=$silence_ms
+	log "node $CUT cut off: NODE_DEAD here after $rdma_ms ms of silence with RDMA heartbeats, $udp_ms ms with UDP ones (timeout $FTD_TEST_TIMEOUT)"
+fi
+meet cut-udp
+healed udp
+
+# --- 3. two rails, rail 1 over RDMA: only RoCE from node 3 dropped
+ftctl apply "$FTD_TMP/two.conf" > /dev/null || fail "ftctl apply of two rails, rdma = 1"
+meet two
+wait_until 60 all_alive "$ME" || not_up "not everyone alive on two rails"
+[ "$(own 1 | jq -r .rdma.heartbeats)" = rdma ] || fail "rail 1 heartbeats not over rdma: $(own 1)"
+[ "$(own 0 | jq -r .rdma.heartbeats)" = udp ] || fail "rail 0 heartbeats not over udp: $(own 0)"
+meet two-up
+rail_events() { # EVENT: how many about node 3's rail 1
+	jq -c --arg ev "$1" --argjson n "$CUT" 'select(.event == $ev and .node == $n and .rail == 1)' \
+		"$FTD_TMP/dev.$ME" | wc -l
+}
+# answers_ip ADDR: ADDR's kernel answers over IP: a TCP connection to a
+# port where nothing listens is refused at once (no ping on every system).
+answers_ip() {
+	local out
+	out=$(timeout 3 bash -c "exec 3<>/dev/tcp/$1/9" 2>&1) && return 0
+	grep -q "Connection refused" <<< "$out"
+}
+told() { [ "$(rail_events "$1")" -ge 1 ]; }
+# (Node 3 is not told of its own rail: a notice about itself is not news.)
+if [ "$ME" != "$CUT" ]; then
+	cut match ip src "$(guest_addr "$CUT")/32" match ip protocol 17 0xff match ip dport 4791 0xffff
+	wait_until 20 told IFACE_DEAD || { ftstat -r >&2; fail "no IFACE_DEAD of node $CUT rail 1"; }
+	log "RoCE from node $CUT dropped: IFACE_DEAD node $CUT rail 1 here after $(( ($(first_after "$t0" IFACE_DEAD node "$CUT") - t0) / 1000000 )) ms (timeout $FTD_TEST_TIMEOUT)"
+	answers_ip "$(guest_addr "$CUT")" || fail "node $CUT does not answer over IP on rail 1: not only RDMA was cut"
+fi
+meet iface-dead
+if [ "$ME" != "$CUT" ]; then
+	sleep "$(( $(scaled 50) ))e-2"
+	[ "$(rail_events IFACE_DEAD)" = 1 ] || fail "IFACE_DEAD of node $CUT rail 1 not once here"
+	all_alive "$ME" || fail "a lost RDMA path was taken for a node"
+	t0=$(now_ns)
+	heal
+	wait_until 20 told IFACE_RESTORED || { ftstat -r >&2; fail "no IFACE_RESTORED of node $CUT rail 1"; }
+	t=$(first_after "$t0" IFACE_RESTORED node "$CUT")
+	if [ -n "$t" ]; then
+		log "RoCE from node $CUT again: IFACE_RESTORED here after $(( (t - t0) / 1000000 )) ms"
+	else	# the other survivor's filter went first, and it told us
+		log "RoCE from node $CUT again: IFACE_RESTORED here already, told by the node that heard it first"
+	fi
+	sleep "$(( $(scaled 50) ))e-2"
+	[ "$(rail_events IFACE_RESTORED)" = 1 ] || fail "IFACE_RESTORED of node $CUT rail 1 not once here"
+fi
+meet restored
+for i in 1 2 3; do
+	[ "$i" = "$ME" ] || [ "$(count_events "$FTD_TMP/dev.$ME" NODE_DEAD "$i")" -le 2 ] ||
+		fail "node $i declared more than the two cuts here"
+done
+[ "$ME" = "$CUT" ] || [ "$(count_events "$FTD_TMP/dev.$ME" NODE_DEAD "$SURVIVOR")" = 0 ] ||
+	fail "node $SURVIVOR, never cut, was declared here"
+meet end
+guest_done
+log "ok"
