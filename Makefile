@@ -39,6 +39,8 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 NL_CFLAGS = $(shell pkg-config --cflags libnl-genl-3.0)
 NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0)
+# ftctl checks the RDMA devices a config names (userspace/ftctl/rdma.c).
+IBV_LIBS = $(shell pkg-config --libs libibverbs)
 # ftstat --journal (userspace/ftstat/journal.c)
 SD_LIBS = $(shell pkg-config --libs libsystemd)
 # CPPFLAGS and LDFLAGS from the environment, as make's conventions have it:
@@ -110,7 +112,7 @@ lib: $(B)/lib/libftdetect.so $(B)/lib/libftdetect.so.1 $(B)/lib/libftdetect.a $(
 
 $(B)/bin/ftctl: userspace/ftctl/*.c userspace/ftctl/*.h $(COMMON_SRC) $(KEYID_SRC) userspace/common/*.h kmod/proto/*.h include/uapi/linux/ftdetect.h $(EBPF_USER_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) $(LDFLAGS) -o $@ userspace/ftctl/*.c $(COMMON_SRC) $(KEYID_SRC) $(EBPF_USER_SRC) $(NL_LIBS) $(EBPF_LIBS)
+	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) $(LDFLAGS) -o $@ userspace/ftctl/*.c $(COMMON_SRC) $(KEYID_SRC) $(EBPF_USER_SRC) $(NL_LIBS) $(EBPF_LIBS) $(IBV_LIBS)
 
 $(B)/bin/ftstat: userspace/ftstat/*.c userspace/ftstat/*.h $(COMMON_SRC) $(KEYID_SRC) userspace/common/*.h kmod/proto/*.h include/uapi/linux/ftdetect.h ebpf/status.c ebpf/*.h
 	@mkdir -p $(@D)
@@ -324,7 +326,7 @@ $(B)/unit/libunit.a: $(UNIT_LIB_OBJ)
 
 $(B)/unit/%: selftests/unit/%.c $(B)/unit/libunit.a $(UNIT_HDRS) selftests/kselftest_harness.h selftests/harness.h
 	@mkdir -p $(@D)
-	$(CC) $(UNIT_CFLAGS) -o $@ $< $(B)/unit/libunit.a $(NL_LIBS) $(EBPF_LIBS) $(SD_LIBS) -lm
+	$(CC) $(UNIT_CFLAGS) -o $@ $< $(B)/unit/libunit.a $(NL_LIBS) $(EBPF_LIBS) $(SD_LIBS) $(IBV_LIBS) -lm
 
 # test_status reads the table with libftdetect's private reader, compiled in.
 $(B)/unit/test_status: userspace/lib/status.c

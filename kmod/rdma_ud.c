@@ -53,6 +53,8 @@ struct ftd_ud_path {
 	u32 qpn, qkey;
 	int ready;		/* 0: resolving, 1: ready, -1: failed */
 	struct list_head retired;	/* in ep->retired, once replaced */
+	/* Its successor while it resolves (ud->mutex): see path_renew(). */
+	struct ftd_ud_path *next;
 };
 
 /* Our queue pair on one rail, and our paths from it. */
@@ -189,29 +191,35 @@ static void drop_soon(struct ftd_ud_ep *ep)
 }
 
 /*
- * The path to peer on ep, if ready for the peer as we hold it now; else
- * ask for one (unless one is being resolved, for FTD_UD_RETRY_NS at most).
+ * Was p resolved for the peer as we hold it now? A restart makes a new
+ * queue pair, and so may a rail that comes back (its device made again).
+ */
+static bool path_fresh(const struct ftd_ud_path *p, struct ftd_peer *peer, u8 rail)
+{
+	return p->incarnation == READ_ONCE(peer->incarnation) &&
+	       p->back == READ_ONCE(peer->rails[rail].back) &&
+	       ftd_addr_equal(&p->dst, &peer->rails[rail].addr);
+}
+
+/*
+ * The path to peer on ep, if ready; else ask for one (unless one is being
+ * resolved, or failed, less than FTD_UD_RETRY_NS ago). A ready path that
+ * is no longer fresh is still used while its successor resolves.
  */
 static struct ftd_ud_path *ready_path(struct ftd_ud_ep *ep, struct ftd_peer *peer, u8 rail)
 {
 	struct ftd_ud_path *p = xa_load(&ep->paths, peer->id);
 	u64 now = ktime_get_ns();
-	int ready;
 
-	if (p) {
-		ready = smp_load_acquire(&p->ready);
-		if (ready == 1 && p->incarnation == READ_ONCE(peer->incarnation) &&
-		    p->back == READ_ONCE(peer->rails[rail].back) &&
-		    ftd_addr_equal(&p->dst, &peer->rails[rail].addr)) {
-			if (READ_ONCE(p->used_ns) != now)
-				WRITE_ONCE(p->used_ns, now);
-			return p;
-		}
-		/* Being resolved, or failed: not asked again before the retry. */
-		if (ready != 1 && now - p->begun_ns < FTD_UD_RETRY_NS)
-			return NULL;
+	if (p && smp_load_acquire(&p->ready) == 1) {
+		if (!path_fresh(p, peer, rail))
+			want(ep->ud, peer->id, rail, false);
+		if (READ_ONCE(p->used_ns) != now)
+			WRITE_ONCE(p->used_ns, now);
+		return p;
 	}
-	want(ep->ud, peer->id, rail, false);
+	if (!p || now - p->begun_ns >= FTD_UD_RETRY_NS)
+		want(ep->ud, peer->id, rail, false);
 	return NULL;
 }
 
@@ -375,6 +383,10 @@ static void set_port(union ftd_addr *a, u16 port)
 /* A path replaced or its endpoint going: no event can reach it after this. */
 static void retire_path(struct ftd_ud_ep *ep, struct ftd_ud_path *p)
 {
+	if (p->next) {
+		retire_path(ep, p->next);
+		p->next = NULL;
+	}
 	if (p->id) {
 		rdma_destroy_id(p->id);
 		p->id = NULL;
@@ -394,19 +406,18 @@ static void free_retired(struct ftd_ud_ep *ep)
 	}
 }
 
-/* Begin resolving a path to node on ep; ud->mutex held. */
-static void path_start(struct ftd_ud *ud, struct ftd_ud_ep *ep, u32 node)
+/* A new path to node on ep, being resolved, not published; ud->mutex held. */
+static struct ftd_ud_path *path_new(struct ftd_ud *ud, struct ftd_ud_ep *ep, u32 node)
 {
 	struct ftd_net *fn = ud->fn;
-	struct ftd_ud_path *p, *old;
+	struct ftd_ud_path *p;
 	union ftd_addr src;
 	struct ftd_peer *peer;
 	bool ok;
-	int ret;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL_ACCOUNT);
 	if (!p)
-		return;
+		return NULL;
 	rcu_read_lock();
 	peer = ftd_peer_find(fn, node);
 	ok = peer && !peer->self && ep->rail < peer->nrails;
@@ -419,7 +430,7 @@ static void path_start(struct ftd_ud *ud, struct ftd_ud_ep *ep, u32 node)
 	ok = ok && own_addr(fn, ep->rail, &src);
 	if (!ok) {
 		kfree(p);
-		return;
+		return NULL;
 	}
 	p->node = node;
 	p->ep = ep;
@@ -432,22 +443,65 @@ static void path_start(struct ftd_ud *ud, struct ftd_ud_ep *ep, u32 node)
 	if (IS_ERR(p->id)) {
 		p->id = NULL;
 		p->ready = -1;
+	} else if (rdma_resolve_addr(p->id, &src.sa, &p->dst.sa, FTD_UD_RESOLVE_MS)) {
+		smp_store_release(&p->ready, -1);
 	}
-	old = xa_store(&ep->paths, node, p, GFP_KERNEL_ACCOUNT);
+	return p;
+}
+
+/* Publish p, retiring what it replaces (senders may still hold that one). */
+static void path_publish(struct ftd_ud_ep *ep, struct ftd_ud_path *p)
+{
+	struct ftd_ud_path *old = xa_store(&ep->paths, p->node, p, GFP_KERNEL_ACCOUNT);
+
 	if (xa_is_err(old)) {
-		if (p->id)
-			rdma_destroy_id(p->id);
-		kfree(p);
+		retire_path(ep, p);
 		return;
 	}
-	/* Senders may still hold the old one: its AH outlives their sends. */
 	if (old)
 		retire_path(ep, old);
-	if (p->id) {
-		ret = rdma_resolve_addr(p->id, &src.sa, &p->dst.sa, FTD_UD_RESOLVE_MS);
-		if (ret)
-			smp_store_release(&p->ready, -1);
+}
+
+/*
+ * A path to node was asked for; ud->mutex held. None, or one that failed
+ * or hangs: a new one, published at once. A ready one that is no longer
+ * fresh keeps carrying heartbeats while its successor (p->next) resolves,
+ * and is replaced once that is ready: a gap of a resolution (address,
+ * route, a round trip of the CM) could make our rail look dead to the
+ * peer, and its own path renewal then ours (heartbeats flapping rails).
+ */
+static void path_renew(struct ftd_ud *ud, struct ftd_ud_ep *ep, u32 node, u64 now)
+{
+	struct ftd_ud_path *p = xa_load(&ep->paths, node), *next;
+	struct ftd_peer *peer;
+	bool stale;
+
+	if (!p || smp_load_acquire(&p->ready) != 1) {
+		if (p && now - p->begun_ns < FTD_UD_RETRY_NS)
+			return;
+		next = path_new(ud, ep, node);
+		if (next)
+			path_publish(ep, next);
+		return;
 	}
+	next = p->next;
+	if (next && smp_load_acquire(&next->ready) == 1) {
+		p->next = NULL;
+		path_publish(ep, next);
+		return;
+	}
+	if (next && now - next->begun_ns < FTD_UD_RETRY_NS)
+		return;
+	if (next) {
+		p->next = NULL;
+		retire_path(ep, next);
+	}
+	rcu_read_lock();
+	peer = ftd_peer_find(ud->fn, node);
+	stale = peer && !path_fresh(p, peer, ep->rail);
+	rcu_read_unlock();
+	if (stale)
+		p->next = path_new(ud, ep, node);
 }
 
 /* -------------------------------------------------------------- endpoints */
@@ -684,7 +738,6 @@ static void ud_work(struct work_struct *w)
 	bool reap_later = false, reaped = false;
 	u64 now = ktime_get_ns();
 	struct ftd_ud_ep *ep;
-	struct ftd_ud_path *p;
 	unsigned long drop;
 	u32 n, i;
 	u8 eps;
@@ -713,11 +766,7 @@ static void ud_work(struct work_struct *w)
 		ep = ep_locked(ud, todo[i].rail);
 		if (!ep)
 			continue;
-		p = xa_load(&ep->paths, todo[i].node);
-		/* Failed or hung: not again before FTD_UD_RETRY_NS. */
-		if (p && smp_load_acquire(&p->ready) != 1 && now - p->begun_ns < FTD_UD_RETRY_NS)
-			continue;
-		path_start(ud, ep, todo[i].node);
+		path_renew(ud, ep, todo[i].node, now);
 	}
 	if (now - ud->gc_ns >= FTD_UD_PATH_IDLE_NS / 4) {
 		ud->gc_ns = now;

@@ -6,20 +6,22 @@
 # run in their own kernel, with a Soft-RoCE (rdma_rxe) device over each
 # guest's NIC:
 #   0. `rdma = 0` while no RDMA device is behind the rail: ftctl apply
-#      fails, says why, and leaves the node down;
+#      fails, says why, and leaves the node down; a config naming an RDMA
+#      device or port the node does not have (`rdma = 0@DEVICE/PORT`) is
+#      refused by ftctl (libibverbs), naming what is there;
 #   1. one rail, `rdma = 0`: each node shows its queue pair (ftstat -r), and
 #      its predecessor's heartbeats arrive over RDMA (stamp "rdma"), more
-#      and more. Nodes 1 and 2 then drop everything node 3 sends (a cut):
-#      both declare it, in about a timeout;
+#      and more. Node 3 then drops everything it sends (a cut, the same
+#      instant for both others): both declare it, in about a timeout;
 #   2. the same cluster with `rdma = none`, cut the same way: the detection
 #      time (the silence at which each survivor delivered the death) with
 #      UDP heartbeats, next to the RDMA one, in the same run;
-#   3. two rails, rail 1 over RDMA (`rdma = 1`), rail 0 over UDP: nodes 1
-#      and 2 drop only RoCE from node 3 (UDP port 4791), while IP and
-#      ftdetect's own UDP port still pass: rail 1 of node 3 is silent over
-#      RDMA, and every node delivers IFACE_DEAD node 3 rail 1 once, while
-#      node 3 stays alive (rail 0): liveness is measured on the RDMA path.
-#      RoCE passes again: IFACE_RESTORED everywhere, once.
+#   3. two rails, rail 1 over RDMA (`rdma = 1`), rail 0 over UDP: node 3
+#      sends no RoCE (UDP port 4791) while IP and ftdetect's own UDP port
+#      still pass: rail 1 of node 3 is silent over RDMA, and nodes 1 and 2
+#      deliver IFACE_DEAD node 3 rail 1 once, while node 3 stays alive
+#      (rail 0): liveness is measured on the RDMA path. RoCE again:
+#      IFACE_RESTORED at both, once.
 # SKIP without rdma_rxe or the rdma tool.
 source "$(dirname "$0")/lib.sh"
 
@@ -28,15 +30,19 @@ command -v rdma > /dev/null || skip "no rdma tool (iproute2)"
 modprobe rdma_rxe 2> /dev/null || skip "no rdma_rxe module in this kernel"
 guest_nic
 dev=$NIC
-rxe=ftdrxe$ME
+rxe=ftdrxe	# each guest its own kernel: the same name everywhere, as on a cluster
+modprobe ib_uverbs 2> /dev/null || true	# libibverbs sees devices through it
 CUT=3
 SURVIVOR=$((3 - ME))	# for nodes 1 and 2: the other one
 
 # --- 0. rdma = 0 without an RDMA device: refused, nothing changes
-guests_config "$FTD_TMP/rdma.conf" 1 "rdma = 0"
+guests_config "$FTD_TMP/rdma.conf" 1 "rdma = 0@$rxe/1"
 guests_config "$FTD_TMP/udp.conf" 1
-guests_config "$FTD_TMP/two.conf" "0 1" "rdma = 1"
-out=$(ftctl apply "$FTD_TMP/rdma.conf" 2>&1) && fail "up with rdma = 0 and no RDMA device: $out"
+guests_config "$FTD_TMP/two.conf" "0 1" "rdma = 1@$rxe"
+guests_config "$FTD_TMP/noport.conf" 1 "rdma = 0@$rxe/2"
+guests_config "$FTD_TMP/nodev.conf" 1 "rdma = 0@mlx5_7/1"
+guests_config "$FTD_TMP/bydev.conf" 1 "rdma = 0"
+out=$(ftctl apply "$FTD_TMP/bydev.conf" 2>&1) && fail "up with rdma = 0 and no RDMA device: $out"
 grep -q "no RDMA device behind our address on that rail" <<< "$out" ||
 	fail "ftctl apply did not say why rdma = 0 cannot be: $out"
 [ "$(ftctl show -j | jq -r .up)" = false ] || fail "node $ME is up after a failed apply"
@@ -44,6 +50,16 @@ log "rdma = 0 without an RDMA device: refused: $(grep -m1 'RDMA' <<< "$out")"
 
 rdma link add "$rxe" type rxe netdev "$dev" || skip "cannot create a Soft-RoCE device over $dev"
 at_exit "rdma link delete $rxe"
+# Devices and ports named in the config, checked through libibverbs first.
+refused() { # CONF WHAT: ftctl apply CONF fails, saying WHAT, and changes nothing
+	local out
+	out=$(ftctl apply "$FTD_TMP/$1" 2>&1) && fail "$1 applied: $out"
+	grep -q "$2" <<< "$out" || fail "$1: ftctl did not say '$2': $out"
+	[ "$(ftctl show -j | jq -r .up)" = false ] || fail "node $ME is up after $1 was refused"
+	log "$1 refused: $out"
+}
+refused noport.conf "rdma: rail 0 is to be on $rxe port 2, but $rxe has 1 port$"
+refused nodev.conf "rdma: rail 0 is to be on RDMA device mlx5_7, which this node does not have (it has: $rxe)"
 meet rxe
 ftctl apply "$FTD_TMP/rdma.conf" > /dev/null || fail "ftctl apply with rdma = 0"
 wait_until 60 all_alive "$ME" || not_up "not everyone alive over RDMA heartbeats"
@@ -72,71 +88,65 @@ first_after() {
 	event_query all "$FTD_TMP/dev.$ME" "$2" "$3" "$4" | awk -v s="$1" '$1 > s { print; exit }'
 }
 declared_since() { [ -n "$(first_after "$1" NODE_DEAD node "$CUT")" ]; }
-# cut MATCH...: drop what the cut node sends that MATCHes (u32) here; t0: when.
+# The cut is made by node 3 itself, on what it sends (its egress), so that
+# both observers lose it at once: filters at each observer went in up to a
+# second apart (each guest runs at its own pace), and the observer that
+# still heard node 3 meanwhile reported its rail back.
+# cut MATCH...: node 3 drops what it sends that MATCHes (u32).
 cut() {
 	tc qdisc add dev "$dev" clsact 2> /dev/null || true
-	t0=$(now_ns)
-	tc filter add dev "$dev" ingress protocol ip u32 "$@" action drop || fail "tc filter"
+	tc filter add dev "$dev" egress protocol ip u32 match ip src "$(guest_addr "$CUT")/32" \
+		"$@" action drop || fail "tc filter"
 }
-heal() { tc filter del dev "$dev" ingress || fail "cannot remove the filter"; }
+heal() { tc filter del dev "$dev" egress || fail "cannot remove the filter"; }
 # silence_sum: the sum and count of the silences at which this node
 # delivered a NODE_DEAD (its own or told): "SUM_NS COUNT" (ftctl stats).
 silence_sum() {
 	ftctl stats -j | jq -r '"\(.declared.sum_ns + .told.sum_ns) \(.declared.count + .told.count)"'
 }
-# cut_off: node 3 cut off from us (all it sends over IP dropped) until we
-# deliver its death; silence_ms: how long we had not heard it then. That,
-# not the time from our filter, is the detection time: the other survivor
-# cuts it in its own time (another guest's clock), and until then relays
-# our probes' answers. (Not in a command substitution: fail must end the
-# test, not a subshell.)
+# cut_off NAME: node 3 cut off (all it sends over IP dropped) until both
+# others deliver its death; at each of them silence_ms: how long it had not
+# heard node 3 then (the detection time, on its own clock). (Not in a
+# command substitution: fail must end the test, not a subshell.)
 cut_off() {
-	local sum0 n0 sum n
-	read -r sum0 n0 < <(silence_sum)
-	cut match ip src "$(guest_addr "$CUT")/32"
-	wait_until 20 declared_since "$t0" || { ftstat >&2; fail "node $CUT cut off, not declared"; }
-	read -r sum n < <(silence_sum)
-	[ "$n" = $((n0 + 1)) ] || fail "$((n - n0)) silences counted for one NODE_DEAD"
-	silence_ms=$(( (sum - sum0) / 1000000 ))
-}
-# healed NAME: the filters gone, wait until everyone is alive again.
-healed() {
-	[ "$ME" = "$CUT" ] || heal
+	local sum0 n0 sum n t0
+	[ "$ME" = "$CUT" ] || read -r sum0 n0 < <(silence_sum)
+	t0=$(now_ns)
+	meet "cut-$1"
+	[ "$ME" != "$CUT" ] || cut
+	if [ "$ME" != "$CUT" ]; then
+		wait_until 20 declared_since "$t0" || { ftstat >&2; fail "node $CUT cut off, not declared"; }
+		read -r sum n < <(silence_sum)
+		[ "$n" = $((n0 + 1)) ] || fail "$((n - n0)) silences counted for one NODE_DEAD"
+		silence_ms=$(( (sum - sum0) / 1000000 ))
+	fi
+	meet "declared-$1"
+	[ "$ME" != "$CUT" ] || heal
 	meet "healed-$1"
 	wait_until 60 all_alive "$ME" || not_up "not everyone alive again after the $1 cut"
 	meet "alive-$1"
 }
 
 # --- 1. cut off, heartbeats over RDMA
-if [ "$ME" != "$CUT" ]; then
-	cut_off
-	rdma_ms=$silence_ms
-fi
-meet cut-rdma
-healed rdma
+cut_off rdma
+rdma_ms=${silence_ms:-}
 
 # --- 2. the same over UDP
 ftctl apply "$FTD_TMP/udp.conf" > /dev/null || fail "ftctl apply with rdma = none"
 [ "$(own 0 | jq -r .rdma.heartbeats)" = udp ] || fail "heartbeats still over rdma after rdma = none"
 meet udp
 wait_until 60 all_alive "$ME" || not_up "not everyone alive over UDP heartbeats"
-meet udp-up
-if [ "$ME" != "$CUT" ]; then
-	[ "$(rail_of "$pred" 0 | jq -r .stamp)" != rdma ] || fail "node $pred's heartbeats still came over RDMA"
-	cut_off
-	udp_ms=$silence_ms
-	log "node $CUT cut off: NODE_DEAD here after $rdma_ms ms of silence with RDMA heartbeats, $udp_ms ms with UDP ones (timeout $FTD_TEST_TIMEOUT)"
-fi
-meet cut-udp
-healed udp
+[ "$(rail_of "$pred" 0 | jq -r .stamp)" != rdma ] || fail "node $pred's heartbeats still came over RDMA"
+cut_off udp
+[ "$ME" = "$CUT" ] ||
+	log "node $CUT cut off: NODE_DEAD here after $rdma_ms ms of silence with RDMA heartbeats, $silence_ms ms with UDP ones (timeout $FTD_TEST_TIMEOUT)"
 
-# --- 3. two rails, rail 1 over RDMA: only RoCE from node 3 dropped
+# --- 3. two rails, rail 1 over RDMA: node 3 sends no RoCE
 ftctl apply "$FTD_TMP/two.conf" > /dev/null || fail "ftctl apply of two rails, rdma = 1"
 meet two
 wait_until 60 all_alive "$ME" || not_up "not everyone alive on two rails"
 [ "$(own 1 | jq -r .rdma.heartbeats)" = rdma ] || fail "rail 1 heartbeats not over rdma: $(own 1)"
 [ "$(own 0 | jq -r .rdma.heartbeats)" = udp ] || fail "rail 0 heartbeats not over udp: $(own 0)"
-meet two-up
 rail_events() { # EVENT: how many about node 3's rail 1
 	jq -c --arg ev "$1" --argjson n "$CUT" 'select(.event == $ev and .node == $n and .rail == 1)' \
 		"$FTD_TMP/dev.$ME" | wc -l
@@ -149,29 +159,30 @@ answers_ip() {
 	grep -q "Connection refused" <<< "$out"
 }
 told() { [ "$(rail_events "$1")" -ge 1 ]; }
+# once EVENT: EVENT of node 3 rail 1 delivered here exactly once.
+once() {
+	sleep "$(( $(scaled 50) ))e-2"
+	[ "$(rail_events "$1")" = 1 ] || {
+		jq -c 'select(.rail != null)' "$FTD_TMP/dev.$ME" >&2
+		fail "$1 of node $CUT rail 1 not once here"
+	}
+}
+meet two-up
 # (Node 3 is not told of its own rail: a notice about itself is not news.)
+[ "$ME" != "$CUT" ] || cut match ip protocol 17 0xff match ip dport 4791 0xffff
 if [ "$ME" != "$CUT" ]; then
-	cut match ip src "$(guest_addr "$CUT")/32" match ip protocol 17 0xff match ip dport 4791 0xffff
 	wait_until 20 told IFACE_DEAD || { ftstat -r >&2; fail "no IFACE_DEAD of node $CUT rail 1"; }
-	log "RoCE from node $CUT dropped: IFACE_DEAD node $CUT rail 1 here after $(( ($(first_after "$t0" IFACE_DEAD node "$CUT") - t0) / 1000000 )) ms (timeout $FTD_TEST_TIMEOUT)"
 	answers_ip "$(guest_addr "$CUT")" || fail "node $CUT does not answer over IP on rail 1: not only RDMA was cut"
+	once IFACE_DEAD
+	all_alive "$ME" || fail "a lost RDMA path was taken for a node"
+	log "node $CUT sends no RoCE, IP on rail 1 still answers: IFACE_DEAD node $CUT rail 1 here, once; node $CUT alive"
 fi
 meet iface-dead
+[ "$ME" != "$CUT" ] || heal
 if [ "$ME" != "$CUT" ]; then
-	sleep "$(( $(scaled 50) ))e-2"
-	[ "$(rail_events IFACE_DEAD)" = 1 ] || fail "IFACE_DEAD of node $CUT rail 1 not once here"
-	all_alive "$ME" || fail "a lost RDMA path was taken for a node"
-	t0=$(now_ns)
-	heal
 	wait_until 20 told IFACE_RESTORED || { ftstat -r >&2; fail "no IFACE_RESTORED of node $CUT rail 1"; }
-	t=$(first_after "$t0" IFACE_RESTORED node "$CUT")
-	if [ -n "$t" ]; then
-		log "RoCE from node $CUT again: IFACE_RESTORED here after $(( (t - t0) / 1000000 )) ms"
-	else	# the other survivor's filter went first, and it told us
-		log "RoCE from node $CUT again: IFACE_RESTORED here already, told by the node that heard it first"
-	fi
-	sleep "$(( $(scaled 50) ))e-2"
-	[ "$(rail_events IFACE_RESTORED)" = 1 ] || fail "IFACE_RESTORED of node $CUT rail 1 not once here"
+	once IFACE_RESTORED
+	log "node $CUT sends RoCE again: IFACE_RESTORED here, once"
 fi
 meet restored
 for i in 1 2 3; do

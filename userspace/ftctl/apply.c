@@ -36,6 +36,7 @@
 #include "common/nl.h"
 #include "common/query.h"
 #include "ftctl/ebpf.h"
+#include "ftctl/rdma.h"
 
 /* A duration for --dry-run: short when exact, else in nanoseconds. */
 static const char *exact_duration(uint64_t ns, char *buf, size_t len)
@@ -296,9 +297,16 @@ static int run(struct applier *a, const struct ftctl_conf *conf, uint32_t local)
 int ftctl_apply(const struct ftctl_conf *conf, uint32_t local,
 		const struct ftctl_apply_opts *opts)
 {
+	const struct ftctl_conf_node *me = ftctl_conf_find(conf, local);
 	struct applier a = { .opts = opts };
+	char why[FTCTL_CONF_ERRSZ];
 	int ret;
 
+	/* The RDMA ports the file names, before anything changes. */
+	if (me && ftctl_rdma_check(conf, me, why, sizeof(why))) {
+		fprintf(stderr, "%s: %s\n", program_invocation_short_name, why);
+		return 1;
+	}
 	if (opts->dry_run)
 		return dry_run(conf, local, opts) ||
 		       ftctl_apply_ebpf(conf, local, true, opts->verbose);

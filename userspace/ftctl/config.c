@@ -13,6 +13,7 @@
 #include "ftctl/config.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -327,20 +328,55 @@ static int parse_period(struct parser *p, const char *key, const char *v, uint64
 	return 0;
 }
 
-/* "rdma = 1" or "rdma = 0, 1": rail numbers; "none": no rail. */
+/* An RDMA device name as rdma-core writes them ("mlx5_0", "rxe0"). */
+static bool rdma_device_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= sizeof(((struct ftctl_conf_rdma *)0)->device))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_.-", *s))
+			return false;
+	return true;
+}
+
+/*
+ * "rdma = 1" or "rdma = 0, 1": rail numbers; "none": no rail. A rail may
+ * name the RDMA device, and port, it must be on: "1@mlx5_1" or "1@mlx5_1/1".
+ */
 static int parse_rdma_rails(struct parser *p, char *v)
 {
-	char *tok, *save = NULL;
-	uint32_t r;
+	char *tok, *save = NULL, *dev, *port;
+	uint32_t r, pn;
 
 	p->c->rdma_rails = 0;
 	if (!strcmp(v, "none"))
 		return 0;
 	for (tok = strtok_r(v, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+		dev = strchr(tok, '@');
+		if (dev)
+			*dev++ = '\0';
 		if (parse_u32(tok, &r) || r >= FTD_MAX_RAILS)
 			return fail(p, p->line, "bad rdma rail '%s' (expected rail numbers "
 				    "0..%d, comma-separated, or none)", tok, FTD_MAX_RAILS - 1);
+		if (p->c->rdma_rails & (1U << r))
+			return fail(p, p->line, "rdma: rail %u given twice", r);
 		p->c->rdma_rails |= (uint8_t)(1U << r);
+		if (!dev)
+			continue;
+		port = strchr(dev, '/');
+		if (port)
+			*port++ = '\0';
+		if (!rdma_device_name(dev))
+			return fail(p, p->line, "rdma: rail %u: bad RDMA device name '%s' "
+				    "(expected RAIL@DEVICE or RAIL@DEVICE/PORT, e.g. 1@mlx5_0/1)",
+				    r, dev);
+		if (port && (parse_u32(port, &pn) || pn < 1 || pn > 255))
+			return fail(p, p->line, "rdma: rail %u: bad port '%s' of %s "
+				    "(expected 1..255)", r, port, dev);
+		strcpy(p->c->rdma_dev[r].device, dev);
+		p->c->rdma_dev[r].port = port ? pn : 0;
 	}
 	if (!p->c->rdma_rails)
 		return fail(p, p->line, "rdma: no rail given (rail numbers, or none)");

@@ -12,6 +12,7 @@
  *   node = 1
  *   xdp = auto          # off (default), auto, native, generic
  *   tc = on             # off (default), on
+ *   rdma = 1@mlx5_1/1   # rail 1's heartbeats over RDMA, on that device and port
  *
  *   [nodes]
  *   1 192.0.2.1
@@ -66,6 +67,11 @@ struct ftctl_conf {
 	enum ftctl_conf_xdp xdp;	/* "xdp =" */
 	bool tc;			/* "tc = on": TC egress transmit stamps */
 	uint8_t rdma_rails;		/* "rdma =": bit i, rail i's heartbeats over RDMA */
+	/* "rdma = RAIL@DEVICE[/PORT]": the RDMA port that rail must be on. */
+	struct ftctl_conf_rdma {
+		char device[64];	/* "": not named */
+		uint32_t port;		/* 0: any of the device's */
+	} rdma_dev[FTD_MAX_RAILS];
 	struct ftctl_conf_node *nodes;	/* file order */
 	size_t nr_nodes;
 	size_t cap_nodes;
