@@ -30,6 +30,8 @@
 #include "net.h"
 #include "peer.h"
 
+struct ib_device;
+
 /* A path that failed or hangs is resolved again after this long. */
 #define FTD_UD_RETRY_NS		(1000ULL * NSEC_PER_MSEC)
 

@@ -47,13 +47,17 @@ meet() {
 # guest_done: this guest finished its part.
 guest_done() { : > "$GUESTS_DIR/done.$ME"; }
 
-# guest_nic: bring the NIC up with our address; NIC: its name.
+# guest_nic: bring the NIC up with our addresses; NIC: its name. It is the
+# interface with the MAC selftests/vm/guests gave this guest (a kernel may
+# have others, e.g. dummy0).
 guest_nic() {
-	local dev
+	local dev mac
+	mac=52:54:00:fd:00:$(printf %02x "$ME")
 	modprobe -q virtio_net 2> /dev/null || true
-	any_nic() { ls /sys/class/net | grep -qv '^lo$'; }
-	wait_until 20 any_nic || fail "no network device in this guest (virtio_net?)"
-	dev=$(ls /sys/class/net | grep -v '^lo$' | head -n 1)
+	nic_of() { ip -br link | awk -v m="$mac" '$3 == m { print $1; exit }'; }
+	has_nic() { [ -n "$(nic_of)" ]; }
+	wait_until 20 has_nic || { ip -br link >&2; fail "no network device with MAC $mac (virtio_net?)"; }
+	dev=$(nic_of)
 	ip addr add "$(guest_addr "$ME" 0)/24" dev "$dev" || fail "cannot address $dev"
 	ip addr add "$(guest_addr "$ME" 1)/24" dev "$dev" || fail "cannot address $dev"
 	ip link set "$dev" up || fail "cannot bring $dev up"
