@@ -176,7 +176,7 @@ rail_events() { # EVENT: how many about node 3's rail 0
 # port where nothing listens is refused at once (no ping on every system).
 answers_ip() {
 	local out
-	out=$(timeout 3 bash -c "exec 3<>/dev/tcp/$1/9" 2>&1) && return 0
+	out=$(timeout "$(scaled 3)" bash -c "exec 3<>/dev/tcp/$1/9" 2>&1) && return 0
 	grep -q "Connection refused" <<< "$out"
 }
 told() { [ "$(rail_events "$1")" -ge 1 ]; }
