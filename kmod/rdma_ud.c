@@ -415,6 +415,7 @@ static struct ftd_ud_path *path_new(struct ftd_ud *ud, struct ftd_ud_ep *ep, u32
 	struct ftd_peer *peer;
 	bool ok;
 
+	lockdep_assert_held(&ud->mutex);
 	p = kzalloc(sizeof(*p), GFP_KERNEL_ACCOUNT);
 	if (!p)
 		return NULL;
@@ -476,6 +477,7 @@ static void path_renew(struct ftd_ud *ud, struct ftd_ud_ep *ep, u32 node, u64 no
 	struct ftd_peer *peer;
 	bool stale;
 
+	lockdep_assert_held(&ud->mutex);
 	if (!p || smp_load_acquire(&p->ready) != 1) {
 		if (p && now - p->begun_ns < FTD_UD_RETRY_NS)
 			return;
@@ -540,6 +542,7 @@ static void ep_free(struct ftd_ud_ep *ep)
 	struct ftd_ud_path *p;
 	unsigned long node;
 
+	lockdep_assert_held(&ep->ud->mutex);
 	xa_for_each(&ep->paths, node, p) {
 		xa_erase(&ep->paths, node);
 		retire_path(ep, p);
@@ -611,6 +614,7 @@ static int ep_create(struct ftd_ud *ud, u8 rail, struct netlink_ext_ack *extack)
 	union ftd_addr addr;
 	int ret = -EADDRNOTAVAIL, i;
 
+	lockdep_assert_held(&ud->mutex);
 	ud->ep_tried_ns[rail] = ktime_get_ns();
 	if (!own_addr(fn, rail, &addr))
 		goto say;
@@ -703,6 +707,7 @@ static void ep_drop(struct ftd_ud *ud, unsigned long mask)
 	struct ftd_ud_ep *gone[FTD_MAX_RAILS] = {};
 	unsigned int r;
 
+	lockdep_assert_held(&ud->mutex);
 	for_each_set_bit(r, &mask, FTD_MAX_RAILS) {
 		gone[r] = ep_locked(ud, r);
 		RCU_INIT_POINTER(ud->ep[r], NULL);
