@@ -15,6 +15,7 @@
 #include "majority.h"
 #include "reach.h"
 #include "relay.h"
+#include "proto/relay.h"
 #include "lag.h"
 
 static void emit_node_event(struct ftd_net *fn, enum ftd_event_type type, u32 node,
@@ -515,7 +516,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	for (i = 0; i < n; i++) {
 		struct ftd_peer *peer = w->peers[i];
 		bool near = i < k;	/* past them: the walk past a silent run */
-		u64 since, deadline = timeout;
+		u64 since, silent, deadline = timeout;
 
 		spin_lock(&peer->lock);
 		old = peer->state;
@@ -557,12 +558,11 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		incarnation = peer->incarnation;
 		if (near)
 			restarted |= near_restarted(w, i, peer);
+		silent = ftd_elapsed(now_ns, peer->last_heard_ns);
 		/* A node we time that sends us nothing may not know we do. */
-		remind = near && ftd_detect_reminds(peer->state,
-						    ftd_elapsed(now_ns, peer->last_heard_ns),
+		remind = near && ftd_detect_reminds(peer->state, silent,
 						    READ_ONCE(fn->cfg.period_ns));
-		ask = ftd_watch_ask(&w->rule, near, peer->state,
-				    ftd_elapsed(now_ns, peer->last_heard_ns), ping_every);
+		ask = ftd_watch_ask(&w->rule, near, peer->state, silent, ping_every);
 		rails_dead = 0;
 		/* no rail is judged while the tick is starved or the machine drops */
 		if (near && !starved && !dropping && !isolated && judging &&
@@ -581,7 +581,9 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 									  ping_every, timeout));
 
 			if (nonce && ask == FTD_WATCH_ASK_HELPERS)
-				ftd_relay_ask(fn, peer, incarnation, nonce);
+				ftd_relay_ask(fn, peer, incarnation, nonce,
+					      ftd_relay_helpers(silent, READ_ONCE(fn->cfg.period_ns),
+								timeout));
 			if (nonce && ftd_watch_tells_between(ask))
 				ftd_dissem_tell_between(fn, peer);
 		}

@@ -7,7 +7,8 @@
 #include "peer.h"
 #include "proto/relay.h"
 
-void ftd_relay_ask(struct ftd_net *fn, struct ftd_peer *suspect, u32 incarnation, u64 nonce)
+void ftd_relay_ask(struct ftd_net *fn, struct ftd_peer *suspect, u32 incarnation, u64 nonce,
+		   u32 helpers)
 {
 	struct ftd_notice n = {
 		.kind = FTD_NOTICE_PROBE_REQ,
@@ -16,12 +17,13 @@ void ftd_relay_ask(struct ftd_net *fn, struct ftd_peer *suspect, u32 incarnation
 		.origin = fn->cfg.node,
 		.nonce = nonce,
 	};
-	u32 ids[FTD_RELAY_HELPERS + 1], cnt, i, asked = 0;
+	u32 ids[FTD_RELAY_HELPERS_MAX + 1], cnt, i, asked = 0;
 	struct ftd_peer *helper;
 
+	helpers = min_t(u32, helpers, FTD_RELAY_HELPERS_MAX);
 	/* One more than needed: the suspect itself may be drawn. */
-	cnt = ftd_members_sample(fn, ids, ARRAY_SIZE(ids));
-	for (i = 0; i < cnt && asked < FTD_RELAY_HELPERS; i++) {
+	cnt = ftd_members_sample(fn, ids, helpers + 1);
+	for (i = 0; i < cnt && asked < helpers; i++) {
 		if (ids[i] == suspect->id)
 			continue;
 		helper = ftd_peer_find(fn, ids[i]);

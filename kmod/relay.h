@@ -11,11 +11,12 @@
 #include "proto/wire.h"
 
 /*
- * We just PROBEd suspect (held at incarnation) with nonce: ask
- * FTD_RELAY_HELPERS random live members to PROBE it too. Under
- * rcu_read_lock; no peer lock held.
+ * We just PROBEd suspect (held at incarnation) with nonce: ask `helpers`
+ * random live members (ftd_relay_helpers(), at most FTD_RELAY_HELPERS_MAX)
+ * to PROBE it too. Under rcu_read_lock; no peer lock held.
  */
-void ftd_relay_ask(struct ftd_net *fn, struct ftd_peer *suspect, u32 incarnation, u64 nonce);
+void ftd_relay_ask(struct ftd_net *fn, struct ftd_peer *suspect, u32 incarnation, u64 nonce,
+		   u32 helpers);
 
 /* A PROBE_REQ from sender, fresh: PROBE its subject for it. Receive softirq. */
 void ftd_relay_request(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd_notice *n);

@@ -22,7 +22,9 @@
  *
  * Loss: a false death needed the direct round trip to fail at every ask;
  * now each of the helpers' four-frame paths must fail too, so at frame
- * loss p the rate falls by about (4p)^FTD_RELAY_HELPERS per ask.
+ * loss p the rate falls by about (4p)^FTD_RELAY_HELPERS per ask. A suspect
+ * still silent after its first ask is asked through twice as many
+ * (ftd_relay_helpers).
  *
  * A helper keeps FTD_RELAY_SLOTS requests per suspect (a suspect has k
  * observers, rarely all suspecting at once); a newer request from the same
@@ -39,6 +41,7 @@
 #include "elapsed.h"
 
 #define FTD_RELAY_HELPERS	3	/* members asked per ask of a suspect */
+#define FTD_RELAY_HELPERS_MAX	(2 * FTD_RELAY_HELPERS)
 #define FTD_RELAY_SLOTS		2	/* requests a helper keeps per suspect */
 
 struct ftd_relay_req {
@@ -59,6 +62,28 @@ struct ftd_relay {
 static inline u64 ftd_relay_wait(u64 period_ns, u64 timeout_ns)
 {
 	return ftd_detect_ask_every(period_ns, timeout_ns);
+}
+
+/*
+ * How many helpers an ask of a suspect silent for silent_ns goes to. Its
+ * first ask (the suspicion begins at half the timeout) goes to
+ * FTD_RELAY_HELPERS; an ask an ask interval later means the first one
+ * brought no answer, and the declaration is near: twice as many. At 20 %
+ * loss an ask fails about 0.36 x 0.59^3 = 7 % of the time with three
+ * helpers, 1.5 % with six; a live suspect whose heartbeats were all lost
+ * is declared only if every ask before the timeout fails. ftdsim, 1,000
+ * nodes, 20 % loss: one death and 2 s after, seeds 1-3, 5, 3 and 3 false
+ * declarations before, none now (relay requests +5 to +20 %); 490 nodes cut
+ * at random, seeds 1-62, a false declaration in 1 run instead of 17 and
+ * undelivered pairs in none instead of 4. A suspect that answers its first
+ * ask, as nearly every one does below a few percent of loss, costs what it
+ * did.
+ */
+static inline u32 ftd_relay_helpers(u64 silent_ns, u64 period_ns, u64 timeout_ns)
+{
+	return silent_ns >= ftd_detect_suspect_after(timeout_ns) +
+			    ftd_detect_ask_every(period_ns, timeout_ns) ?
+		       FTD_RELAY_HELPERS_MAX : FTD_RELAY_HELPERS;
 }
 
 /* Keep a request (nonce 0 is none: ignored). A zeroed table is empty. */

@@ -457,16 +457,16 @@ static bool probe(struct sim *s, u32 v, struct sim_obs *o, u64 every)
 }
 
 /*
- * relay.c ftd_relay_ask: FTD_RELAY_HELPERS random members v holds live,
- * other than the suspect, asked to probe it, with the nonce of v's PROBE.
+ * relay.c ftd_relay_ask: `helpers` random members v holds live, other
+ * than the suspect, asked to probe it, with the nonce of v's PROBE.
  * (ftd_members_sample draws distinct ones; duplicates here are rare.)
  */
-static void ask_helpers(struct sim *s, u32 v, u32 suspect, u64 nonce)
+static void ask_helpers(struct sim *s, u32 v, u32 suspect, u64 nonce, u32 helpers)
 {
 	u32 asked = 0, tries, h;
 	int32_t item;
 
-	for (tries = 0; asked < FTD_RELAY_HELPERS && tries < 4 * FTD_RELAY_HELPERS; tries++) {
+	for (tries = 0; asked < helpers && tries < 4 * helpers; tries++) {
 		h = (u32)sim_rng_below(&s->relay_rng, s->cfg->nodes);
 		item = sim_view_find_node(&s->view, h);
 		if (h == v || h == suspect || (item >= 0 && sim_view_knows(&s->view, v, item)))
@@ -578,7 +578,9 @@ static void detect_tick(struct sim *s, u32 v)
 		    probe(s, v, &o[i], ftd_watch_ask_interval(&node->watch, near, ping_every,
 							      timeout))) {
 			if (ask == FTD_WATCH_ASK_HELPERS && !s->cfg->no_relay)
-				ask_helpers(s, v, o[i].pos, o[i].probe_ns);
+				ask_helpers(s, v, o[i].pos, o[i].probe_ns,
+					    ftd_relay_helpers(s->now - o[i].last_heard_ns,
+							      s->cfg->period_ns, timeout));
 			/* --no-relay: the protocol before asks through helpers */
 			if (ftd_watch_tells_between(ask) && !s->cfg->no_relay)
 				tell_between(s, v, o[i].pos);
