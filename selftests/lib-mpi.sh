@@ -129,8 +129,10 @@ mpi_hosts() {
 # its output goes to stdout and stderr, its exit status is the launcher's.
 # In the background: `mpi_run ... > FILE 2>&1 &` (cleanup kills what is
 # left in the namespaces). FTD_MPI_ARGS adds launcher options. The launcher
-# is stopped (SIGTERM, then SIGKILL 5 s later; exit status 124) after
-# FTD_MPI_TIMEOUT seconds, 120 by default: a hung job fails its test.
+# is stopped (SIGTERM, then SIGKILL 5 s later; exit status 124, or 137
+# when it needed the SIGKILL) after FTD_MPI_TIMEOUT seconds, 120 times
+# FTD_TEST_SCALE by default: a hung job fails its test, a job on a slow
+# (debug) kernel is given the time the scale gives the rest.
 mpi_run() {
 	local flavour=$1 nranks=$2 nodes=() i per
 	shift 2
@@ -167,7 +169,7 @@ mpi_run() {
 			OMPI_MCA_hwloc_base_binding_policy=none \
 			OMPI_MCA_rtc=^hwloc \
 			OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-			timeout -k 5 "${FTD_MPI_TIMEOUT:-120}" "$(mpi_launcher "$flavour")" --host "$hosts" --map-by node -np "$nranks" \
+			timeout -k 5 "${FTD_MPI_TIMEOUT:-$(scaled 120)}" "$(mpi_launcher "$flavour")" --host "$hosts" --map-by node -np "$nranks" \
 			${FTD_MPI_ARGS:-} "$@"
 		;;
 	prrte)
@@ -192,7 +194,7 @@ mpi_run() {
 			OMPI_MCA_btl_tcp_disable_family=6 \
 			OMPI_MCA_pml=ob1 \
 			OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-			timeout -k 5 "${FTD_MPI_TIMEOUT:-120}" "$bin/mpirun" --host "$hosts" \
+			timeout -k 5 "${FTD_MPI_TIMEOUT:-$(scaled 120)}" "$bin/mpirun" --host "$hosts" \
 			--map-by node:OVERSUBSCRIBE --bind-to none -np "$nranks" \
 			${FTD_MPI_ARGS:-} "$@"
 		;;
@@ -205,7 +207,7 @@ mpi_run() {
 		# is closed, and MPICH 4.0.2's MPI_Finalize may not give it (see
 		# all_pairs() in selftests/mpi/mpi_ring.c).
 		n "${nodes[0]}" "$FTD_MPI_NODE_HOST" "n${nodes[0]}" env UCX_TLS=tcp,self UCX_TCP_PUT_ENABLE=n \
-			timeout -k 5 "${FTD_MPI_TIMEOUT:-120}" "$(mpi_launcher "$flavour")" -launcher ssh -launcher-exec "$FTD_MPI_RSH" \
+			timeout -k 5 "${FTD_MPI_TIMEOUT:-$(scaled 120)}" "$(mpi_launcher "$flavour")" -launcher ssh -launcher-exec "$FTD_MPI_RSH" \
 			-hosts "$(mpi_hosts "${nodes[@]}")" -n "$nranks" \
 			${FTD_MPI_ARGS:-} "$FTD_ROOT/selftests/mpi/ucx-rail0" "$@"
 		;;
@@ -215,7 +217,7 @@ mpi_run() {
 
 # mpi_glue_job FLAVOUR: settings for a job of libftdetect_mpi programs that
 # must outlive a rank: the launcher options for it (ftdetect_mpi(3), NOTES)
-# in FTD_MPI_ARGS, a 300 s time limit, and the library's own JSON account,
+# in FTD_MPI_ARGS, a time limit of 300 s times FTD_TEST_SCALE, and the library's own JSON account,
 # one file per rank, in $FTD_TMP/glue.R (FTD_MPI_JSON; Open MPI is told to
 # pass it on to the ranks).
 mpi_glue_job() {
@@ -225,7 +227,7 @@ mpi_glue_job() {
 	mpich) FTD_MPI_ARGS="-disable-auto-cleanup" ;;
 	*) fail "unknown MPI flavour $1: $(mpi_config "$1" DESCRIPTION)" ;;
 	esac
-	export FTD_MPI_ARGS FTD_MPI_TIMEOUT=300 FTD_MPI_JSON=$FTD_TMP/glue.%r
+	export FTD_MPI_ARGS FTD_MPI_TIMEOUT=$(scaled 300) FTD_MPI_JSON=$FTD_TMP/glue.%r
 }
 
 # mpi_start FILE FLAVOUR NRANKS NODES... -- PROGRAM [ARG...]: mpi_run in the
