@@ -241,15 +241,16 @@ mpi_start() {
 }
 
 # mpi_wait_output FILE REGEX SECONDS: wait until a line of FILE matches
-# REGEX (grep -E); fail, showing FILE, if it does not within SECONDS or the
-# launcher started by mpi_start ends first.
+# REGEX (grep -E); fail, showing FILE, if it does not within SECONDS (times
+# FTD_TEST_SCALE, as wait_until) or the launcher started by mpi_start ends
+# first.
 mpi_wait_output() {
-	local file=$1 re=$2 end=$(( EPOCHSECONDS + $3 ))
+	local file=$1 re=$2 end=$(( EPOCHSECONDS + $(scaled "$3") ))
 	until grep -Eq -- "$re" "$file" 2> /dev/null; do
 		if ! kill -0 "${FTD_MPI_PID:-0}" 2>/dev/null || [ "$EPOCHSECONDS" -ge "$end" ]; then
 			grep -Eq -- "$re" "$file" 2> /dev/null && return 0
 			cat "$file" >&2 || true
-			fail "no line matching '$re' from the MPI job within $3 s"
+			fail "no line matching '$re' from the MPI job within $(scaled "$3") s"
 		fi
 		sleep 0.1
 	done
@@ -295,7 +296,8 @@ mpi_check_placement() {
 			fail "rank $r: netns '$(mpi_place "$file" "$r" netns)', expected node $node's $want"
 		[ "${FTD_MPI_LIVE:-0}" = 1 ] || continue
 		pid=$(mpi_place "$file" "$r" pid)
-		ino=$(stat -L -c %i "/proc/$pid/ns/net") || fail "rank $r (pid $pid) does not run"
+		ino=$(stat -L -c %i "/proc/$pid/ns/net") ||
+			{ cat "$file" >&2; fail "rank $r (pid $pid) does not run"; }
 		[ "$ino" = "$want" ] || fail "rank $r (pid $pid) runs in netns $ino, not node $node's $want"
 	done
 }
