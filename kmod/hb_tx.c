@@ -30,15 +30,16 @@ static int tx_rdma(struct ftd_net *fn, struct ftd_peer *peer, struct ftd_frame *
 {
 	struct ftd_rail *rail = &peer->rails[f->rail];
 	u8 buf[FTD_WIRE_HDR_LEN];
+	struct ftd_ud_tx tx;
 	int ret;
 
 	rcu_read_lock();
-	ret = ftd_ud_ready(fn, peer, f->rail);
+	ret = ftd_ud_ready(fn, peer, f->rail, &tx);
 	if (!ret) {
 		f->seq = atomic64_inc_return(&rail->tx_seq);
 		f->tx_ns = ktime_get_clocktai_ns();
 		ftd_wire_encode(buf, sizeof(buf), f, NULL, 0, ftd_keys_get(fn)->key[0]);
-		ret = ftd_ud_send(fn, peer, f->rail, buf, sizeof(buf));
+		ret = ftd_ud_send(&tx, buf, sizeof(buf));
 	}
 	rcu_read_unlock();
 	if (ret == -EAGAIN)

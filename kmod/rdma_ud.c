@@ -87,7 +87,7 @@ struct ftd_ud {
 	struct list_head entry;		/* in uds */
 	struct mutex mutex;		/* ep[], paths: creation and freeing */
 	struct ftd_ud_ep __rcu *ep[FTD_MAX_RAILS];
-	u64 ep_tried_ns[FTD_MAX_RAILS];	/* under mutex */
+	u64 ep_tried_ns[FTD_MAX_RAILS];	/* written under mutex */
 	spinlock_t want_lock;		/* _bh */
 	u32 n_want;
 	struct ftd_ud_want want[FTD_UD_WANT_MAX];
@@ -223,6 +223,10 @@ static struct ftd_ud_path *ready_path(struct ftd_ud_ep *ep, struct ftd_peer *pee
 	return NULL;
 }
 
+/*
+ * The endpoint on rail, or NULL; then the work is asked to make one, but
+ * only once its retry is due (the work would only find it is not).
+ */
 static struct ftd_ud_ep *ep_of(struct ftd_net *fn, u8 rail)
 {
 	struct ftd_ud *ud = rcu_dereference(fn->ud);
@@ -231,34 +235,29 @@ static struct ftd_ud_ep *ep_of(struct ftd_net *fn, u8 rail)
 	if (!ud || rail >= FTD_MAX_RAILS)
 		return NULL;
 	ep = rcu_dereference(ud->ep[rail]);
-	if (!ep)
+	if (!ep && ktime_get_ns() - READ_ONCE(ud->ep_tried_ns[rail]) >= FTD_UD_RETRY_NS)
 		want(ud, 0, rail, true);
 	return ep;
 }
 
-int ftd_ud_ready(struct ftd_net *fn, struct ftd_peer *peer, u8 rail)
+int ftd_ud_ready(struct ftd_net *fn, struct ftd_peer *peer, u8 rail, struct ftd_ud_tx *tx)
 {
-	struct ftd_ud_ep *ep = ep_of(fn, rail);
-
-	if (!ep)
+	tx->ep = ep_of(fn, rail);
+	if (!tx->ep)
 		return -ENETDOWN;
-	return ready_path(ep, peer, rail) ? 0 : -EAGAIN;
+	tx->path = ready_path(tx->ep, peer, rail);
+	return tx->path ? 0 : -EAGAIN;
 }
 
-int ftd_ud_send(struct ftd_net *fn, struct ftd_peer *peer, u8 rail, const u8 *frame, u32 len)
+int ftd_ud_send(const struct ftd_ud_tx *tx, const u8 *frame, u32 len)
 {
-	struct ftd_ud_ep *ep = ep_of(fn, rail);
-	struct ftd_ud_path *p;
+	struct ftd_ud_ep *ep = tx->ep;
+	struct ftd_ud_path *p = tx->path;
 	struct ftd_ud_buf *b;
 	struct ib_sge sge;
 	struct ib_ud_wr wr;
 	int i, ret;
 
-	if (!ep)
-		return -ENETDOWN;
-	p = ready_path(ep, peer, rail);
-	if (!p)
-		return -EAGAIN;
 	if (WARN_ON_ONCE(len > FTD_UD_TX_LEN))
 		return -EMSGSIZE;
 	spin_lock_bh(&ep->post_lock);
@@ -615,7 +614,7 @@ static int ep_create(struct ftd_ud *ud, u8 rail, struct netlink_ext_ack *extack)
 	int ret = -EADDRNOTAVAIL, i;
 
 	lockdep_assert_held(&ud->mutex);
-	ud->ep_tried_ns[rail] = ktime_get_ns();
+	WRITE_ONCE(ud->ep_tried_ns[rail], ktime_get_ns());	/* ep_of reads it locklessly */
 	if (!own_addr(fn, rail, &addr))
 		goto say;
 	set_port(&addr, fn->cfg.port);

@@ -31,6 +31,14 @@
 #include "peer.h"
 
 struct ib_device;
+struct ftd_ud_ep;
+struct ftd_ud_path;
+
+/* Where a heartbeat goes: an endpoint and a ready path of it (RCU). */
+struct ftd_ud_tx {
+	struct ftd_ud_ep *ep;
+	struct ftd_ud_path *path;
+};
 
 /* A path that failed or hangs is resolved again after this long. */
 #define FTD_UD_RETRY_NS		(1000ULL * NSEC_PER_MSEC)
@@ -41,13 +49,15 @@ int ftd_ud_start(struct ftd_net *fn, struct netlink_ext_ack *extack);
 /* At down, with fn->lock held: everything freed, nothing runs after. */
 void ftd_ud_stop(struct ftd_net *fn);
 /*
- * Can a heartbeat go to peer on rail over RDMA? 0: yes; -EAGAIN: no path
- * yet (one is asked for); -ENETDOWN: no endpoint on that rail (asked for
- * again). Under rcu_read_lock, any context but hard irq.
+ * Can a heartbeat go to peer on rail over RDMA? 0: yes, and *tx is where
+ * it goes (for ftd_ud_send, inside the same rcu_read_lock section);
+ * -EAGAIN: no path yet (one is asked for); -ENETDOWN: no endpoint on that
+ * rail (asked for again once its retry is due). Under rcu_read_lock, any
+ * context but hard irq.
  */
-int ftd_ud_ready(struct ftd_net *fn, struct ftd_peer *peer, u8 rail);
-/* Send a heartbeat frame to peer on rail over RDMA; as ftd_ud_ready. */
-int ftd_ud_send(struct ftd_net *fn, struct ftd_peer *peer, u8 rail, const u8 *frame, u32 len);
+int ftd_ud_ready(struct ftd_net *fn, struct ftd_peer *peer, u8 rail, struct ftd_ud_tx *tx);
+/* Send a heartbeat frame where ftd_ud_ready said; 0 or -errno. */
+int ftd_ud_send(const struct ftd_ud_tx *tx, const u8 *frame, u32 len);
 /* Our queue pair's number on rail, 0 if none. Any context. */
 u32 ftd_ud_qpn(struct ftd_net *fn, u8 rail);
 /* The RDMA client: ibdev goes away; every endpoint on it is freed first. */
@@ -65,13 +75,13 @@ static inline void ftd_ud_stop(struct ftd_net *fn)
 {
 }
 
-static inline int ftd_ud_ready(struct ftd_net *fn, struct ftd_peer *peer, u8 rail)
+static inline int ftd_ud_ready(struct ftd_net *fn, struct ftd_peer *peer, u8 rail,
+			       struct ftd_ud_tx *tx)
 {
 	return -ENETDOWN;
 }
 
-static inline int ftd_ud_send(struct ftd_net *fn, struct ftd_peer *peer, u8 rail,
-			      const u8 *frame, u32 len)
+static inline int ftd_ud_send(const struct ftd_ud_tx *tx, const u8 *frame, u32 len)
 {
 	return -ENETDOWN;
 }
