@@ -11,6 +11,9 @@
 #   2. userns_config=N: the same user cannot configure anything.
 #   3. max_openers: one open of /dev/ftdetect more than allowed fails with
 #      EMFILE; closing one makes room again.
+#   4. RDMA rails (kernel queue pairs on the host's devices) only in the
+#      initial network namespace: a user's namespace, and root's own other
+#      namespaces, are refused with the reason, and nothing changes.
 #   (The status table's memory cgroup: net/memcg.sh.)
 #
 # No traffic: the user's instance is never brought up on a real address.
@@ -28,12 +31,14 @@ as_user_ns() {
 as_user_ns true 2> /dev/null ||
 	skip "unprivileged user namespaces are disabled on this kernel (unshare -Urn as nobody failed)"
 
-# A config of N nodes (the local one first) with PERIOD, readable by nobody.
-user_config() { # FILE N PERIOD
+# A config of N nodes (the local one first) with PERIOD, readable by nobody;
+# EXTRA: one more [cluster] line.
+user_config() { # FILE N PERIOD [EXTRA]
 	local i
 	{
 		printf '[cluster]\nid = 7\nperiod = %s\ntimeout = 50ms\n' "$3"
 		echo "key = 000102030405060708090a0b0c0d0e0f"
+		[ -z "${4:-}" ] || echo "$4"
 		printf '\n[nodes]\n'
 		for ((i = 1; i <= $2; i++)); do
 			echo "$i 198.51.100.$((i % 250 + 1))"
@@ -102,4 +107,21 @@ ip netns exec "$FTD_NS_PREFIX-open" bash -c '
 ' 2> "$FTD_TMP/open.err" > "$FTD_TMP/open.out" || fail "max_openers=4: $(cat "$FTD_TMP/open.out" "$FTD_TMP/open.err")"
 grep -qi 'too many open files' "$FTD_TMP/open.err" || fail "the 5th open did not fail with EMFILE: $(cat "$FTD_TMP/open.err")"
 log "max_openers=4: a 5th open fails with EMFILE, a close makes room"
+
+# --- 4. RDMA rails outside the initial network namespace
+user_config "$cfg" 2 10ms "rdma = 0"
+out=$(as_user_ns sh -c "ftctl apply --force --node 1 $cfg; echo status=\$?; ftctl show -j" 2>&1) || true
+grep -q 'status=0' <<< "$out" && fail "RDMA rails accepted in a user's network namespace: $out"
+grep -q 'only in the initial network namespace' <<< "$out" ||
+	fail "no reason given for refusing RDMA rails in a user namespace: $out"
+held=$(sed -n '/^{/,$p' <<< "$out" | jq '.rdma_rails // [] | length' 2> /dev/null || echo "?")
+[ "$held" = 0 ] || fail "the user's instance holds RDMA rails ($held) after the refusal: $out"
+log "RDMA rails in a user namespace: refused: $(grep -m1 'initial network' <<< "$out")"
+chown root:root "$cfg"
+ip netns add "$FTD_NS_PREFIX-rdma"
+out=$(ip netns exec "$FTD_NS_PREFIX-rdma" ftctl apply --force --node 1 "$cfg" 2>&1) &&
+	fail "RDMA rails accepted in root's second network namespace: $out"
+grep -q 'only in the initial network namespace' <<< "$out" ||
+	fail "no reason given for refusing RDMA rails in a second network namespace: $out"
+log "RDMA rails in another network namespace of root: refused: $out"
 log "ok"
