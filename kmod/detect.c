@@ -583,7 +583,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			if (nonce && ask == FTD_WATCH_ASK_HELPERS)
 				ftd_relay_ask(fn, peer, incarnation, nonce,
 					      ftd_relay_helpers(silent, READ_ONCE(fn->cfg.period_ns),
-								timeout));
+								timeout, starved || dropping));
 			if (nonce && ftd_watch_tells_between(ask))
 				ftd_dissem_tell_between(fn, peer);
 		}

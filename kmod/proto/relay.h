@@ -77,12 +77,16 @@ static inline u64 ftd_relay_wait(u64 period_ns, u64 timeout_ns)
  * at random, seeds 1-62, a false declaration in 1 run instead of 17 and
  * undelivered pairs in none instead of 4. A suspect that answers its first
  * ask, as nearly every one does below a few percent of loss, costs what it
- * did.
+ * did. An observer that is itself overloaded (its tick starved, or the
+ * machine dropping what it receives: proto/overload.h) does not double:
+ * its silences are excused from a declaration meanwhile, and more frames
+ * would feed the drops that made the suspects.
  */
-static inline u32 ftd_relay_helpers(u64 silent_ns, u64 period_ns, u64 timeout_ns)
+static inline u32 ftd_relay_helpers(u64 silent_ns, u64 period_ns, u64 timeout_ns,
+				    bool overloaded)
 {
-	return silent_ns >= ftd_detect_suspect_after(timeout_ns) +
-			    ftd_detect_ask_every(period_ns, timeout_ns) ?
+	return !overloaded && silent_ns >= ftd_detect_suspect_after(timeout_ns) +
+					   ftd_detect_ask_every(period_ns, timeout_ns) ?
 		       FTD_RELAY_HELPERS_MAX : FTD_RELAY_HELPERS;
 }
 

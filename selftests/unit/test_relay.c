@@ -100,20 +100,23 @@ TEST(a_request_waits_as_long_as_the_interval_between_asks)
 /*
  * The first ask of a suspect (from half the timeout) goes to the usual
  * helpers; one an ask interval later, when the first brought no answer,
- * to twice as many. 10 ms / 50 ms: suspected at 25 ms, asked every
- * 7.5 ms (on the ticks), so from 32.5 ms of silence on.
+ * to twice as many, unless the observer is overloaded. 10 ms / 50 ms:
+ * suspected at 25 ms, asked every 7.5 ms (on the ticks), so from 32.5 ms
+ * of silence on.
  */
 TEST(a_suspect_still_silent_after_its_first_ask_gets_more_helpers)
 {
-	EXPECT_EQ(FTD_RELAY_HELPERS, ftd_relay_helpers(25 * MS, 10 * MS, 50 * MS));
-	EXPECT_EQ(FTD_RELAY_HELPERS, ftd_relay_helpers(32 * MS, 10 * MS, 50 * MS));
-	EXPECT_EQ(FTD_RELAY_HELPERS_MAX, ftd_relay_helpers(32500000ULL, 10 * MS, 50 * MS));
-	EXPECT_EQ(FTD_RELAY_HELPERS_MAX, ftd_relay_helpers(49 * MS, 10 * MS, 50 * MS));
+	EXPECT_EQ(FTD_RELAY_HELPERS, ftd_relay_helpers(25 * MS, 10 * MS, 50 * MS, false));
+	EXPECT_EQ(FTD_RELAY_HELPERS, ftd_relay_helpers(32 * MS, 10 * MS, 50 * MS, false));
+	EXPECT_EQ(FTD_RELAY_HELPERS_MAX, ftd_relay_helpers(32500000ULL, 10 * MS, 50 * MS, false));
+	EXPECT_EQ(FTD_RELAY_HELPERS_MAX, ftd_relay_helpers(49 * MS, 10 * MS, 50 * MS, false));
 	/* 1 ms / 10 ms: asked every 1.75 ms from 5 ms */
-	EXPECT_EQ(FTD_RELAY_HELPERS, ftd_relay_helpers(6 * MS, 1 * MS, 10 * MS));
-	EXPECT_EQ(FTD_RELAY_HELPERS_MAX, ftd_relay_helpers(6750000ULL, 1 * MS, 10 * MS));
+	EXPECT_EQ(FTD_RELAY_HELPERS, ftd_relay_helpers(6 * MS, 1 * MS, 10 * MS, false));
+	EXPECT_EQ(FTD_RELAY_HELPERS_MAX, ftd_relay_helpers(6750000ULL, 1 * MS, 10 * MS, false));
 	/* never heard: the silence is since boot */
-	EXPECT_EQ(FTD_RELAY_HELPERS_MAX, ftd_relay_helpers(~0ULL, 10 * MS, 50 * MS));
+	EXPECT_EQ(FTD_RELAY_HELPERS_MAX, ftd_relay_helpers(~0ULL, 10 * MS, 50 * MS, false));
+	/* an overloaded observer does not add to its load */
+	EXPECT_EQ(FTD_RELAY_HELPERS, ftd_relay_helpers(49 * MS, 10 * MS, 50 * MS, true));
 	EXPECT_EQ(2 * FTD_RELAY_HELPERS, FTD_RELAY_HELPERS_MAX);
 }
 

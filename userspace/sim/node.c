@@ -580,7 +580,8 @@ static void detect_tick(struct sim *s, u32 v)
 			if (ask == FTD_WATCH_ASK_HELPERS && !s->cfg->no_relay)
 				ask_helpers(s, v, o[i].pos, o[i].probe_ns,
 					    ftd_relay_helpers(s->now - o[i].last_heard_ns,
-							      s->cfg->period_ns, timeout));
+							      s->cfg->period_ns, timeout,
+							      false));	/* no CPU model */
 			/* --no-relay: the protocol before asks through helpers */
 			if (ftd_watch_tells_between(ask) && !s->cfg->no_relay)
 				tell_between(s, v, o[i].pos);
