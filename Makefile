@@ -213,7 +213,7 @@ bench-sim: $(B)/bin/ftdsim
 # otherwise: docs/benchmarks.md's numbers were measured there. `make
 # bench-NAME` runs one.
 BENCH_VM := detect procdead suspect cost
-bench-vm $(patsubst %,bench-%,$(BENCH_VM)) bench-lossy bench-suspect-runs: export FTD_VM_CPUS ?= 1
+bench-vm $(patsubst %,bench-%,$(BENCH_VM)) bench-lossy bench-suspect-runs bench-ulfm: export FTD_VM_CPUS ?= 1
 BENCH_BINS := $(patsubst bench/tools/%.c,$(B)/bench/bin/%,$(wildcard bench/tools/*.c))
 
 .PHONY: bench bench-vm bench-tools $(patsubst %,bench-%,$(BENCH_VM))
@@ -236,6 +236,22 @@ bench-lossy: all $(BENCH_BINS)
 bench-suspect-runs: all $(BENCH_BINS)
 	BENCH_RUNS=$${BENCH_RUNS:-10} BENCH_SETTINGS=$${BENCH_SETTINGS:-1000:10000} \
 		selftests/vm/run bench/vm/run-all suspect
+# Time to the ULFM error in the survivors' MPI call, Open MPI alone against
+# Open MPI with ftdetect (bench/ulfm.sh; needs an MPI with working ULFM that
+# make mpi found, ftdetect_mpi(3); ~30 min). ftb-ulfm is built per MPI,
+# against that MPI's libftdetect_mpi.
+.PHONY: bench-ulfm
+BENCH_MPI_BINS := $(patsubst %,$(B)/bench/mpi/ftb-ulfm.%,$(MPI_FOUND))
+define bench_mpi_rule
+$(B)/bench/mpi/ftb-ulfm.$(1): bench/mpi/ftb-ulfm.c $(MPI_B)/$(1)/libftdetect_mpi_$(1).so $(MPI_B)/$(1)/ftd_mpi_config.h
+	@mkdir -p $$(@D)
+	OMPI_CC=$(CC) MPICH_CC=$(CC) $(MPICC_$(1)) $(CFLAGS) $(WARN) -std=gnu11 -Wno-missing-prototypes \
+		-include $(MPI_B)/$(1)/ftd_mpi_config.h -I$(MPI_B)/include -o $$@ $$< \
+		-L$(MPI_B)/$(1) -l:libftdetect_mpi_$(1).so -Wl,-rpath,$(MPI_B)/$(1)
+endef
+$(foreach f,$(MPI_FOUND),$(eval $(call bench_mpi_rule,$(f))))
+bench-ulfm: all $(BENCH_MPI_BINS)
+	selftests/vm/run bench/vm/run-all ulfm
 # ---------------------------------------------------------------- end of benchmarks
 
 # ---------------------------------------------------------------- tests
