@@ -17,17 +17,17 @@
 #include "majority.h"
 #include "relay.h"
 #include "fresh.h"
+#include "outbox.h"
 
 void ftd_dissem_send_to(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_notice *n)
 {
 	u8 payload[FTD_WIRE_NOTICE_LEN];
-	u8 rail;
 
 	ftd_notice_encode(payload, n);
-	/* On every rail: one surviving fabric is enough to carry it. */
-	for (rail = 0; rail < peer->nrails; rail++)
-		if (!ftd_tx_frame(fn, peer, rail, FTD_FRAME_NOTICE, payload, sizeof(payload)))
-			atomic64_inc(&fn->stats.notices_tx);
+	/* News waits for the pass to end, with the rest for peer (outbox.h). */
+	if (ftd_notice_batchable(n->kind) && ftd_outbox_add(fn, peer, payload))
+		return;
+	ftd_outbox_send(fn, peer, payload, sizeof(payload));
 }
 
 /* Forward (or originate) n to our fingers in the live ring. */
@@ -616,27 +616,17 @@ static bool about_self(struct ftd_net *fn, const struct ftd_notice *n)
 	return true;
 }
 
-void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd_frame *f)
+/* One notice of a frame from sender, as if it had come alone. */
+static void rx_notice(struct ftd_net *fn, struct ftd_peer *sender, const u8 *payload)
 {
 	enum ftd_event_type ev;
 	struct ftd_peer *subject;
 	struct ftd_notice n;
 	bool news = false, flipped;
 
-	if (!ftd_notice_decode(f->payload, f->payload_len, &n)) {
-		atomic64_inc(&fn->stats.rx_malformed);
+	/* ftd_notices_check() decoded it once already. */
+	if (WARN_ON_ONCE(!ftd_notice_decode(payload, FTD_WIRE_NOTICE_LEN, &n)))
 		return;
-	}
-	atomic64_inc(&fn->stats.notices_rx);
-	/*
-	 * From an incarnation we hold dead: it was cut off or stalled, and
-	 * what it concluded meanwhile (its neighbours silent: dead) is not
-	 * to be believed, nor passed on. It learns its own death instead.
-	 */
-	if (held_dead(sender, f->incarnation)) {
-		ftd_dissem_tell_dead(fn, sender, f->incarnation);
-		return;
-	}
 	if (n.kind == FTD_NOTICE_SYNC) {
 		/* Fresh (proto/fresh.h) and from the asker itself: rate-limited there. */
 		if (n.subject == sender->id)
@@ -738,4 +728,31 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 		broadcast(fn, &n, sender->id);
 	else
 		atomic64_inc(&fn->stats.notices_dup);
+}
+
+void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd_frame *f)
+{
+	u16 i, cnt = ftd_notices_check(f->payload, f->payload_len);
+
+	/* Malformed anywhere: nothing of it is applied (the uapi header's "Batches"). */
+	if (!cnt) {
+		atomic64_inc(&fn->stats.rx_malformed);
+		return;
+	}
+	atomic64_inc(&fn->stats.notices_rx);
+	atomic64_add(cnt, &fn->stats.notice_items_rx);
+	/*
+	 * From an incarnation we hold dead: it was cut off or stalled, and
+	 * what it concluded meanwhile (its neighbours silent: dead) is not
+	 * to be believed, nor passed on. It learns its own death instead.
+	 */
+	if (held_dead(sender, f->incarnation)) {
+		ftd_dissem_tell_dead(fn, sender, f->incarnation);
+		return;
+	}
+	/* What the frame brings as news goes on together, a frame per finger. */
+	ftd_outbox_begin();
+	for (i = 0; i < cnt; i++)
+		rx_notice(fn, sender, f->payload + i * FTD_WIRE_NOTICE_LEN);
+	ftd_outbox_end();
 }

@@ -109,7 +109,9 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	enum ftd_fresh_verdict v;
 
 	if (f->type == FTD_FRAME_NOTICE) {
-		if (!ftd_notice_decode(f->payload, f->payload_len, &notice))
+		/* A PROBE or its answer is alone in its frame: the first is all. */
+		if (!ftd_notices_check(f->payload, f->payload_len) ||
+		    !ftd_notice_decode(f->payload, FTD_WIRE_NOTICE_LEN, &notice))
 			return true;	/* ftd_dissem_rx counts it malformed */
 		if (notice.kind == FTD_NOTICE_PROBE) {
 			answer_probe(fn, peer, f, notice.nonce, now);

@@ -10,6 +10,7 @@
 #include "proto/wire.h"
 #include "keys.h"
 #include "rdma_ud.h"
+#include "outbox.h"
 
 void ftd_tx_hurry_neighbours(struct ftd_net *fn, struct ftd_peer *peer)
 {
@@ -170,7 +171,10 @@ static enum hrtimer_restart hb_timer_fired(struct hrtimer *timer)
 	 * The tick after a late one is starved too: it comes right after the
 	 * catch-up, before the receive path has drained what queued meanwhile.
 	 */
+	/* What the tick decides goes out together, a frame per peer (outbox.h). */
+	ftd_outbox_begin();
 	ftd_detect_tick(fn, now, now - late, late > period || fn->tick_was_late);
+	ftd_outbox_end();
 	fn->tick_was_late = late > period;
 	/* Overruns (a late softirq) skip periods instead of bursting. */
 	hrtimer_forward_now(timer, ns_to_ktime(period));

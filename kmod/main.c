@@ -12,6 +12,7 @@
 #include "chardev.h"
 #include "link.h"
 #include "rdma.h"
+#include "outbox.h"
 
 /*
  * RDMA events schedule link.c's work (an instance coming up, through genl,
@@ -22,6 +23,9 @@ static int __init ftd_init(void)
 {
 	int ret;
 
+	ret = ftd_outbox_init();
+	if (ret)
+		goto err_outbox;
 	ret = ftd_net_init();
 	if (ret)
 		goto err_net;
@@ -49,6 +53,8 @@ err_rdma:
 err_link:
 	ftd_net_exit();
 err_net:
+	ftd_outbox_exit();
+err_outbox:
 	return ret;
 }
 
@@ -59,6 +65,7 @@ static void __exit ftd_exit(void)
 	ftd_rdma_exit();
 	ftd_link_exit();
 	ftd_net_exit();
+	ftd_outbox_exit();
 }
 
 module_init(ftd_init);

@@ -18,6 +18,7 @@
 #include "bounds.h"
 #include "majority.h"
 #include "keys.h"
+#include "outbox.h"
 #include "rdma_ud.h"
 
 unsigned int ftd_net_id __read_mostly;
@@ -335,6 +336,8 @@ static void fence(struct ftd_net *fn, u32 origin, bool minority, u32 old)
 	struct ftd_event ev = ftd_event_new(FTD_EV_FENCED);
 	struct ftd_peer *self;
 
+	/* What we decided before goes out first, under the old incarnation. */
+	ftd_outbox_flush();
 	/* Two copies of one verdict may race here, on two CPUs: fence once. */
 	if (cmpxchg(&fn->incarnation, old, new) != old) {
 		/*

@@ -63,6 +63,7 @@ struct ftd_stats {
 	atomic64_t relays_asked, relays_sent, relays_heard;	/* relay.c */
 	atomic64_t tick_late_max_ns;	/* written by the timer only */
 	atomic64_t notices_tx, notices_rx, notices_dup;
+	atomic64_t notice_items_tx, notice_items_rx;	/* the notices those frames carried */
 	atomic64_t fenced;
 	atomic64_t rx_stale, rx_replay, rx_unproven;
 	atomic64_t repairs;		/* repair.c */

@@ -3,6 +3,7 @@
 #include <linux/workqueue.h>
 #include "view.h"
 #include "dissem.h"
+#include "outbox.h"
 #include "proto/wire.h"
 #include "proto/elapsed.h"
 
@@ -94,36 +95,47 @@ static bool notice_of(struct ftd_net *fn, struct ftd_peer *subject, struct ftd_n
 }
 
 /*
+ * Nodes a view takes in one outbox pass (outbox.h), with BHs off: their
+ * notices go in frames of FTD_WIRE_NOTICES_MAX, and the work reschedules
+ * between slices.
+ */
+#define VIEW_SLICE	FTD_WIRE_NOTICES_MAX
+
+/*
  * Our view, to node to_id: a notice per node we know, ourselves included.
- * One node at a time under RCU, rescheduling between them: both nodes may
- * be removed meanwhile, which ends the view.
+ * A slice of nodes at a time under RCU, rescheduling between them: both
+ * nodes may be removed meanwhile, which ends the view.
  */
 static void send_view(struct ftd_net *fn, u32 to_id, bool ask_back)
 {
 	struct ftd_notice n = { .origin = fn->cfg.node };
 	struct ftd_peer *to, *subject;
 	unsigned long id = 0;
+	bool more = true;
+	u32 i;
 
-	for (;;) {
+	while (more) {
 		if (!READ_ONCE(fn->up))
 			return;
-		rcu_read_lock();
-		to = xa_load(&fn->peers, to_id);
-		subject = to ? xa_find(&fn->peers, &id, ULONG_MAX, XA_PRESENT) : NULL;
-		if (!subject) {
-			rcu_read_unlock();
-			break;
+		ftd_outbox_begin();
+		for (i = 0; more && i < VIEW_SLICE; i++) {
+			to = xa_load(&fn->peers, to_id);
+			subject = to ? xa_find(&fn->peers, &id, ULONG_MAX, XA_PRESENT) : NULL;
+			if (!subject) {
+				more = false;
+				break;
+			}
+			if (subject != to && notice_of(fn, subject, &n)) {
+				ftd_dissem_send_to(fn, to, &n);
+				if (n.kind == FTD_NOTICE_ALIVE)
+					send_ranks(fn, to, subject, n.subject_incarnation);
+			}
+			if (id == ULONG_MAX)
+				more = false;
+			id++;
 		}
-		if (subject != to && notice_of(fn, subject, &n)) {
-			ftd_dissem_send_to(fn, to, &n);
-			if (n.kind == FTD_NOTICE_ALIVE)
-				send_ranks(fn, to, subject, n.subject_incarnation);
-		}
-		rcu_read_unlock();
+		ftd_outbox_end();
 		cond_resched();
-		if (id == ULONG_MAX)
-			break;
-		id++;
 	}
 	if (!ask_back)
 		return;

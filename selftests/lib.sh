@@ -608,27 +608,42 @@ tc_counter() {
 # stat_counter NODE NAME: a module counter (ftctl stats: rx, rx_malformed, ...).
 stat_counter() { n "$1" ftctl stats -j | jq -r ".$2"; }
 
-# notice_frames NODE...: "SENT RECEIVED" notice frames, summed over NODEs
-# (ftctl stats: notices_tx, notices_rx), one ftctl and jq per node.
+# notice_frames NODE...: "SENT RECEIVED ITEMS_RECEIVED", the notice frames
+# sent and received and the notices those received carried (a frame
+# carries several: the uapi's "Batches"), summed over NODEs (ftctl stats:
+# notices_tx, notices_rx, notice_items_rx), one ftctl and jq per node.
 notice_frames() {
-	local i tx=0 rx=0 t r
+	local i tx=0 rx=0 items=0 t r m
 	for i in "$@"; do
-		read -r t r < <(n "$i" ftctl stats -j | jq -r '"\(.notices_tx) \(.notices_rx)"')
-		tx=$((tx + t)) rx=$((rx + r))
+		read -r t r m < <(n "$i" ftctl stats -j |
+			jq -r '"\(.notices_tx) \(.notices_rx) \(.notice_items_rx // .notices_rx)"')
+		tx=$((tx + t)) rx=$((rx + r)) items=$((items + m))
 	done
-	echo "$tx $rx"
+	echo "$tx $rx $items"
 }
 
-# notice_cost "SENT RECEIVED" DEATHS NODE...: log what DEATHS deaths cost
-# in notice frames at NODEs since notice_frames printed the first argument
-# (the frames per failure of docs/detection.md; a number, not a check).
+# notice_cost "SENT RECEIVED ITEMS" DEATHS NODE...: log what DEATHS deaths
+# cost in notice frames at NODEs since notice_frames printed the first
+# argument (the frames per failure of docs/detection.md; a number, not a
+# check), and how many notices a received frame carried.
 notice_cost() {
-	local tx0 rx0 tx rx deaths=$2 nodes
-	read -r tx0 rx0 <<< "$1"
+	local tx0 rx0 items0 tx rx items deaths=$2 nodes
+	read -r tx0 rx0 items0 <<< "$1"
 	shift 2
 	nodes=$#
-	read -r tx rx < <(notice_frames "$@")
-	log "notice frames for $deaths death(s) at $nodes nodes: $((tx - tx0)) sent, $((rx - rx0)) received; per death and node $(awk -v s=$((tx - tx0)) -v r=$((rx - rx0)) -v d="$deaths" -v n="$nodes" 'BEGIN { printf "%.1f sent, %.1f received", s / d / n, r / d / n }')"
+	read -r tx rx items < <(notice_frames "$@")
+	log "notice frames for $deaths death(s) at $nodes nodes: $((tx - tx0)) sent, $((rx - rx0)) received carrying $((items - items0)) notices; per death and node $(awk -v s=$((tx - tx0)) -v r=$((rx - rx0)) -v d="$deaths" -v n="$nodes" 'BEGIN { printf "%.1f sent, %.1f received", s / d / n, r / d / n }')"
+}
+
+# notices_batched "SENT RECEIVED ITEMS" NODE...: true when, since
+# notice_frames printed the first argument, some frame NODEs received
+# carried more than one notice.
+notices_batched() {
+	local tx0 rx0 items0 tx rx items
+	read -r tx0 rx0 items0 <<< "$1"
+	shift
+	read -r tx rx items < <(notice_frames "$@")
+	[ $((items - items0)) -gt $((rx - rx0)) ]
 }
 
 # udp_csum_errors NODE: Udp InCsumErrors of NODE (IPv4 and IPv6 summed).

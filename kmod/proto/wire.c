@@ -2,11 +2,14 @@
 #include "wire.h"
 #include "siphash.h"
 
-/* Payload size each frame type must carry; -1: any up to FTD_MAX_FRAME. */
-static const int payload_len_of_type[__FTD_FRAME_MAX] = {
-	[FTD_FRAME_HEARTBEAT] = 0,
-	[FTD_FRAME_NOTICE] = FTD_WIRE_NOTICE_LEN,
-};
+/* Heartbeats carry nothing; notices one or more whole notices. */
+static bool payload_len_ok(u8 type, u16 len)
+{
+	if (type == FTD_FRAME_HEARTBEAT)
+		return len == 0;
+	return len && len % FTD_WIRE_NOTICE_LEN == 0 &&
+	       len / FTD_WIRE_NOTICE_LEN <= FTD_WIRE_NOTICES_MAX;
+}
 
 enum ftd_wire_status ftd_wire_decode(const u8 *buf, size_t len, struct ftd_frame *f)
 {
@@ -39,8 +42,7 @@ enum ftd_wire_status ftd_wire_decode(const u8 *buf, size_t len, struct ftd_frame
 	f->receiver = ftd_get_be32(buf + 56);
 	f->payload = buf + FTD_WIRE_HDR_LEN;
 	f->payload_len = (u16)(len - FTD_WIRE_HDR_LEN);
-	if (payload_len_of_type[f->type] >= 0 &&
-	    f->payload_len != payload_len_of_type[f->type])
+	if (!payload_len_ok(f->type, f->payload_len))
 		return FTD_WIRE_BAD_PAYLOAD;
 	return FTD_WIRE_OK;
 }
@@ -162,4 +164,19 @@ bool ftd_notice_decode(const u8 *p, u16 len, struct ftd_notice *n)
 	}
 	n->regid = n->kind == FTD_NOTICE_PROBE_ACK ? 0 : ftd_get_be32(p + 24);
 	return true;
+}
+
+u16 ftd_notices_check(const u8 *payload, u16 len)
+{
+	struct ftd_notice n;
+	u16 i, cnt = len / FTD_WIRE_NOTICE_LEN;
+
+	if (!len || len % FTD_WIRE_NOTICE_LEN || cnt > FTD_WIRE_NOTICES_MAX)
+		return 0;
+	for (i = 0; i < cnt; i++)
+		if (!ftd_notice_decode(payload + i * FTD_WIRE_NOTICE_LEN, FTD_WIRE_NOTICE_LEN,
+				       &n) ||
+		    (cnt > 1 && !ftd_notice_batchable(n.kind)))
+			return 0;
+	return cnt;
 }

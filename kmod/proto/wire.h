@@ -99,9 +99,26 @@ static inline bool ftd_notice_is_iface(u8 kind)
 	return kind == FTD_NOTICE_IFACE_DEAD || kind == FTD_NOTICE_IFACE_RESTORED;
 }
 
+/*
+ * The kinds that are news to apply and forward, which may share a frame
+ * (FTD_WIRE_NOTICES_MAX, the uapi header's "Batches"); every other kind
+ * is alone in its frame.
+ */
+static inline bool ftd_notice_batchable(u8 kind)
+{
+	return kind == FTD_NOTICE_DEAD || kind == FTD_NOTICE_LEFT || kind == FTD_NOTICE_ALIVE ||
+	       ftd_notice_is_proc(kind) || ftd_notice_is_iface(kind);
+}
+
 /* Writes FTD_WIRE_NOTICE_LEN bytes. */
 void ftd_notice_encode(u8 *payload, const struct ftd_notice *n);
 /* Unknown kinds and non-zero reserved bytes are malformed: false. */
 bool ftd_notice_decode(const u8 *payload, u16 len, struct ftd_notice *n);
+/*
+ * A notice frame's payload of len bytes: how many notices it holds, or 0
+ * if it is malformed as a whole (any notice malformed, or a control kind
+ * beside others). Notice i is then at payload + i * FTD_WIRE_NOTICE_LEN.
+ */
+u16 ftd_notices_check(const u8 *payload, u16 len);
 
 #endif

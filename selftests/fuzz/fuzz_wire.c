@@ -14,7 +14,9 @@
  *     the MAC covers every byte but the timestamp slots and itself;
  *  2. a decoded notice payload (and the input's last 32 bytes as one):
  *     the notice format has no slack, so what decodes re-encodes to exactly
- *     the same 32 bytes;
+ *     the same 32 bytes; a batch (several notices in one frame) is whole
+ *     or nothing: ftd_notices_check() accepts it only if every notice
+ *     decodes and none is a control kind beside others;
  *  3. the input as field values: encode, then decode, gives them back (the
  *     fields the kind carries), with a valid MAC.
  * A violation aborts, which libFuzzer reports as a crash with the input.
@@ -100,6 +102,21 @@ static void check_notice_bytes(const u8 *p, u16 len)
 	CHECK(notice_eq(&n, &again));
 }
 
+/* A batch is accepted whole or not at all, by the rules of the uapi's "Batches". */
+static void check_batch(const u8 *p, u16 len)
+{
+	u16 cnt = ftd_notices_check(p, len), i, n = len / FTD_WIRE_NOTICE_LEN;
+	bool all_ok = len && len % FTD_WIRE_NOTICE_LEN == 0 && n <= FTD_WIRE_NOTICES_MAX;
+	struct ftd_notice m;
+
+	for (i = 0; all_ok && i < n; i++) {
+		check_notice_bytes(p + i * FTD_WIRE_NOTICE_LEN, FTD_WIRE_NOTICE_LEN);
+		all_ok = ftd_notice_decode(p + i * FTD_WIRE_NOTICE_LEN, FTD_WIRE_NOTICE_LEN, &m) &&
+			 (n == 1 || ftd_notice_batchable(m.kind));
+	}
+	CHECK(cnt == (all_ok ? n : 0));
+}
+
 /*
  * The MAC covers every byte but the two timestamp slots, which the TC and
  * XDP programs rewrite in flight, and the MAC field itself.
@@ -157,7 +174,8 @@ static void check_datagram(const u8 *buf, size_t len)
 	if (f.type == FTD_FRAME_HEARTBEAT)
 		CHECK(f.payload_len == 0);
 	if (f.type == FTD_FRAME_NOTICE)
-		CHECK(f.payload_len == FTD_WIRE_NOTICE_LEN);
+		CHECK(f.payload_len && f.payload_len % FTD_WIRE_NOTICE_LEN == 0 &&
+		      f.payload_len / FTD_WIRE_NOTICE_LEN <= FTD_WIRE_NOTICES_MAX);
 
 	olen = ftd_wire_encode(out, sizeof(out), &f, f.payload, f.payload_len, key);
 	CHECK(olen == len);
@@ -180,7 +198,7 @@ static void check_datagram(const u8 *buf, size_t len)
 	      g.rx_ns == 0 && g.receiver == f.receiver && g.payload_len == f.payload_len);
 
 	if (f.type == FTD_FRAME_NOTICE)
-		check_notice_bytes(f.payload, f.payload_len);
+		check_batch(f.payload, f.payload_len);
 }
 
 /* Only what the kind carries: the rest is zero on the wire and decoded so. */
@@ -283,7 +301,7 @@ static void check_encode(const u8 *data, size_t size)
 		return;
 	}
 	if ((f.type == FTD_FRAME_HEARTBEAT && plen != 0) ||
-	    (f.type == FTD_FRAME_NOTICE && plen != FTD_WIRE_NOTICE_LEN)) {
+	    (f.type == FTD_FRAME_NOTICE && (!plen || plen % FTD_WIRE_NOTICE_LEN))) {
 		CHECK(st == FTD_WIRE_BAD_PAYLOAD);
 		return;
 	}
@@ -294,9 +312,10 @@ static void check_encode(const u8 *data, size_t size)
 	      g.rx_ns == 0 && g.receiver == f.receiver && g.payload_len == plen &&
 	      g.mac == ftd_wire_mac(out, len, key));
 	CHECK(!memcmp(g.payload, payload, plen));
-	if (f.type == FTD_FRAME_NOTICE) {
+	if (f.type == FTD_FRAME_NOTICE && plen == FTD_WIRE_NOTICE_LEN) {
 		CHECK(ftd_notice_decode(g.payload, g.payload_len, &m));
 		CHECK(notice_eq(&n, &m));
+		CHECK(ftd_notices_check(g.payload, g.payload_len) == 1);
 	}
 }
 

@@ -52,24 +52,32 @@ static void write_seed(const char *target, const char *name, const void *buf, si
 
 /* ---------------------------------------------------------------- fuzz_wire */
 
-static void frame_seed(const char *name, u8 type, const struct ftd_notice *n, u64 rx_ns)
+/* A frame of type carrying the cnt notices n[] (none: a heartbeat). */
+static void frame_seed_of(const char *name, u8 type, const struct ftd_notice *n, u16 cnt,
+			  u64 rx_ns)
 {
 	struct ftd_frame f = {
 		.type = type, .rail = 1, .cluster = 42, .sender = 3, .incarnation = 1700000000,
 		.seq = type == FTD_FRAME_HEARTBEAT ? (5ULL << 32) + 17 : 9,
 		.tx_ns = 1234567890123ULL, .receiver = 1,
 	};
-	u8 payload[FTD_WIRE_NOTICE_LEN], buf[FTD_MAX_FRAME];
+	u8 payload[FTD_WIRE_NOTICES_MAX * FTD_WIRE_NOTICE_LEN], buf[FTD_MAX_FRAME];
 	size_t len;
+	u16 i;
 
-	if (n)
-		ftd_notice_encode(payload, n);
-	len = ftd_wire_encode(buf, sizeof(buf), &f, payload, n ? sizeof(payload) : 0, key);
+	for (i = 0; i < cnt; i++)
+		ftd_notice_encode(payload + i * FTD_WIRE_NOTICE_LEN, &n[i]);
+	len = ftd_wire_encode(buf, sizeof(buf), &f, payload, cnt * FTD_WIRE_NOTICE_LEN, key);
 	if (!len)
 		die("encode %s", name);
 	/* As the receiver's XDP program leaves it: outside the MAC. */
 	ftd_put_be64(buf + FTD_WIRE_RX_OFF, rx_ns);
 	write_seed("fuzz_wire", name, buf, len);
+}
+
+static void frame_seed(const char *name, u8 type, const struct ftd_notice *n, u64 rx_ns)
+{
+	frame_seed_of(name, type, n, n ? 1 : 0, rx_ns);
 }
 
 static void wire_seeds(void)
@@ -101,6 +109,20 @@ static void wire_seeds(void)
 	n = (struct ftd_notice){ .kind = FTD_NOTICE_DIGEST, .subject = 3, .origin = 3,
 				 .nonce = 0xfedcba9876543210ULL, .regid = 16 };
 	frame_seed("notice-digest", FTD_FRAME_NOTICE, &n, 0);
+	/* A batch: a rack's deaths, then a rank of one of them, in one frame. */
+	{
+		struct ftd_notice run[4];
+		u16 i;
+
+		for (i = 0; i < 3; i++)
+			run[i] = (struct ftd_notice){ .kind = FTD_NOTICE_DEAD, .subject = 5 + i,
+						      .subject_incarnation = 1700000001,
+						      .origin = 3 };
+		run[3] = (struct ftd_notice){ .kind = FTD_NOTICE_PROC_DEAD, .subject = 9,
+					      .subject_incarnation = 1700000001, .origin = 9,
+					      .job = 77, .rank = 3, .regid = 2, .uid = 1000 };
+		frame_seed_of("notice-batch", FTD_FRAME_NOTICE, run, 4, 0);
+	}
 }
 
 /* --------------------------------------------------------------- fuzz_fresh */

@@ -13,6 +13,10 @@
 #   delivers each death once, the last within 2 timeouts of the end of the
 #   cut (healing one node per timeout took RUN timeouts), and no survivor
 #   is declared or fenced.
+#   The deaths the observer declares in one tick go out together, a
+#   frame to each of its fingers, and each survivor forwards what one
+#   frame brought in one frame (the uapi's "Batches"): some frame node 1
+#   received (AF_PACKET) must carry more than one death of the run.
 #   The machine's receive backlog gets room for every node's frames
 #   (backlog_per_node): with the default, a run of 16 of 34 lost about
 #   1,500 of the burst's notices there, which the repair delivered up to
@@ -34,6 +38,9 @@ cluster_create "$N"
 cluster_up "$FTD_TEST_PERIOD" "${TIMEOUT_MS}ms"
 wait_until 60 all_alive || { n 1 ftstat; fail "cluster did not come up"; }
 watch_devices $SURVIVORS
+n 1 ftd-capture -i n1r0 -d in -t 60 > "$FTD_TMP/cap.1" 2> "$FTD_TMP/cap.1.err" &
+cap=$!
+wait_until 10 grep -q ready "$FTD_TMP/cap.1.err" || fail "ftd-capture did not start on node 1"
 sleep 0.5
 
 late0=$(stat_counter "$AFTER" ticks_late)
@@ -96,6 +103,16 @@ log "node $AFTER, ms after the cut: $(jq -r --argjson t "$after" --argjson a "$A
 	"$FTD_TMP/dev.$AFTER" | tr '\n' ',')"
 log "node $AFTER: $(( $(stat_counter "$AFTER" ticks_late) - late0 )) late ticks meanwhile"
 notice_cost "$frames0" "$RUN_LEN" $SURVIVORS
+kill -TERM "$cap" 2> /dev/null || true
+wait "$cap" || true
+# Per frame node 1 received: how many deaths of the run it carried (DEAD: 1).
+run_deaths='inputs | fromjson? | select(.type == 2) | [.notices[] |
+	select(.kind == 1 and (.subject as $id | $run | contains(" \($id) ")))] | length'
+per_frame=$(jq -nrR --arg run " $RUN " "$run_deaths | select(. > 0)" "$FTD_TMP/cap.1" |
+	sort -n | uniq -c | awk '{ printf "%s%d frame(s) of %d", s, $1, $2; s = ", " }')
+log "node 1 received the run's deaths in: ${per_frame:-no frame}"
+most=$(jq -nR --arg run " $RUN " "[$run_deaths] | max // 0" "$FTD_TMP/cap.1")
+[ "$most" -gt 1 ] || fail "node 1 got the run's deaths one a frame (${per_frame:-none}): nothing batched"
 latest=0
 for i in $SURVIVORS; do
 	read -r d o last b < <(deaths "$i")

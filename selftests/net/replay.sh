@@ -91,7 +91,7 @@ replay_all() {
 	wait "$capout" || true
 	# (the capture was stopped mid-line perhaps: whole lines only)
 	log "$what: $sent frames replayed; node 1 refused $((after - before)) (rx_replay+rx_stale+rx_unproven), sent $ntx notices:" \
-		"$(jq -nrR 'inputs | fromjson? | select(.type == 2) | "notice\(.kind)"' "$FTD_TMP/out.1" |
+		"$(jq -nrR 'inputs | fromjson? | select(.type == 2) | .notices[] | "notice\(.kind)"' "$FTD_TMP/out.1" |
 			sort | uniq -c | tr -s ' \n' ' ')"
 	[ $((after - before)) -ge "$sent" ] ||
 		{ n 1 ftctl stats; fail "$what: only $((after - before)) of $sent replayed frames refused"; }
@@ -99,8 +99,8 @@ replay_all() {
 	# A replayed SYNC used to make node 1 send its whole view each time:
 	# a notice per node it knows (DEAD 1, LEFT 2, ALIVE 3) and per rank
 	# (PROC_REG 4). Nothing in this window calls for any of them.
-	views=$(jq -nR '[inputs | fromjson? | select(.type == 2 and .kind >= 1 and .kind <= 4)] |
-		length' "$FTD_TMP/out.1")
+	views=$(jq -nR '[inputs | fromjson? | select(.type == 2) | .notices[] |
+		select(.kind >= 1 and .kind <= 4)] | length' "$FTD_TMP/out.1")
 	[ "$views" = 0 ] || fail "$what: node 1 sent $views view notices (a view for a replayed SYNC?)"
 	all_alive || { n 1 ftstat; fail "$what: the cluster is no longer all alive"; }
 }

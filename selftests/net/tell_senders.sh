@@ -35,8 +35,9 @@ all_know() {
 }
 wait_until 20 all_know || { n 4 ftstat; fail "node 5 not declared dead everywhere"; }
 wait "$cap" || true	# it ends on its timeout (status 3)
-# FTD_NOTICE_DEAD is 1.
-dead5='select(.type == 2 and .kind == 1 and .subject == 5)'
+# FTD_NOTICE_DEAD is 1; a frame may carry several notices (.notices).
+dead5='select(.type == 2) | .sender as $s | .notices[] |
+	select(.kind == 1 and .subject == 5) | . + {sender: $s}'
 jq -c "$dead5" "$FTD_TMP/cap.4" > "$FTD_TMP/dead5.4"
 [ -s "$FTD_TMP/dead5.4" ] || fail "node 4 received no DEAD notice about 5 (capture: $(wc -l < "$FTD_TMP/cap.4") frames)"
 direct=$(jq -c 'select(.sender == .origin)' "$FTD_TMP/dead5.4" | head -n1)

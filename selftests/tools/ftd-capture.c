@@ -10,8 +10,10 @@
  *   {"dir":"in","src":"192.0.2.2","sender":2,"type":1,"seq":7,
  *    "tx_ns":...,"rx_ns":...,"csum":"ok","mono_ns":...,"tai_ns":...}
  *
- * and, for a notice (type 2), what it says: "kind" (enum ftd_notice_kind),
- * "subject", "subject_incarnation", "origin".
+ * and, for a notice frame (type 2), what its first notice says: "kind" (enum
+ * ftd_notice_kind), "subject", "subject_incarnation", "origin"; and
+ * "notices", an array of those four for every notice the frame carries
+ * (several: the uapi header's "Batches").
  *
  * csum: "ok" or "bad" (verified over the pseudo-header), "none" (IPv4 zero),
  * "partial" (the kernel marks it CHECKSUM_PARTIAL: the field holds only the
@@ -204,12 +206,23 @@ int main(int argc, char **argv)
 		       (unsigned long long)be64(fr + FTD_WIRE_RX_OFF),
 		       csum_state(udp, ulen, src, dst, alen, ipv4, partial),
 		       (unsigned long long)mono, (unsigned long long)tai);
-		/* A notice: what it says, and about whom (struct ftd_wire_notice). */
+		/*
+		 * A notice frame: what its first notice says, and about whom
+		 * (struct ftd_wire_notice), and in "notices" every one of the
+		 * batch (the uapi header's "Batches").
+		 */
 		if (fr[5] == FTD_FRAME_NOTICE && ulen >= 8 + FTD_WIRE_HDR_LEN + FTD_WIRE_NOTICE_LEN) {
 			const uint8_t *no = fr + FTD_WIRE_HDR_LEN;
+			size_t i, cnt = (ulen - 8 - FTD_WIRE_HDR_LEN) / FTD_WIRE_NOTICE_LEN;
 
 			printf(",\"kind\":%u,\"subject\":%u,\"subject_incarnation\":%u,\"origin\":%u",
 			       no[0], be32(no + 4), be32(no + 8), be32(no + 12));
+			printf(",\"notices\":[");
+			for (i = 0; i < cnt; i++, no += FTD_WIRE_NOTICE_LEN)
+				printf("%s{\"kind\":%u,\"subject\":%u,\"subject_incarnation\":%u,"
+				       "\"origin\":%u}", i ? "," : "", no[0], be32(no + 4),
+				       be32(no + 8), be32(no + 12));
+			printf("]");
 		}
 		printf("}\n");
 		seen++;

@@ -13,11 +13,12 @@
  * once capturing and the count of frames kept on stdout. send sends each kept payload, unchanged, from an
  * ordinary UDP socket of the namespace it runs in (so run it where the
  * captured sender's address is) to DEST:PORT, ROUNDS times (default 1),
- * only those of node id SENDER if -s is given, only notices of KIND (a
- * number, enum ftd_notice_kind) if -k is given, all but notices of KIND with
- * -x; it
+ * only those of node id SENDER if -s is given, only notice frames holding a
+ * notice of KIND (a number, enum ftd_notice_kind) if -k is given, all but
+ * those with -x; it
  * prints the count sent. kinds prints what a file holds, as "hb=N" and
- * "noticeK=N" words (K: enum ftd_notice_kind). The file is a sequence of
+ * "noticeK=N" words (K: enum ftd_notice_kind; each notice of a frame that
+ * carries several counts). The file is a sequence of
  * (u16 length, bytes).
  */
 #define _GNU_SOURCE
@@ -144,9 +145,17 @@ static int record(const char *dev, const char *file, uint16_t port, double secs,
 	return kept ? 0 : 3;
 }
 
+/* Does the notice frame f hold a notice of kind (any of its batch)? */
 static bool is_notice(const uint8_t *f, size_t len, long kind)
 {
-	return f[5] == FTD_FRAME_NOTICE && len > FTD_WIRE_HDR_LEN && f[FTD_WIRE_HDR_LEN] == kind;
+	size_t off;
+
+	if (len <= FTD_WIRE_HDR_LEN || f[5] != FTD_FRAME_NOTICE)
+		return false;
+	for (off = FTD_WIRE_HDR_LEN; off < len; off += FTD_WIRE_NOTICE_LEN)
+		if (f[off] == kind)
+			return true;
+	return false;
 }
 
 static int send_all(const char *file, const char *dest, uint16_t port, long sender, long kind,
@@ -204,12 +213,20 @@ static int send_all(const char *file, const char *dest, uint16_t port, long send
 	return 0;
 }
 
-/* A frame's kind: 0 for a heartbeat, else 1 + its notice kind. */
-static int kind_of(const uint8_t *f, size_t len)
+/*
+ * Count what frame f holds: count[0] a heartbeat, count[1 + K] each of its
+ * notices of kind K (a frame may carry several: the uapi's "Batches").
+ */
+static void count_kinds(const uint8_t *f, size_t len, unsigned long *count)
 {
-	if (len > FTD_WIRE_HDR_LEN && f[5] == FTD_FRAME_NOTICE)
-		return 1 + f[FTD_WIRE_HDR_LEN];
-	return 0;
+	size_t off;
+
+	if (len <= FTD_WIRE_HDR_LEN || f[5] != FTD_FRAME_NOTICE) {
+		count[0]++;
+		return;
+	}
+	for (off = FTD_WIRE_HDR_LEN; off < len; off += FTD_WIRE_NOTICE_LEN)
+		count[1 + f[off]]++;
 }
 
 static int kinds(const char *file)
@@ -229,7 +246,7 @@ static int kinds(const char *file)
 
 		if (len > sizeof(buf) || fread(buf, 1, len, in) != len)
 			break;
-		count[kind_of(buf, len)]++;
+		count_kinds(buf, len, count);
 	}
 	fclose(in);
 	for (k = 0; k < 257; k++) {

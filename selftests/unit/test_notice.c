@@ -129,4 +129,77 @@ TEST(rail_reports_order_by_seq_then_dead_after_restored)
 	EXPECT_GT(ftd_rail_report_key(1, false), 0);
 }
 
+/* n encoded notices of kind, about nodes 1..n, back to back at buf. */
+static u16 batch_of(u8 *buf, u8 kind, u16 n)
+{
+	struct ftd_notice in = { .kind = kind, .subject_incarnation = 7, .origin = 9 };
+	u16 i;
+
+	for (i = 0; i < n; i++) {
+		in.subject = i + 1;
+		ftd_notice_encode(buf + i * FTD_WIRE_NOTICE_LEN, &in);
+	}
+	return n * FTD_WIRE_NOTICE_LEN;
+}
+
+TEST(a_batch_of_news_holds_every_notice_in_order)
+{
+	u8 buf[FTD_WIRE_NOTICES_MAX * FTD_WIRE_NOTICE_LEN];
+	struct ftd_notice out;
+	u16 len = batch_of(buf, FTD_NOTICE_DEAD, FTD_WIRE_NOTICES_MAX), i;
+
+	/* As many as fit in the largest frame, header included. */
+	EXPECT_EQ(FTD_MAX_FRAME, FTD_WIRE_HDR_LEN + len);
+	ASSERT_EQ(FTD_WIRE_NOTICES_MAX, ftd_notices_check(buf, len));
+	for (i = 0; i < FTD_WIRE_NOTICES_MAX; i++) {
+		ASSERT_TRUE(ftd_notice_decode(buf + i * FTD_WIRE_NOTICE_LEN, FTD_WIRE_NOTICE_LEN,
+					      &out));
+		EXPECT_EQ(i + 1, out.subject);
+	}
+	EXPECT_EQ(1, ftd_notices_check(buf, FTD_WIRE_NOTICE_LEN));
+	EXPECT_EQ(0, ftd_notices_check(buf, 0));
+	EXPECT_EQ(0, ftd_notices_check(buf, FTD_WIRE_NOTICE_LEN + 1));
+}
+
+TEST(one_bad_notice_spoils_the_whole_batch)
+{
+	u8 buf[4 * FTD_WIRE_NOTICE_LEN];
+	u16 len = batch_of(buf, FTD_NOTICE_ALIVE, 4);
+
+	ASSERT_EQ(4, ftd_notices_check(buf, len));
+	buf[3 * FTD_WIRE_NOTICE_LEN + 2] = 1;	/* the last one's reserved byte */
+	EXPECT_EQ(0, ftd_notices_check(buf, len));
+	buf[3 * FTD_WIRE_NOTICE_LEN + 2] = 0;
+	buf[FTD_WIRE_NOTICE_LEN] = __FTD_NOTICE_MAX;	/* the second's kind */
+	EXPECT_EQ(0, ftd_notices_check(buf, len));
+}
+
+TEST(control_notices_are_alone_in_their_frame)
+{
+	u8 control[] = { FTD_NOTICE_SYNC, FTD_NOTICE_SUSPECT, FTD_NOTICE_PROBE,
+			 FTD_NOTICE_PROBE_ACK, FTD_NOTICE_DIGEST, FTD_NOTICE_PROBE_REQ,
+			 FTD_NOTICE_PROBE_RELAY };
+	u8 news[] = { FTD_NOTICE_DEAD, FTD_NOTICE_LEFT, FTD_NOTICE_ALIVE, FTD_NOTICE_PROC_REG,
+		      FTD_NOTICE_PROC_DEAD, FTD_NOTICE_PROC_EXIT, FTD_NOTICE_IFACE_DEAD,
+		      FTD_NOTICE_IFACE_RESTORED };
+	u8 buf[2 * FTD_WIRE_NOTICE_LEN];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(control); i++) {
+		EXPECT_FALSE(ftd_notice_batchable(control[i]));
+		batch_of(buf, FTD_NOTICE_DEAD, 2);
+		batch_of(buf + FTD_WIRE_NOTICE_LEN, control[i], 1);
+		EXPECT_EQ(0, ftd_notices_check(buf, sizeof(buf)));	/* behind news */
+		batch_of(buf, control[i], 1);
+		EXPECT_EQ(1, ftd_notices_check(buf, FTD_WIRE_NOTICE_LEN));	/* alone */
+	}
+	for (i = 0; i < sizeof(news); i++) {
+		EXPECT_TRUE(ftd_notice_batchable(news[i]));
+		batch_of(buf, news[i], 2);
+		EXPECT_EQ(2, ftd_notices_check(buf, sizeof(buf)));
+	}
+	/* Every kind is one or the other. */
+	EXPECT_EQ(__FTD_NOTICE_MAX - 1, sizeof(control) + sizeof(news));
+}
+
 TEST_HARNESS_MAIN

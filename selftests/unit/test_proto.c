@@ -218,6 +218,27 @@ TEST(malformed_frames_are_classified)
 	EXPECT_EQ(FTD_WIRE_BAD_LENGTH, ftd_wire_decode(buf, len + 4, &out));
 }
 
+TEST(notice_frames_carry_whole_notices_only)
+{
+	struct ftd_frame in = sample_frame(), out;
+	u8 buf[FTD_MAX_FRAME + FTD_WIRE_NOTICE_LEN], payload[FTD_MAX_FRAME] = { 0 };
+	size_t len;
+
+	in.type = FTD_FRAME_NOTICE;
+	len = ftd_wire_encode(buf, sizeof(buf), &in, payload, 3 * FTD_WIRE_NOTICE_LEN, ref_key);
+	ASSERT_EQ(FTD_WIRE_HDR_LEN + 3 * FTD_WIRE_NOTICE_LEN, len);
+	ASSERT_EQ(FTD_WIRE_OK, ftd_wire_decode(buf, len, &out));
+	EXPECT_EQ(3 * FTD_WIRE_NOTICE_LEN, out.payload_len);
+	/* Part of a notice is no notice. */
+	len = ftd_wire_encode(buf, sizeof(buf), &in, payload, FTD_WIRE_NOTICE_LEN + 8, ref_key);
+	EXPECT_EQ(FTD_WIRE_BAD_PAYLOAD, ftd_wire_decode(buf, len, &out));
+	len = ftd_wire_encode(buf, sizeof(buf), &in, payload, 0, ref_key);
+	EXPECT_EQ(FTD_WIRE_BAD_PAYLOAD, ftd_wire_decode(buf, len, &out));
+	/* No room for one more than FTD_WIRE_NOTICES_MAX: not encoded. */
+	EXPECT_EQ(0, ftd_wire_encode(buf, sizeof(buf), &in, payload,
+				     (FTD_WIRE_NOTICES_MAX + 1) * FTD_WIRE_NOTICE_LEN, ref_key));
+}
+
 TEST(heartbeat_with_a_payload_is_malformed)
 {
 	struct ftd_frame in = sample_frame(), out;

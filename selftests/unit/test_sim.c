@@ -111,6 +111,32 @@ TEST(rack_declared_within_two_timeouts)
 	}
 }
 
+/*
+ * A rack's deaths share frames (the uapi's "Batches"): what a tick
+ * declares goes to each finger in one frame, and what one frame brings as
+ * news is forwarded in one. A single death is one notice a frame.
+ */
+TEST(a_racks_deaths_share_frames)
+{
+	struct sim_config cfg;
+	struct sim_result res;
+
+	config(&cfg, 1000, SIM_SC_SINGLE);
+	ASSERT_EQ(0, sim_run(&cfg, &res));
+	ASSERT_EXACTLY_ONCE(res);
+	ASSERT_GE(res.notice_items, res.notice_frames);
+	ASSERT_LE(res.notice_items, res.notice_frames + res.notice_frames / 100);
+	config(&cfg, 1000, SIM_SC_ADJACENT);
+	cfg.adjacent = 64;
+	ASSERT_EQ(0, sim_run(&cfg, &res));
+	ASSERT_EXACTLY_ONCE(res);
+	TH_LOG("rack of 64: %llu notice frames carried %llu notices (%.2f a frame), %.1f frames a node and death",
+	       (unsigned long long)res.notice_frames, (unsigned long long)res.notice_items,
+	       (double)res.notice_items / (double)res.notice_frames, res.notice_per_node_failure);
+	/* One a frame before (9.4 frames a node and death); 2.4 a frame since. */
+	ASSERT_GE(res.notice_items, 2 * res.notice_frames);
+}
+
 TEST(partition_majority_declares_each_once)
 {
 	struct sim_config cfg;
@@ -309,6 +335,12 @@ TEST(indirect_probes_remove_loss_driven_false_deaths)
 	config(&cfg, 1000, SIM_SC_SINGLE);
 	cfg.net.loss = 0.15;
 	cfg.tail_ns = 2000000000ULL;
+	/*
+	 * A run whose losses, without the helpers, make false deaths: not
+	 * every one does at 15 % (seed 1 stopped doing so when notices came
+	 * to share frames, which draws the losses anew); seed 3 does either way.
+	 */
+	cfg.seed = 3;
 	cfg.no_relay = true;
 	ASSERT_EQ(0, sim_run(&cfg, &res));
 	ASSERT_GT(res.false_deaths, 0);	/* else this test shows nothing */

@@ -119,6 +119,8 @@ static const struct nla_policy stats_policy[FTDETECT_A_STATS_MAX + 1] = {
 	[FTDETECT_A_STATS_RELAYS_ASKED]	= U64,
 	[FTDETECT_A_STATS_RELAYS_SENT]	= U64,
 	[FTDETECT_A_STATS_RELAYS_HEARD]	= U64,
+	[FTDETECT_A_STATS_NOTICE_ITEMS_TX] = U64,
+	[FTDETECT_A_STATS_NOTICE_ITEMS_RX] = U64,
 	/* Arrays of any length: checked where they are copied. */
 	[FTDETECT_A_STATS_EVENTS_BY_TYPE] = { .type = NLA_UNSPEC },
 	[FTDETECT_A_STATS_DECLARED_HIST] = { .type = NLA_UNSPEC },
@@ -154,7 +156,7 @@ static struct nlattr *nest_start(struct nl_msg *msg, int type)
 
 int ftu_msg_put_config(struct nl_msg *msg, const struct ftu_config *cfg)
 {
-	uint32_t p = cfg->present;
+	uint64_t p = cfg->present;
 
 	if ((p & FTU_BIT(FTDETECT_A_CLUSTER_ID) &&
 	     nla_put_u32(msg, FTDETECT_A_CLUSTER_ID, cfg->cluster) < 0) ||
@@ -312,7 +314,7 @@ int ftu_msg_parse_config(struct nl_msg *msg, struct ftu_config *cfg)
 	return 0;
 }
 
-static uint64_t get_u64(struct nlattr **tb, int type, uint32_t *present)
+static uint64_t get_u64(struct nlattr **tb, int type, uint64_t *present)
 {
 	if (!tb[type])
 		return 0;
@@ -446,11 +448,11 @@ int ftu_msg_parse_node(struct nl_msg *msg, struct ftu_node *n)
 }
 
 /* Each attribute a bit of `present`. */
-_Static_assert(FTDETECT_A_STATS_MAX < 32, "struct ftu_stats.present needs more bits");
+_Static_assert(FTDETECT_A_STATS_MAX < 64, "struct ftu_stats.present needs more bits");
 
 /* A latency histogram and its sum; the histogram only at the uapi's length. */
 static void get_latency(struct nlattr **tb, int hist, int sum, struct ftu_latency *l,
-			uint32_t *present)
+			uint64_t *present)
 {
 	if (tb[hist] && nla_len(tb[hist]) == sizeof(l->hist)) {
 		/* The module's native-endian __u64 array; it may sit unaligned. */
@@ -491,6 +493,8 @@ int ftu_msg_parse_stats(struct nl_msg *msg, struct ftu_stats *st)
 	st->relays_asked = get_u64(tb, FTDETECT_A_STATS_RELAYS_ASKED, &st->present);
 	st->relays_sent = get_u64(tb, FTDETECT_A_STATS_RELAYS_SENT, &st->present);
 	st->relays_heard = get_u64(tb, FTDETECT_A_STATS_RELAYS_HEARD, &st->present);
+	st->notice_items_tx = get_u64(tb, FTDETECT_A_STATS_NOTICE_ITEMS_TX, &st->present);
+	st->notice_items_rx = get_u64(tb, FTDETECT_A_STATS_NOTICE_ITEMS_RX, &st->present);
 	if (tb[FTDETECT_A_STATS_EVENTS_BY_TYPE]) {
 		struct nlattr *a = tb[FTDETECT_A_STATS_EVENTS_BY_TYPE];
 		size_t n = (size_t)nla_len(a) / sizeof(uint64_t);
@@ -525,7 +529,7 @@ static uint32_t get_u32_or(struct nlattr **tb, int type, uint32_t dflt)
 int ftu_msg_parse_event(struct nl_msg *msg, struct ftd_event *ev)
 {
 	struct nlattr *tb[FTDETECT_A_EVENT_MAX + 1];
-	uint32_t unused = 0;
+	uint64_t unused = 0;
 
 	memset(ev, 0, sizeof(*ev));
 	if (parse_top_nest(msg, FTDETECT_A_EVENT, tb, FTDETECT_A_EVENT_MAX, event_policy) ||

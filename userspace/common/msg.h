@@ -20,12 +20,12 @@
 
 #include "common/addr.h"
 
-#define FTU_BIT(attr) (1U << (attr))
+#define FTU_BIT(attr) (UINT64_C(1) << (attr))
 #define FTU_HAS(s, attr) (!!((s)->present & FTU_BIT(attr)))
 
 /* GET_CONFIG reply (decoded) and SET_CONFIG request (encoded); FTDETECT_A_*. */
 struct ftu_config {
-	uint32_t present;
+	uint64_t present;
 	uint32_t cluster;
 	uint32_t node;
 	uint16_t port;
@@ -47,7 +47,7 @@ struct ftu_config {
 
 /* FTDETECT_A_ADDR_DELAY: the driver-to-module delay; bits FTDETECT_A_DELAY_*. */
 struct ftu_delay {
-	uint32_t present;
+	uint64_t present;
 	uint64_t samples;
 	uint64_t min_ns;
 	uint64_t mean_ns;
@@ -66,7 +66,7 @@ struct ftu_rdma {
 };
 
 struct ftu_rail {
-	uint32_t present;
+	uint64_t present;
 	struct ftu_addr addr;
 	uint64_t rx;
 	uint64_t lost;
@@ -78,7 +78,7 @@ struct ftu_rail {
 
 /* One FTDETECT_A_NODE nest; present bits are FTDETECT_A_NODE_*. */
 struct ftu_node {
-	uint32_t present;
+	uint64_t present;
 	uint32_t id;
 	unsigned int nr_rails;
 	struct ftu_rail rails[FTD_MAX_RAILS];
@@ -109,7 +109,7 @@ uint64_t ftu_latency_count(const struct ftu_latency *l);
 
 /* FTDETECT_A_STATS nest; present bits are FTDETECT_A_STATS_*. */
 struct ftu_stats {
-	uint32_t present;
+	uint64_t present;
 	uint64_t tx;
 	uint64_t tx_err;
 	uint64_t rx;
@@ -132,6 +132,7 @@ struct ftu_stats {
 	uint64_t ticks_rx_behind;
 	uint64_t ticks_rx_dropped;
 	uint64_t relays_asked, relays_sent, relays_heard;	/* indirect probes */
+	uint64_t notice_items_tx, notice_items_rx;	/* notices in the notice frames */
 	/*
 	 * EVENTS_BY_TYPE: the types both this build and the module know;
 	 * the others read 0 (an older module) or are dropped (a newer one).

@@ -160,7 +160,9 @@ void ftctl_show_print(FILE *f, const struct ftu_config *cfg,
 	X(FTDETECT_A_STATS_TICKS_RX_DROPPED, "ticks_rx_dropped", ticks_rx_dropped) \
 	X(FTDETECT_A_STATS_RELAYS_ASKED, "relays_asked", relays_asked) \
 	X(FTDETECT_A_STATS_RELAYS_SENT, "relays_sent", relays_sent) \
-	X(FTDETECT_A_STATS_RELAYS_HEARD, "relays_heard", relays_heard)
+	X(FTDETECT_A_STATS_RELAYS_HEARD, "relays_heard", relays_heard) \
+	X(FTDETECT_A_STATS_NOTICE_ITEMS_TX, "notice_items_tx", notice_items_tx) \
+	X(FTDETECT_A_STATS_NOTICE_ITEMS_RX, "notice_items_rx", notice_items_rx)
 
 /* The silence histograms: by whom the death was found, and their attributes. */
 static const struct {

@@ -182,6 +182,11 @@ static void instance(FILE *f, const struct ftu_config *cfg, const struct ftu_sta
 	stat_counter(f, st, FTDETECT_A_STATS_RELAYS_HEARD, "relays_heard_total",
 		     "Suspects heard through another member (PROBE_RELAY accepted).",
 		     st->relays_heard);
+	stat_counter(f, st, FTDETECT_A_STATS_NOTICE_ITEMS_TX, "notice_items_sent_total",
+		     "Notices the notice frames sent carried (several to a frame).",
+		     st->notice_items_tx);
+	stat_counter(f, st, FTDETECT_A_STATS_NOTICE_ITEMS_RX, "notice_items_received_total",
+		     "Notices the notice frames received carried.", st->notice_items_rx);
 	if (FTU_HAS(st, FTDETECT_A_STATS_TICK_LATE_MAX_NS)) {
 		family(f, "tick_late_max_seconds", "gauge", "The latest a tick has fired.");
 		seconds(f, "tick_late_max_seconds", "", st->tick_late_max_ns);

@@ -10,7 +10,7 @@ int sim_net_init(struct sim_net *net, const struct sim_net_config *cfg, u32 n, u
 {
 	static const u8 zero_key[FTD_KEY_LEN];
 	struct ftd_frame f = { .type = FTD_FRAME_HEARTBEAT };
-	u8 buf[SIM_FRAME_MAX], payload[FTD_WIRE_NOTICE_LEN] = { 0 };
+	u8 buf[SIM_FRAME_SMALL], payload[FTD_WIRE_NOTICE_LEN] = { 0 };
 
 	memset(net, 0, sizeof(*net));
 	net->cfg = *cfg;
@@ -34,6 +34,12 @@ int sim_net_init(struct sim_net *net, const struct sim_net_config *cfg, u32 n, u
 
 void sim_net_free(struct sim_net *net)
 {
+	u32 i;
+
+	/* Batches still in flight when the run ended (recycled ones hold none). */
+	for (i = 0; i < net->frames_cap; i++)
+		if (net->frames[i].big)
+			sim_release(net->frames[i].big, net->frames[i].cap);
 	sim_release(net->in_cut, net->n);
 	sim_release(net->frames, (size_t)net->frames_cap * sizeof(*net->frames));
 	sim_release(net->free_frames, (size_t)net->frames_cap * sizeof(*net->free_frames));
@@ -142,15 +148,25 @@ static int grow_frames(struct sim_net *net)
 	return 0;
 }
 
-s64 sim_net_frame_new(struct sim_net *net)
+s64 sim_net_frame_new(struct sim_net *net, u16 cap)
 {
+	struct sim_frame *f;
 	u32 idx;
 
 	if (!net->n_free && grow_frames(net))
 		return -1;
+	f = &net->frames[net->free_frames[net->n_free - 1]];
+	f->big = NULL;
+	f->cap = SIM_FRAME_SMALL;
+	if (cap > SIM_FRAME_SMALL) {
+		f->big = sim_zalloc(cap);
+		if (!f->big)
+			return -1;
+		f->cap = cap;
+	}
 	idx = net->free_frames[--net->n_free];
-	net->frames[idx].refs = 0;
-	net->frames[idx].len = 0;
+	f->refs = 0;
+	f->len = 0;
 	if (++net->frames_live > net->frames_peak)
 		net->frames_peak = net->frames_live;
 	return idx;
@@ -162,6 +178,9 @@ void sim_net_frame_put(struct sim_net *net, u32 idx)
 
 	if (f->refs && --f->refs)
 		return;
+	if (f->big)
+		sim_release(f->big, f->cap);
+	f->big = NULL;
 	net->free_frames[net->n_free++] = idx;
 	net->frames_live--;
 }

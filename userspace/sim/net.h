@@ -59,13 +59,24 @@ struct sim_net_config {
 #define SIM_FATE_LOST		32
 #define SIM_FATE_DELAY_NS	50000ULL
 
-#define SIM_FRAME_MAX	(FTD_WIRE_HDR_LEN + FTD_WIRE_NOTICE_LEN)
+/*
+ * A frame of one notice fits in place; a batch (the uapi's "Batches", up
+ * to FTD_MAX_FRAME) gets a buffer of its own, freed with the frame.
+ */
+#define SIM_FRAME_SMALL	(FTD_WIRE_HDR_LEN + FTD_WIRE_NOTICE_LEN)
 
 struct sim_frame {
 	u32 refs;	/* copies in flight */
 	u16 len;
-	u8 buf[SIM_FRAME_MAX];
+	u16 cap;	/* bytes at sim_frame_buf() */
+	u8 *big;	/* NULL: the frame is in small */
+	u8 small[SIM_FRAME_SMALL];
 };
+
+static inline u8 *sim_frame_buf(struct sim_frame *f)
+{
+	return f->big ? f->big : f->small;
+}
 
 /* Per frame type. */
 struct sim_net_count {
@@ -133,8 +144,8 @@ bool sim_net_reachable(const struct sim_net *net, u32 src, u32 dst);
  */
 int sim_net_send(struct sim_net *net, u64 now, const struct sim_msg *m);
 
-/* A new frame buffer (refs 0), or -1 when out of memory. */
-s64 sim_net_frame_new(struct sim_net *net);
+/* A new frame buffer (refs 0) of at least cap bytes, or -1 when out of memory. */
+s64 sim_net_frame_new(struct sim_net *net, u16 cap);
 static inline struct sim_frame *sim_net_frame(struct sim_net *net, u32 idx)
 {
 	return &net->frames[idx];

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include "sim/sim.h"
 #include "sim/mem.h"
+#include "sim/outbox.h"
 #include "proto/detect.h"
 #include "proto/digest.h"
 #include "proto/relay.h"
@@ -62,49 +63,23 @@ static bool holds_dead(struct sim *s, u32 v, u32 pos)
 }
 
 /*
- * dissem.c send_notice_to(): n from v to each of dst[0..cnt) but `except`
- * and n's subject. One encoding serves every copy (the module's copies
- * differ at most in tx_ns, which the MAC does not cover).
+ * dissem.c send_to / broadcast: n from v to each of dst[0..cnt) but
+ * `except` and n's subject; in v's pass (outbox.h) with what else the
+ * pass sends them, else alone, one encoding for every copy.
  */
 static void send_notice(struct sim *s, u32 v, const struct ftd_notice *n, const u32 *dst,
 			u32 cnt, u32 except, u32 hops)
 {
+	u32 to[FTD_MAX_FINGERS + 2 * FTD_MAX_OBSERVERS], n_to = 0, i;
 	u8 payload[FTD_WIRE_NOTICE_LEN];
-	struct ftd_frame f = {
-		.type = FTD_FRAME_NOTICE,
-		.cluster = s->cluster,
-		.sender = sim_node_id(v),
-		.incarnation = s->nodes[v].incarnation,
-		.tx_ns = s->now,
-	};
-	struct sim_frame *fr;
-	s64 idx;
-	u32 i;
 
-	idx = sim_net_frame_new(&s->net);
-	if (idx < 0) {
-		fail(s, "out of memory (frames)");
+	for (i = 0; i < cnt && n_to < sizeof(to) / sizeof(to[0]); i++)
+		if (dst[i] != except && sim_node_id(dst[i]) != n->subject)
+			to[n_to++] = dst[i];
+	if (!n_to || sim_outbox_add(s, v, n, to, n_to, (u16)hops))
 		return;
-	}
-	fr = sim_net_frame(&s->net, idx);
 	ftd_notice_encode(payload, n);
-	fr->len = ftd_wire_encode(fr->buf, sizeof(fr->buf), &f, payload, sizeof(payload), s->key);
-	for (i = 0; i < cnt; i++) {
-		struct sim_msg m = {
-			.src = v,
-			.dst = dst[i],
-			.ref = (u64)idx,
-			.hops = hops,
-			.type = FTD_FRAME_NOTICE,
-		};
-
-		if (dst[i] == except || sim_node_id(dst[i]) == n->subject)
-			continue;
-		if (sim_net_send(&s->net, s->now, &m))
-			fail(s, "out of memory (event queue)");
-	}
-	if (!fr->refs)
-		sim_net_frame_put(&s->net, idx);
+	sim_send_notices(s, v, payload, sizeof(payload), to, n_to, (u16)hops);
 }
 
 /* dissem.c broadcast(): n to v's fingers, except the node it came from. */
@@ -620,8 +595,11 @@ void sim_node_tick(struct sim *s, u32 v)
 	if (!s->nodes[v].up)
 		return;
 	send_heartbeats(s, v);
+	/* hb_tx.c: what the tick decides goes out together (outbox.h). */
+	sim_outbox_begin(s, v);
 	detect_tick(s, v);
 	repair_tick(s, v);
+	sim_outbox_end(s);
 }
 
 /*
@@ -662,28 +640,14 @@ static void heard(struct sim *s, u32 v, const struct sim_msg *m)
 		s->rep.recoveries++;
 }
 
-/* hb_rx.c ftd_hb_rx (checks) + dissem.c ftd_dissem_rx, for DEAD and PROC_DEAD. */
-static void notice_rx(struct sim *s, u32 v, const struct sim_msg *m)
+/* dissem.c rx_notice, for DEAD and PROC_DEAD: one notice of m's frame. */
+static void rx_notice(struct sim *s, u32 v, const struct sim_msg *m, const struct ftd_notice *nn)
 {
-	struct sim_frame *fr = sim_net_frame(&s->net, m->ref);
 	struct sim_node *node = &s->nodes[v];
-	struct ftd_notice n;
-	struct ftd_frame f;
-	bool ok, news = false;
+	struct ftd_notice n = *nn;
+	bool news = false;
 	u32 subject;
 	int32_t item;
-
-	ok = ftd_wire_decode(fr->buf, fr->len, &f) == FTD_WIRE_OK &&
-	     f.type == FTD_FRAME_NOTICE && f.cluster == s->cluster &&
-	     f.sender == sim_node_id(m->src) && ftd_wire_mac_ok(fr->buf, fr->len, s->key) &&
-	     ftd_notice_decode(f.payload, f.payload_len, &n);
-	sim_net_frame_put(&s->net, m->ref);
-	if (!ok) {
-		s->rep.codec_errors++;
-		return;
-	}
-	node->last_rx_ns = s->now;
-	s->rep.notices_rx++;
 
 	/* about_self: declared dead at our incarnation means we were cut off. */
 	if (n.subject == sim_node_id(v)) {
@@ -747,6 +711,40 @@ static void notice_rx(struct sim *s, u32 v, const struct sim_msg *m)
 		broadcast(s, v, &n, m->src, m->hops);
 	else
 		s->rep.notices_dup++;
+}
+
+/* hb_rx.c ftd_hb_rx (checks) + dissem.c ftd_dissem_rx: every notice of the frame. */
+static void notice_rx(struct sim *s, u32 v, const struct sim_msg *m)
+{
+	struct sim_frame *fr = sim_net_frame(&s->net, m->ref);
+	u8 payload[FTD_WIRE_NOTICES_MAX * FTD_WIRE_NOTICE_LEN];
+	struct ftd_notice n;
+	struct ftd_frame f;
+	u16 cnt = 0, i;
+	bool ok;
+
+	ok = ftd_wire_decode(sim_frame_buf(fr), fr->len, &f) == FTD_WIRE_OK &&
+	     f.type == FTD_FRAME_NOTICE && f.cluster == s->cluster &&
+	     f.sender == sim_node_id(m->src) &&
+	     ftd_wire_mac_ok(sim_frame_buf(fr), fr->len, s->key) &&
+	     (cnt = ftd_notices_check(f.payload, f.payload_len)) != 0;
+	/* The frame goes back to the pool now: what is applied is a copy. */
+	if (ok)
+		memcpy(payload, f.payload, f.payload_len);
+	sim_net_frame_put(&s->net, m->ref);
+	if (!ok) {
+		s->rep.codec_errors++;
+		return;
+	}
+	s->nodes[v].last_rx_ns = s->now;
+	s->rep.notices_rx++;
+	/* What the frame brings as news goes on together (outbox.h). */
+	sim_outbox_begin(s, v);
+	for (i = 0; i < cnt; i++) {
+		ftd_notice_decode(payload + i * FTD_WIRE_NOTICE_LEN, FTD_WIRE_NOTICE_LEN, &n);
+		rx_notice(s, v, m, &n);
+	}
+	sim_outbox_end(s);
 }
 
 /* Judge j answered v's ask about subject x: heard, for x's quorum. */

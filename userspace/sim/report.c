@@ -146,6 +146,7 @@ void sim_report_finish(struct sim *s, struct sim_result *res)
 	res->hb_lost = s->net.count[FTD_FRAME_HEARTBEAT].lost;
 	res->hb_cut = s->net.count[FTD_FRAME_HEARTBEAT].cut;
 	res->notice_frames = s->net.count[FTD_FRAME_NOTICE].sent;
+	res->notice_items = s->rep.notice_items;
 	res->notice_bytes = s->net.count[FTD_FRAME_NOTICE].bytes;
 	res->notice_lost = s->net.count[FTD_FRAME_NOTICE].lost;
 	res->fate_lost = s->net.fate_lost;
@@ -261,6 +262,7 @@ void sim_report_json(FILE *f, const struct sim_result *res)
 	KD("hb_per_node_s", res->hb_per_node_s);
 	KD("hb_bytes_per_node_s", res->hb_bytes_per_node_s);
 	KU("notice_frames", res->notice_frames);
+	KU("notice_items", res->notice_items);
 	KU("notice_bytes", res->notice_bytes);
 	KU("notice_lost", res->notice_lost);
 	KU("notice_cut", res->notice_cut);

@@ -41,6 +41,7 @@ struct sim_report {
 	u64 fenced;			/* nodes that got their own DEAD notice */
 	u64 codec_errors;		/* a simulated frame failed decode or MAC */
 	u64 notices_rx, notices_dup;
+	u64 notice_items;		/* notices the notice frames sent carried */
 	u64 to_dead;			/* frames that arrived at a crashed node */
 	u64 declarations;		/* NODE_DEAD declarations (origins) */
 	u64 votes;			/* quorum: an observer's timeout, a vote */
@@ -71,6 +72,7 @@ struct sim_result {
 	u64 sim_ns;
 	u64 hb_frames, hb_bytes, hb_lost, hb_cut;
 	u64 notice_frames, notice_bytes, notice_lost, notice_cut, notice_dup;
+	u64 notice_items;			/* the notices those frames carried */
 	double hb_per_node_s, hb_bytes_per_node_s;
 	double notice_per_node_s, notice_bytes_per_node_s;
 	double notice_per_node_failure;		/* notice frames sent per node per failure */

@@ -24,6 +24,7 @@
 #include "sim/node.h"
 #include "sim/report.h"
 #include "sim/quorum.h"
+#include "sim/outbox.h"
 #include "sim/rng.h"
 
 enum sim_scenario {
@@ -80,6 +81,7 @@ struct sim {
 	struct sim_view view;
 	struct sim_report rep;
 	struct sim_quorum quorum;
+	struct sim_outbox outbox;	/* the pass of the node whose event runs */
 	struct sim_rng repair_rng;	/* whom a digest goes to, and when */
 	struct sim_rng relay_rng;	/* whom a suspect's observer asks to probe it */
 	struct sim_node *nodes;

@@ -90,10 +90,12 @@
 #include <linux/ioctl.h>
 
 #define FTD_WIRE_MAGIC		0x46544454U	/* "FTDT" */
-#define FTD_WIRE_VERSION	5	/* 2: notice seq, receiver, PROBE, rank owner;
+#define FTD_WIRE_VERSION	6	/* 2: notice seq, receiver, PROBE, rank owner;
 					 * 3: DIGEST; 4: PROBE_REQ, PROBE_RELAY;
 					 * 5: DIGEST counts live ranks, views
-					 * carry ended ones (FTD_NOTICE_F_VIEW) */
+					 * carry ended ones (FTD_NOTICE_F_VIEW);
+					 * 6: a notice frame carries up to
+					 * FTD_WIRE_NOTICES_MAX news notices */
 #define FTD_DEFAULT_PORT	7061
 #define FTD_KEY_LEN		16		/* SipHash-2-4 key */
 #define FTD_KEYS_ACCEPTED_MAX	3		/* keys accepted besides the one we send with */
@@ -108,7 +110,8 @@
 
 enum ftd_frame_type {
 	FTD_FRAME_HEARTBEAT = 1,	/* no payload */
-	FTD_FRAME_NOTICE,		/* payload: struct ftd_wire_notice */
+	FTD_FRAME_NOTICE,		/* payload: 1 to FTD_WIRE_NOTICES_MAX
+					 * struct ftd_wire_notice, see below */
 	__FTD_FRAME_MAX
 };
 
@@ -284,6 +287,22 @@ struct ftd_wire_notice {
 	};
 };
 #define FTD_WIRE_NOTICE_LEN	32
+
+/*
+ * Batches. A notice frame's payload is one notice or several, back to
+ * back: as many as fit in FTD_MAX_FRAME. Several only of the kinds that
+ * are news to apply (ftd_notice_batchable() in kmod/proto/wire.h: DEAD,
+ * LEFT, ALIVE, PROC_*, IFACE_*); a control notice (SYNC, PROBE,
+ * PROBE_ACK, DIGEST, PROBE_REQ, PROBE_RELAY, SUSPECT) is alone in its
+ * frame. A frame any of whose notices is malformed, or that mixes a
+ * control notice with others, is malformed as a whole: nothing of it is
+ * applied. The notices of a frame are applied in order, as if each had
+ * come in a frame of its own (same sender, seq and freshness); a node
+ * sends, in one frame to each finger, what one tick decided or one
+ * received frame brought as news, so a run of deaths costs each node
+ * about as many frames as one death.
+ */
+#define FTD_WIRE_NOTICES_MAX	((FTD_MAX_FRAME - FTD_WIRE_HDR_LEN) / FTD_WIRE_NOTICE_LEN)
 
 #define __FTD_WIRE_F_ALL	0x00
 
@@ -862,6 +881,11 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *                                             node's PROBE made for another observer
  *       FTDETECT_A_STATS_RELAYS_HEARD u64     PROBE_RELAYs accepted: a suspect this node
  *                                             could not hear was heard through another
+ *       FTDETECT_A_STATS_NOTICE_ITEMS_TX u64  the notices the notice frames sent carried
+ *                                             (a frame carries up to FTD_WIRE_NOTICES_MAX,
+ *                                             section 1 "Batches"): over NOTICES_TX, the
+ *                                             notices per frame
+ *       FTDETECT_A_STATS_NOTICE_ITEMS_RX u64  the same for the notice frames received
  *
  *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
  *     FTDETECT_A_EVENT               nest
@@ -1071,6 +1095,8 @@ enum ftdetect_stats_attr {
 	FTDETECT_A_STATS_RELAYS_ASKED,
 	FTDETECT_A_STATS_RELAYS_SENT,
 	FTDETECT_A_STATS_RELAYS_HEARD,
+	FTDETECT_A_STATS_NOTICE_ITEMS_TX,
+	FTDETECT_A_STATS_NOTICE_ITEMS_RX,
 	__FTDETECT_A_STATS_MAX
 };
 #define FTDETECT_A_STATS_MAX (__FTDETECT_A_STATS_MAX - 1)
