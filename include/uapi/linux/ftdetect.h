@@ -43,8 +43,10 @@
  *                            are an epoch the sender starts anew when it
  *                            re-creates its state for the receiver (a jump
  *                            between epochs is no loss); notices: one
- *                            per-sender sequence over all its notices, from
- *                            1 within an incarnation (see "Freshness" below)
+ *                            per-sender sequence over all its notice
+ *                            frames, from 1 within an incarnation (see
+ *                            "Freshness" below; a frame of several notices
+ *                            has one seq)
  *       32    8 tx_ns        sender's CLOCK_TAI when the frame was built; the TC
  *                            egress program (ebpf/) overwrites it as the frame
  *                            leaves, so the receiver can tell sender-side delay
