@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Emission: the instance's hrtimer, which fires every period in softirq
- * context, independent of any process, sends one heartbeat on every rail to
- * each of the node's k live successors (its observers) and then runs the
- * detection tick. Every frame the node sends is built here.
+ * Emission: every frame the node sends is built and sent here (the
+ * heartbeats of the tick, timer.h; notices, outbox.h; probes, fresh.h).
  */
 #ifndef FTD_HB_TX_H
 #define FTD_HB_TX_H
@@ -22,13 +20,10 @@ int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type
 /* We hear peer again after a silence: socket.h, ftd_socket_hurry_neighbour(). */
 void ftd_tx_hurry_neighbours(struct ftd_net *fn, struct ftd_peer *peer);
 
-/* One heartbeat on each of peer's rails (an observer's reminder too); the timer only. */
+/*
+ * One heartbeat on each of peer's rails (an observer's reminder too); from
+ * the tick only (timer.h).
+ */
 void ftd_tx_heartbeat(struct ftd_net *fn, struct ftd_peer *peer);
-
-void ftd_hb_timer_init(struct ftd_net *fn);
-/* fn->lock held, instance marked up. */
-void ftd_hb_timer_start(struct ftd_net *fn);
-/* fn->lock held, instance marked down; returns with no callback running. */
-void ftd_hb_timer_stop(struct ftd_net *fn);
 
 #endif

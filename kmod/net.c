@@ -6,6 +6,7 @@
 #include "peer.h"
 #include "socket.h"
 #include "hb_tx.h"
+#include "timer.h"
 #include "event.h"
 #include "members.h"
 #include "reach.h"
@@ -168,7 +169,7 @@ static int net_up_locked(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	WRITE_ONCE(fn->up, true);
 	ftd_link_recheck_net(fn);
 	ftd_status_config(fn);
-	ftd_hb_timer_start(fn);
+	ftd_timer_start(fn);
 	ftd_fresh_probe_kick(fn);
 	ftd_repair_start(fn);
 	pr_debug("node %u up, incarnation %u\n", fn->cfg.node, fn->incarnation);
@@ -182,7 +183,7 @@ static void net_down_locked(struct ftd_net *fn)
 		return;
 	ftd_dissem_announce_left(fn);	/* not a failure: tell the group */
 	WRITE_ONCE(fn->up, false);
-	ftd_hb_timer_stop(fn);
+	ftd_timer_stop(fn);
 	ftd_ud_stop(fn);	/* after the timer: nothing sends on it now */
 	ftd_socket_close(fn);
 	/*
@@ -410,7 +411,7 @@ static __net_init int ftd_net_pernet_init(struct net *net)
 	spin_lock_init(&fn->partition_lock);
 	INIT_LIST_HEAD(&fn->readers);
 	ftd_events_init(fn);
-	ftd_hb_timer_init(fn);
+	ftd_timer_init(fn);
 	ftd_view_init(fn);
 	ftd_fresh_init(fn);
 	ftd_repair_init(fn);

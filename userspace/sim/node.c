@@ -571,7 +571,7 @@ static void detect_tick(struct sim *s, u32 v)
 	}
 }
 
-/* hb_tx.c send_heartbeats: one heartbeat to each of the k live successors. */
+/* timer.c send_heartbeats: one heartbeat to each of the k live successors. */
 static void send_heartbeats(struct sim *s, u32 v)
 {
 	u32 succ[FTD_MAX_OBSERVERS], n, i;
@@ -595,7 +595,7 @@ void sim_node_tick(struct sim *s, u32 v)
 	if (!s->nodes[v].up)
 		return;
 	send_heartbeats(s, v);
-	/* hb_tx.c: what the tick decides goes out together (outbox.h). */
+	/* timer.c: what the tick decides goes out together (outbox.h). */
 	sim_outbox_begin(s, v);
 	detect_tick(s, v);
 	repair_tick(s, v);

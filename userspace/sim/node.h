@@ -6,7 +6,7 @@
  * left out. The rules themselves (ring, fingers, suspicion state machine,
  * frame and notice codec, MAC) are the core's functions, called here.
  *
- *   sim_node_tick      hb_tx.c hb_timer_fired: send_heartbeats, then
+ *   sim_node_tick      timer.c timer_fired: send_heartbeats, then
  *                      detect.c ftd_detect_tick (the isolation rule,
  *                      watch_further past a silent run, note_observed,
  *                      ftd_detect_on_silence per watched node, PROBEs of
