@@ -8,9 +8,10 @@
 /*
  * Notices queued by the open pass, in order, whatever their peer: a pass
  * queues a few dozen (a tick's deaths to each finger), and one that queues
- * more sends what it has and goes on.
+ * more sends what it has and goes on (a view to one peer: four full frames
+ * at a time). About 6 KiB a CPU.
  */
-#define OUTBOX_LEN	128
+#define OUTBOX_LEN	(4 * FTD_WIRE_NOTICES_MAX)
 
 struct outbox_entry {
 	struct ftd_net *fn;

@@ -25,8 +25,9 @@ void ftd_view_request(struct ftd_net *fn, struct ftd_peer *peer, bool ask_back)
  * The ranks registered on peer, as notices to `to`: PROC_REG for a live
  * one, and the end of one that ended (PROC_DEAD, PROC_EXIT: the digest
  * counts live ones only, so a lost end is repaired here). RCU held.
+ * Returns how many it sent.
  */
-static void send_ranks(struct ftd_net *fn, struct ftd_peer *to, struct ftd_peer *peer, u32 inc)
+static u32 send_ranks(struct ftd_net *fn, struct ftd_peer *to, struct ftd_peer *peer, u32 inc)
 {
 	struct ftd_notice n = {
 		.subject = peer->id,
@@ -35,7 +36,7 @@ static void send_ranks(struct ftd_net *fn, struct ftd_peer *to, struct ftd_peer 
 	};
 	const struct ftd_rank_entry *e;
 	bool more, send;
-	u32 i = 0;
+	u32 i = 0, sent = 0;
 
 	/*
 	 * One at a time: the table may change while we send, and the peer may
@@ -60,9 +61,12 @@ static void send_ranks(struct ftd_net *fn, struct ftd_peer *to, struct ftd_peer 
 			n.uid = e->uid;
 		}
 		spin_unlock_bh(&peer->lock);
-		if (send)
+		if (send) {
 			ftd_dissem_send_to(fn, to, &n);
+			sent++;
+		}
 	} while (more);
+	return sent;
 }
 
 /* What we know of subject, as a notice; false if nothing (never heard of). */
@@ -95,11 +99,14 @@ static bool notice_of(struct ftd_net *fn, struct ftd_peer *subject, struct ftd_n
 }
 
 /*
- * Nodes a view takes in one outbox pass (outbox.h), with BHs off: their
- * notices go in frames of FTD_WIRE_NOTICES_MAX, and the work reschedules
- * between slices.
+ * What a view takes in one outbox pass (outbox.h), with BHs off: nodes
+ * until their notices (a node's ranks included) fill four frames of
+ * FTD_WIRE_NOTICES_MAX, or at most a frame's worth of nodes; the work
+ * reschedules between slices. A node with every rank registered
+ * (FTD_RANKS_PER_NODE) still goes in one pass, nine frames.
  */
-#define VIEW_SLICE	FTD_WIRE_NOTICES_MAX
+#define VIEW_SLICE_NODES	FTD_WIRE_NOTICES_MAX
+#define VIEW_SLICE_NOTICES	(4 * FTD_WIRE_NOTICES_MAX)
 
 /*
  * Our view, to node to_id: a notice per node we know, ourselves included.
@@ -112,13 +119,14 @@ static void send_view(struct ftd_net *fn, u32 to_id, bool ask_back)
 	struct ftd_peer *to, *subject;
 	unsigned long id = 0;
 	bool more = true;
-	u32 i;
+	u32 i, queued;
 
 	while (more) {
 		if (!READ_ONCE(fn->up))
 			return;
 		ftd_outbox_begin();
-		for (i = 0; more && i < VIEW_SLICE; i++) {
+		queued = 0;
+		for (i = 0; more && i < VIEW_SLICE_NODES && queued < VIEW_SLICE_NOTICES; i++) {
 			to = xa_load(&fn->peers, to_id);
 			subject = to ? xa_find(&fn->peers, &id, ULONG_MAX, XA_PRESENT) : NULL;
 			if (!subject) {
@@ -127,8 +135,10 @@ static void send_view(struct ftd_net *fn, u32 to_id, bool ask_back)
 			}
 			if (subject != to && notice_of(fn, subject, &n)) {
 				ftd_dissem_send_to(fn, to, &n);
+				queued++;
 				if (n.kind == FTD_NOTICE_ALIVE)
-					send_ranks(fn, to, subject, n.subject_incarnation);
+					queued += send_ranks(fn, to, subject,
+							     n.subject_incarnation);
 			}
 			if (id == ULONG_MAX)
 				more = false;
