@@ -7,6 +7,7 @@
  *   ftd-inject -t ADDR -k KIND [-p PORT] [-c CLUSTER] [-s SENDER] [-r RAIL]
  *              [-i INCARNATION] [-q SEQ] [-K KEYHEX] [-n COUNT] [-T TX_NS] [-Z]
  *              [-X] [-P BYTES] [-R RECEIVER] [-V SUBJECT:INCARNATION:ORIGIN]...
+ *              [-N NOTICE_KIND]
  *
  * -R names the node id the frame is for (the header's receiver; default 1);
  * -T sets the tx_ns field (zero by default; the MAC does not cover it);
@@ -23,6 +24,11 @@
  *       the sender's, a member's vote as the receiver would take it). Up
  *       to 4 -V: each of the COUNT frames is the next one's, in turn
  *       (-n defaults to their number), back to back.
+ *       batch (the -V notices together in one frame, the uapi's
+ *       "Batches", each of kind -N, a number, enum ftd_notice_kind,
+ *       default 1, DEAD; -n defaults to 1)
+ *       badbatch (the same with a PROBE after them: a control notice
+ *       beside others, which makes the whole frame malformed)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -52,6 +58,7 @@ static int parse_key(const char *hex, u8 key[FTD_KEY_LEN])
 static size_t payload_len = 16;
 static struct ftd_notice votes[4];
 static unsigned int nvotes, next_vote;
+static u8 batch_kind = FTD_NOTICE_DEAD;	/* -N */
 
 static size_t craft(const char *kind, u8 *buf, size_t cap, struct ftd_frame *f, const u8 *key)
 {
@@ -68,6 +75,25 @@ static size_t craft(const char *kind, u8 *buf, size_t cap, struct ftd_frame *f, 
 		f->type = FTD_FRAME_NOTICE;
 		ftd_notice_encode(notice, &votes[next_vote++ % nvotes]);
 		return ftd_wire_encode(buf, FTD_MAX_FRAME, f, notice, sizeof(notice), key);
+	}
+	if (!strcmp(kind, "batch") || !strcmp(kind, "badbatch")) {
+		u8 notices[5 * FTD_WIRE_NOTICE_LEN];
+		struct ftd_notice probe = { .kind = FTD_NOTICE_PROBE, .subject = f->sender,
+					    .subject_incarnation = f->incarnation,
+					    .origin = f->sender, .nonce = 1 };
+		unsigned int i;
+
+		if (!nvotes)
+			return 0;
+		f->type = FTD_FRAME_NOTICE;
+		for (i = 0; i < nvotes; i++) {
+			votes[i].kind = batch_kind;
+			ftd_notice_encode(notices + i * FTD_WIRE_NOTICE_LEN, &votes[i]);
+		}
+		if (!strcmp(kind, "badbatch"))
+			ftd_notice_encode(notices + i++ * FTD_WIRE_NOTICE_LEN, &probe);
+		return ftd_wire_encode(buf, FTD_MAX_FRAME, f, notices,
+				       (u16)(i * FTD_WIRE_NOTICE_LEN), key);
 	}
 	if (!strcmp(kind, "short"))
 		return FTD_WIRE_HDR_LEN - 1;
@@ -115,7 +141,7 @@ int main(int argc, char **argv)
 	size_t len;
 	int opt, fd, no_check = 0, dstopts = 0;
 
-	while ((opt = getopt(argc, argv, "t:k:p:c:s:r:i:q:K:n:T:ZXP:R:V:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:k:p:c:s:r:i:q:K:n:T:ZXP:R:V:N:")) != -1) {
 		switch (opt) {
 		case 't': to = optarg; break;
 		case 'k': kind = optarg; break;
@@ -131,6 +157,7 @@ int main(int argc, char **argv)
 		case 'Z': no_check = 1; break;
 		case 'X': dstopts = 1; break;
 		case 'P': payload_len = strtoul(optarg, NULL, 0); break;
+		case 'N': batch_kind = strtoul(optarg, NULL, 0); break;
 		case 'V':
 			if (nvotes == 4 ||
 			    sscanf(optarg, "%u:%u:%u", &votes[nvotes].subject,
@@ -151,7 +178,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (nvotes && !count_given)
-		count = nvotes;
+		count = kind && strstr(kind, "batch") ? 1 : nvotes;
 	if (!to || !kind) {
 		fprintf(stderr, "usage: ftd-inject -t ADDR -k KIND [options]\n");
 		return 2;
