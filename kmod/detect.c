@@ -17,6 +17,7 @@
 #include "relay.h"
 #include "proto/relay.h"
 #include "lag.h"
+#include "fence.h"
 
 static void emit_node_event(struct ftd_net *fn, enum ftd_event_type type, u32 node,
 			    u32 incarnation, u32 origin)
@@ -604,13 +605,13 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	if (minority) {
 		if (straw != FTD_NODE_NONE)
 			ftd_dissem_last_straw(fn, straw, straw_inc, FTD_NODE_NONE);
-		ftd_net_fence_minority(fn, self_inc);
+		ftd_fence_minority(fn, self_inc);
 	} else if (fence) {
 		/* Why: the last news we processed, and our own timer's health then. */
 		pr_info("node %u: last valid frame from anyone %llu ms ago (timeout %llu ms), this tick %llu ms late, %lld ticks behind the receive path so far\n",
 			fn->cfg.node, ms_since_any_rx(fn, now_ns),
 			div_u64(timeout, NSEC_PER_MSEC), div_u64(ftd_elapsed(now_ns, due_ns), NSEC_PER_MSEC),
 			(s64)atomic64_read(&fn->stats.ticks_rx_behind));
-		ftd_net_fence(fn, fn->cfg.node, self_inc);
+		ftd_fence(fn, fn->cfg.node, self_inc);
 	}
 }

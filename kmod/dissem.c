@@ -18,6 +18,7 @@
 #include "relay.h"
 #include "fresh.h"
 #include "outbox.h"
+#include "fence.h"
 
 void ftd_dissem_send_to(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_notice *n)
 {
@@ -237,7 +238,7 @@ static bool apply_gone(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
 		ftd_members_sync(fn, peer);
 	if (pv == FTD_PARTITION_FENCE) {
 		ftd_dissem_last_straw(fn, peer->id, inc, from);
-		ftd_net_fence_minority(fn, self_inc);
+		ftd_fence_minority(fn, self_inc);
 	}
 	return news;
 }
@@ -612,7 +613,7 @@ static bool about_self(struct ftd_net *fn, const struct ftd_notice *n)
 		return false;
 	/* Declared dead at our current incarnation: we were cut off or stalled. */
 	if (n->kind == FTD_NOTICE_DEAD && n->subject_incarnation == READ_ONCE(fn->incarnation))
-		ftd_net_fence(fn, n->origin, n->subject_incarnation);
+		ftd_fence(fn, n->origin, n->subject_incarnation);
 	return true;
 }
 

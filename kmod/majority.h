@@ -16,7 +16,7 @@ struct ftd_peer;
 /*
  * May subject, a member we hold live, be declared dead now? On
  * FTD_PARTITION_FENCE the caller, once it dropped its locks, calls
- * ftd_net_fence_minority(). Any context; subject->lock held (it keeps
+ * ftd_fence_minority(). Any context; subject->lock held (it keeps
  * the burst its death was counted in).
  */
 enum ftd_partition_verdict ftd_majority_judge(struct ftd_net *fn, struct ftd_peer *subject,

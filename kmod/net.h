@@ -181,21 +181,7 @@ enum {
 	FTD_CFG_ALL	= BIT(10) - 1,
 };
 
-/*
- * This node was declared dead while alive (origin: the declarer), or heard
- * nobody for a timeout (origin: itself, proto/lease.h): tell its ranks
- * (FENCED), then rejoin with a higher incarnation. judged: the incarnation
- * the decision was about; if it has already ended, nothing happens (two
- * CPUs handling two copies of one verdict fence once, not twice, which
- * would end the new incarnation too, at every peer). Softirq or process
- * context.
- */
-void ftd_net_fence(struct ftd_net *fn, u32 origin, u32 judged);
-/*
- * A death would have left this node in a minority (proto/partition.h):
- * fence (origin: itself) and forget the view, every other member unknown
- * until heard again. judged as above. Softirq or process context.
- */
-void ftd_net_fence_minority(struct ftd_net *fn, u32 judged);
+/* Incarnations must grow across restarts of the instance and of the module. */
+u32 ftd_net_next_incarnation(u32 prev);
 
 #endif

@@ -16,7 +16,7 @@
  * we observe came back as a new incarnation while we held it live;
  * dropping: the machine drops received frames, proto/overload.h, so the
  * verdict waits, up to its limit). True when it put us in a minority: the
- * caller fences (ftd_net_fence_minority) once it dropped its locks. Timer
+ * caller fences (ftd_fence_minority) once it dropped its locks. Timer
  * softirq; no lock held.
  */
 bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool restarted,
