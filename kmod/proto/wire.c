@@ -85,21 +85,6 @@ size_t ftd_wire_encode(u8 *buf, size_t cap, const struct ftd_frame *f,
 	return len;
 }
 
-const char *ftd_wire_status_str(enum ftd_wire_status st)
-{
-	switch (st) {
-	case FTD_WIRE_OK:		return "ok";
-	case FTD_WIRE_SHORT:		return "shorter than a header";
-	case FTD_WIRE_BAD_MAGIC:	return "bad magic";
-	case FTD_WIRE_BAD_VERSION:	return "unsupported version";
-	case FTD_WIRE_BAD_LENGTH:	return "length mismatch";
-	case FTD_WIRE_BAD_FLAGS:	return "unknown flags";
-	case FTD_WIRE_BAD_TYPE:		return "unknown type";
-	case FTD_WIRE_BAD_PAYLOAD:	return "payload size wrong for type";
-	}
-	return "?";
-}
-
 void ftd_notice_encode(u8 *p, const struct ftd_notice *n)
 {
 	memset(p, 0, FTD_WIRE_NOTICE_LEN);

@@ -58,8 +58,6 @@ static inline bool ftd_wire_mac_ok(const u8 *buf, size_t len, const u8 key[FTD_K
 	       ftd_wire_mac(buf, len, key) == ftd_get_be64(buf + FTD_WIRE_MAC_OFF);
 }
 
-const char *ftd_wire_status_str(enum ftd_wire_status st);
-
 /* The payload of a FTD_FRAME_NOTICE, in host order. */
 struct ftd_notice {
 	u8 kind;
