@@ -760,6 +760,26 @@ TEST(stats_reply_receive_path)
 	EXPECT_FALSE(FTU_HAS(&st, FTDETECT_A_STATS_TICKS_RX_DROPPED));
 	nlmsg_free(msg);
 
+	/*
+	 * The notices carried by the notice frames, appended after them:
+	 * attribute 32 and up, past a 32-bit mask of present attributes.
+	 */
+	msg = new_msg(FTDETECT_CMD_GET_STATS);
+	nest = nla_nest_start(msg, FTDETECT_A_STATS | NLA_F_NESTED);
+	put_u64_padded(msg, FTDETECT_A_STATS_NOTICES_TX, FTDETECT_A_STATS_PAD, 10);
+	put_u64_padded(msg, FTDETECT_A_STATS_NOTICE_ITEMS_TX, FTDETECT_A_STATS_PAD, 37);
+	put_u64_padded(msg, FTDETECT_A_STATS_NOTICE_ITEMS_RX, FTDETECT_A_STATS_PAD, 41);
+	nla_nest_end(msg, nest);
+	ASSERT_EQ(0, ftu_msg_parse_stats(msg, &st));
+	EXPECT_EQ(10, st.notices_tx);
+	EXPECT_EQ(37, st.notice_items_tx);
+	EXPECT_EQ(41, st.notice_items_rx);
+	EXPECT_GE(FTDETECT_A_STATS_NOTICE_ITEMS_RX, 32);
+	EXPECT_TRUE(FTU_HAS(&st, FTDETECT_A_STATS_NOTICE_ITEMS_TX));
+	EXPECT_TRUE(FTU_HAS(&st, FTDETECT_A_STATS_NOTICE_ITEMS_RX));
+	EXPECT_FALSE(FTU_HAS(&st, FTDETECT_A_STATS_RELAYS_HEARD));
+	nlmsg_free(msg);
+
 	/* A module from before the overload rule: absent, zero, no bit. */
 	msg = new_msg(FTDETECT_CMD_GET_STATS);
 	nest = nla_nest_start(msg, FTDETECT_A_STATS | NLA_F_NESTED);
