@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include <stdio.h>
 #include "sim/sim.h"
 #include "sim/mem.h"
 #include "sim/outbox.h"
@@ -8,13 +7,6 @@
 #include "proto/relay.h"
 #include "proto/vote.h"
 #include "proto/wire.h"
-
-static void fail(struct sim *s, const char *what)
-{
-	if (!s->err)
-		fprintf(stderr, "ftdsim: %s\n", what);
-	s->err = -1;
-}
 
 static struct sim_obs *obs_of(struct sim *s, u32 v)
 {
@@ -30,7 +22,7 @@ static struct sim_obs *obs_room(struct sim *s, u32 v, u32 n)
 		return obs_of(s, v);
 	node->wide = sim_zalloc(FTD_WATCH_MAX * sizeof(*node->wide));
 	if (!node->wide) {
-		fail(s, "out of memory (watch)");
+		sim_fail(s, "out of memory (watch)");
 		return NULL;
 	}
 	memcpy(node->wide, &s->obs[(size_t)v * s->cfg->k], node->n_obs * sizeof(*node->wide));
@@ -250,14 +242,14 @@ static int32_t item_of(struct sim *s, u32 x)
 	int32_t item = sim_view_node_item(&s->view, x);
 
 	if (item < 0)
-		fail(s, "too many distinct nodes declared or suspected (item table full)");
+		sim_fail(s, "too many distinct nodes declared or suspected (item table full)");
 	return item;
 }
 
 static void send_msg(struct sim *s, const struct sim_msg *m)
 {
 	if (sim_net_send(&s->net, s->now, m))
-		fail(s, "out of memory (event queue)");
+		sim_fail(s, "out of memory (event queue)");
 }
 
 /* When v last heard judge j: a node it watches, or an answer to its ask. */
@@ -586,7 +578,7 @@ static void send_heartbeats(struct sim *s, u32 v)
 		};
 
 		if (sim_net_send(&s->net, s->now, &m))
-			fail(s, "out of memory (event queue)");
+			sim_fail(s, "out of memory (event queue)");
 	}
 }
 
@@ -698,7 +690,7 @@ static void rx_notice(struct sim *s, u32 v, const struct sim_msg *m, const struc
 		return;
 	}
 	if (item < 0) {
-		fail(s, "too many distinct nodes declared or suspected (item table full)");
+		sim_fail(s, "too many distinct nodes declared or suspected (item table full)");
 		return;
 	}
 	/* apply_gone / apply_proc: news only if it changes our state. */
@@ -828,7 +820,7 @@ void sim_node_proc_dead(struct sim *s, u32 v, u32 job, u32 rank, u32 regid)
 	};
 
 	if (item < 0) {
-		fail(s, "too many distinct deaths declared (raise the item table)");
+		sim_fail(s, "too many distinct deaths declared (raise the item table)");
 		return;
 	}
 	s->rep.items[item].origins++;

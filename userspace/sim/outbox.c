@@ -1,14 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include <stdio.h>
 #include "sim/sim.h"
 #include "sim/outbox.h"
-
-static void fail(struct sim *s, const char *what)
-{
-	if (!s->err)
-		fprintf(stderr, "ftdsim: %s\n", what);
-	s->err = -1;
-}
 
 void sim_send_notices(struct sim *s, u32 v, const u8 *payload, u16 len, const u32 *dst, u32 cnt,
 		      u16 hops)
@@ -26,7 +18,7 @@ void sim_send_notices(struct sim *s, u32 v, const u8 *payload, u16 len, const u3
 
 	idx = sim_net_frame_new(&s->net, FTD_WIRE_HDR_LEN + len);
 	if (idx < 0) {
-		fail(s, "out of memory (frames)");
+		sim_fail(s, "out of memory (frames)");
 		return;
 	}
 	fr = sim_net_frame(&s->net, idx);
@@ -41,7 +33,7 @@ void sim_send_notices(struct sim *s, u32 v, const u8 *payload, u16 len, const u3
 		};
 
 		if (sim_net_send(&s->net, s->now, &m))
-			fail(s, "out of memory (event queue)");
+			sim_fail(s, "out of memory (event queue)");
 	}
 	s->rep.notice_items += (u64)cnt * (len / FTD_WIRE_NOTICE_LEN);
 	if (!fr->refs)
@@ -99,7 +91,7 @@ void sim_outbox_begin(struct sim *s, u32 v)
 	struct sim_outbox *o = &s->outbox;
 
 	if (o->open)
-		fail(s, "an outbox pass inside another");
+		sim_fail(s, "an outbox pass inside another");
 	o->open = true;
 	o->src = v;
 	o->n_notices = 0;

@@ -138,6 +138,13 @@ static void teardown(struct sim *s)
 	sim_release(s->receiver, n);
 }
 
+void sim_fail(struct sim *s, const char *what)
+{
+	if (!s->err)
+		fprintf(stderr, "ftdsim: %s\n", what);
+	s->err = -1;
+}
+
 int sim_run(const struct sim_config *cfg, struct sim_result *res)
 {
 	u64 warmup, tail, limit, t_end, t, events = 0;

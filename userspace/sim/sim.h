@@ -98,4 +98,7 @@ struct sim {
 /* Run cfg; res gets the numbers. 0, or -1 (memory, or too many items: see stderr). */
 int sim_run(const struct sim_config *cfg, struct sim_result *res);
 
+/* The run cannot go on (what: why, said once on stderr): sim_run returns -1. */
+void sim_fail(struct sim *s, const char *what);
+
 #endif
