@@ -2,10 +2,10 @@
 /*
  * Notices to one peer within one pass (a tick, a received notice frame,
  * a slice of a view), sent together in one frame per rail: the uapi
- * header's "Batches". A run of deaths declared in one tick, or the news
- * one batch brought, then costs every node about as many frames as one
- * death. Per CPU, with BHs off from ftd_outbox_begin() to
- * ftd_outbox_end(); passes nest, the outermost one sends.
+ * header's "Batches". The deaths one tick declares, or the news one
+ * frame brought, go to each finger in one frame instead of one each.
+ * Per CPU, with BHs off from ftd_outbox_begin() to ftd_outbox_end();
+ * passes nest, the outermost one sends.
  */
 #ifndef FTD_OUTBOX_H
 #define FTD_OUTBOX_H

@@ -301,8 +301,9 @@ struct ftd_wire_notice {
  * applied. The notices of a frame are applied in order, as if each had
  * come in a frame of its own (same sender, seq and freshness); a node
  * sends, in one frame to each finger, what one tick decided or one
- * received frame brought as news, so a run of deaths costs each node
- * about as many frames as one death.
+ * received frame brought as news, so deaths declared together travel
+ * together for as long as they are news together (docs/detection.md,
+ * "Notices share frames", has what that saves).
  */
 #define FTD_WIRE_NOTICES_MAX	((FTD_MAX_FRAME - FTD_WIRE_HDR_LEN) / FTD_WIRE_NOTICE_LEN)
 
