@@ -635,17 +635,6 @@ notice_cost() {
 	log "notice frames for $deaths death(s) at $nodes nodes: $((tx - tx0)) sent, $((rx - rx0)) received carrying $((items - items0)) notices; per death and node $(awk -v s=$((tx - tx0)) -v r=$((rx - rx0)) -v d="$deaths" -v n="$nodes" 'BEGIN { printf "%.1f sent, %.1f received", s / d / n, r / d / n }')"
 }
 
-# notices_batched "SENT RECEIVED ITEMS" NODE...: true when, since
-# notice_frames printed the first argument, some frame NODEs received
-# carried more than one notice.
-notices_batched() {
-	local tx0 rx0 items0 tx rx items
-	read -r tx0 rx0 items0 <<< "$1"
-	shift
-	read -r tx rx items < <(notice_frames "$@")
-	[ $((items - items0)) -gt $((rx - rx0)) ]
-}
-
 # udp_csum_errors NODE: Udp InCsumErrors of NODE (IPv4 and IPv6 summed).
 udp_csum_errors() {
 	n "$1" cat /proc/net/snmp /proc/net/snmp6 | awk '
