@@ -106,6 +106,7 @@ notice_cost "$frames0" "$RUN_LEN" $SURVIVORS
 kill -TERM "$cap" 2> /dev/null || true
 wait "$cap" || true
 # Per frame node 1 received: how many deaths of the run it carried (DEAD: 1).
+# shellcheck disable=SC2016  # a jq filter: $id and $run are jq's
 run_deaths='inputs | fromjson? | select(.type == 2) | [.notices[] |
 	select(.kind == 1 and (.subject as $id | $run | contains(" \($id) ")))] | length'
 per_frame=$(jq -nrR --arg run " $RUN " "$run_deaths | select(. > 0)" "$FTD_TMP/cap.1" |

@@ -36,6 +36,7 @@ all_know() {
 wait_until 20 all_know || { n 4 ftstat; fail "node 5 not declared dead everywhere"; }
 wait "$cap" || true	# it ends on its timeout (status 3)
 # FTD_NOTICE_DEAD is 1; a frame may carry several notices (.notices).
+# shellcheck disable=SC2016  # a jq filter: $s is jq's
 dead5='select(.type == 2) | .sender as $s | .notices[] |
 	select(.kind == 1 and .subject == 5) | . + {sender: $s}'
 jq -c "$dead5" "$FTD_TMP/cap.4" > "$FTD_TMP/dead5.4"
