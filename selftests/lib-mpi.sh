@@ -232,6 +232,42 @@ mpi_glue_job() {
 	*) fail "unknown MPI flavour $1: $(mpi_config "$1" DESCRIPTION)" ;;
 	esac
 	export FTD_MPI_ARGS FTD_MPI_TIMEOUT=$(scaled 300) FTD_MPI_JSON=$FTD_TMP/glue.%r
+	mpi_trace_signals
+}
+
+# mpi_trace_signals: with FTD_TRACE_SIGNALS=1, from now on until the test
+# ends the kernel records each deadly signal sent to any process (tracefs,
+# signal:signal_generate: SIGABRT, SIGBUS, SIGKILL, SIGSEGV, SIGPIPE,
+# SIGTERM), so that a rank that ends without a word, which a launcher in
+# ULFM mode may not report, shows what ended it and who sent it
+# (mpi_signals; the test's own kills are there too). Off by default:
+# turning a tracepoint on or off patches kernel text, and in the emulated
+# VM with two vCPUs that once locked the guest up (text_poke_bp waiting
+# on the other vCPU).
+FTD_TRACEFS=/sys/kernel/tracing
+mpi_trace_signals() {
+	local ev=$FTD_TRACEFS/events/signal/signal_generate
+	[ "${FTD_TRACE_SIGNALS:-0}" = 1 ] && [ -w "$ev/filter" ] || return 0
+	echo 0 > "$FTD_TRACEFS/tracing_on"
+	: > "$FTD_TRACEFS/trace"
+	echo 'sig == 6 || sig == 7 || sig == 9 || sig == 11 || sig == 13 || sig == 15' > "$ev/filter"
+	echo 1 > "$ev/enable"
+	echo 1 > "$FTD_TRACEFS/tracing_on"
+	at_exit mpi_trace_signals_off
+}
+mpi_trace_signals_off() { echo 0 > "$FTD_TRACEFS/events/signal/signal_generate/enable"; }
+# mpi_ignores PID SIG: process PID ignores signal SIG (/proc/PID/status).
+mpi_ignores() {
+	local mask
+	mask=$(awk '/^SigIgn:/ { print $2 }' "/proc/$1/status" 2> /dev/null) || return 1
+	[ -n "$mask" ] && (( (16#$mask >> ($2 - 1)) & 1 ))
+}
+# mpi_signals: the deadly signals recorded since mpi_trace_signals (sender
+# comm-pid, then sig, target comm and pid; for FTD_ON_FAIL).
+mpi_signals() {
+	[ "${FTD_TRACE_SIGNALS:-0}" = 1 ] && [ -r "$FTD_TRACEFS/trace" ] || return 0
+	echo "---- deadly signals sent (tracefs signal:signal_generate)"
+	grep -v '^#' "$FTD_TRACEFS/trace" || true
 }
 
 # mpi_start FILE FLAVOUR NRANKS NODES... -- PROGRAM [ARG...]: mpi_run in the

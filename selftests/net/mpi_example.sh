@@ -61,7 +61,7 @@ if [ "$REVOKE" = revoke ]; then
 	FTD_MPI_ARGS+=" --mca mpi_add_procs_cutoff 1024"
 fi
 out=$FTD_TMP/job.out
-show_job() { show_files "$out" "$FTD_TMP"/glue.*; }
+show_job() { show_files "$out" "$FTD_TMP"/glue.*; mpi_signals; }
 FTD_ON_FAIL=show_job
 
 start=$(now_ns)
@@ -71,6 +71,21 @@ mpi_wait_output "$out" "^mpi_iterate: $RANKS ranks, $ITERS iterations, mode $MOD
 log "$FLAVOUR: mpi_iterate running, $(( ($(now_ns) - start) / 1000000 )) ms after the job's start"
 # pid_of R: rank R's pid, from its first attach (ulfm mode attaches again after each shrink).
 pid_of() { sed -n "s/^ftd_mpi attach: {\"pid\":\([0-9]*\),.*/\1/p" "$FTD_TMP/glue.$1" | head -n 1; }
+if [ "$MODE" = ulfm ]; then
+	# A write to a just-dead peer's connection raises SIGPIPE, which would
+	# end a survivor without a word: a ULFM job's library ignores it
+	# (ftdetect_mpi(3), FTD_MPI_SIGPIPE).
+	all_ignore_sigpipe() {
+		local r p
+		for ((r = 0; r < RANKS; r++)); do
+			p=$(pid_of "$r")
+			[ -n "$p" ] && mpi_ignores "$p" 13 || return 1
+		done
+	}
+	wait_until 30 all_ignore_sigpipe ||
+		fail "not every rank ignores SIGPIPE: $(for ((r = 0; r < RANKS; r++)); do echo "rank $r: pid $(pid_of "$r") $(grep SigIgn "/proc/$(pid_of "$r")/status" 2>&1);"; done)"
+	log "every rank ignores SIGPIPE"
+fi
 # callback_at R CAUSE X: rank R's library reported rank X with CAUSE.
 callback_at() {
 	grep -Eq "^ftd_mpi callback: .*\"cause\":\"$2\",\"ranks\":\[([0-9]+,)*$3(,[0-9]+)*\]" \

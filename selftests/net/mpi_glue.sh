@@ -64,7 +64,7 @@ W=$FTD_TMP/watch
 mkdir "$W"
 out=$FTD_TMP/job.out
 # On a failure, what the job and the library said.
-show_job() { show_files "$out" "$W"/watch.* "$FTD_TMP"/glue.*; }
+show_job() { show_files "$out" "$W"/watch.* "$FTD_TMP"/glue.*; mpi_signals; }
 FTD_ON_FAIL=show_job
 
 start=$(now_ns)

@@ -274,8 +274,8 @@ static int attach_locked(MPI_Comm comm, ftd_mpi_callback_fn cb, void *arg, unsig
 	ftdm_json("attach", "\"comm\":\"%s\",\"comm_rank\":%d,\"comm_size\":%d,\"monitored\":%d,"
 		  "\"watching\":%s,\"pmix\":%s,\"ulfm\":%s,\"revoke\":%s,\"thread\":%s", a->name,
 		  me, size, a->group.nby_id, ftdm.dev ? "true" : "false",
-		  ftdm.pmix_err ? "false" : "true", FTD_MPI_HAVE_ULFM ? "true" : "false",
-		  FTD_MPI_HAVE_ULFM && !ftdm.no_revoke_why && !(flags & FTD_MPI_NO_REVOKE) ?
+		  ftdm.pmix_err ? "false" : "true", ftdm.no_ulfm_why ? "false" : "true",
+		  !ftdm.no_ulfm_why && !ftdm.no_revoke_why && !(flags & FTD_MPI_NO_REVOKE) ?
 		  "true" : "false", ftdm.thread_running ? "true" : "false");
 	ftdm_debug("attached %s: %d of %d members watched", a->name, a->group.nby_id, size);
 	ftdm_unlock();

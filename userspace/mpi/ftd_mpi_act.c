@@ -182,15 +182,60 @@ static bool ompi_wait_failed(struct attachment *a)
 }
 #endif
 
+#if FTD_MPI_HAVE_ULFM && defined(OPEN_MPI) && !FTD_MPI_ORTE
+/* An Open MPI control variable, through MPI_T; false if it cannot be read. */
+static bool ompi_cvar_read(const char *name, void *buf)
+{
+	MPI_T_cvar_handle h;
+	int provided, idx, count;
+	bool ok = false;
+
+	if (MPI_T_init_thread(MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+		return false;
+	if (MPI_T_cvar_get_index(name, &idx) == MPI_SUCCESS &&
+	    MPI_T_cvar_handle_alloc(idx, NULL, &h, &count) == MPI_SUCCESS) {
+		ok = MPI_T_cvar_read(h, buf) == MPI_SUCCESS;
+		MPI_T_cvar_handle_free(&h);
+	}
+	MPI_T_finalize();
+	return ok;
+}
+#endif
+
 /*
- * Whether this process revokes at all, decided once (ftdm_process_open):
- * FTD_MPI_REVOKE=0 or 1 decides; otherwise yes, but on Open MPI 5 only
- * when every member's address was set up at MPI_Init (the world is smaller
- * than its mpi_add_procs_cutoff): a revoke reaches members through every
- * survivor, and one that has not yet taken the failure in looks the dead
- * member up and hangs (ompi_wait_failed() above covers this process only).
- * Without the revoke, the PMIx report alone is what Open MPI learns the
- * failure from. Returns why not, or NULL.
+ * Whether the running job has ULFM at all, decided once (ftdm_process_open):
+ * this build must have it, and Open MPI 5 turns it on only for a job
+ * launched with --with-ft ulfm (its mpi_ft_enable); without it, its runtime
+ * ends the whole job when a process exits but ignores failure reports
+ * (mpi_noft.sh), and revoking would do nothing useful. Returns why not, or
+ * NULL.
+ */
+const char *ftdm_ulfm_decide(void)
+{
+#if !FTD_MPI_HAVE_ULFM
+	return "this build of the library has no ULFM (make mpi says why)";
+#else
+#if defined(OPEN_MPI) && !FTD_MPI_ORTE
+	bool ft[8] = { false };	/* MPI_T writes a C bool; room for any width */
+
+	if (ompi_cvar_read("mpi_ft_enable", ft) && !ft[0])
+		return "Open MPI was launched without --with-ft ulfm (mpi_ft_enable is false): its "
+		       "runtime ends the whole job when a process exits, and takes no failure "
+		       "report in: the callbacks are the application's news";
+#endif
+	return NULL;
+#endif
+}
+
+/*
+ * Whether this process revokes at all, decided once (ftdm_process_open),
+ * where the job has ULFM: FTD_MPI_REVOKE=0 or 1 decides; otherwise yes, but
+ * on Open MPI 5 only when every member's address was set up at MPI_Init
+ * (the world is smaller than its mpi_add_procs_cutoff): a revoke reaches
+ * members through every survivor, and one that has not yet taken the
+ * failure in looks the dead member up and hangs (ompi_wait_failed() above
+ * covers this process only). Without the revoke, the PMIx report alone is
+ * what Open MPI learns the failure from. Returns why not, or NULL.
  */
 const char *ftdm_revoke_decide(void)
 {
@@ -200,17 +245,9 @@ const char *ftdm_revoke_decide(void)
 	{
 		static char why[160];
 		unsigned int cutoff = 0;
-		MPI_T_cvar_handle h;
-		int provided, idx, count, size;
+		int size;
 
-		if (MPI_T_init_thread(MPI_THREAD_MULTIPLE, &provided) == MPI_SUCCESS) {
-			if (MPI_T_cvar_get_index("mpi_add_procs_cutoff", &idx) == MPI_SUCCESS &&
-			    MPI_T_cvar_handle_alloc(idx, NULL, &h, &count) == MPI_SUCCESS) {
-				MPI_T_cvar_read(h, &cutoff);
-				MPI_T_cvar_handle_free(&h);
-			}
-			MPI_T_finalize();
-		}
+		ompi_cvar_read("mpi_add_procs_cutoff", &cutoff);
 		MPI_Comm_size(MPI_COMM_WORLD, &size);
 		if ((unsigned int)size >= cutoff) {
 			snprintf(why, sizeof(why), "Open MPI adds processes lazily (world size %d, "
@@ -225,7 +262,11 @@ const char *ftdm_revoke_decide(void)
 /* Step 2. app_thread: we run in the application's thread (ftd_mpi_progress). */
 enum ftd_mpi_action ftdm_revoke(struct attachment *a, bool app_thread)
 {
-	if (a->flags & FTD_MPI_NO_REVOKE || ftdm.no_revoke_why)
+	if (a->flags & FTD_MPI_NO_REVOKE)
+		return FTD_MPI_ACT_DISABLED;
+	if (ftdm.no_ulfm_why)
+		return FTD_MPI_ACT_UNAVAILABLE;	/* this build, or this job (ftdm_ulfm_decide) */
+	if (ftdm.no_revoke_why)
 		return FTD_MPI_ACT_DISABLED;
 #if FTD_MPI_HAVE_ULFM
 	if (!app_thread && ftdm.thread_level < MPI_THREAD_MULTIPLE) {

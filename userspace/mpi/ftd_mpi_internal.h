@@ -59,6 +59,7 @@ struct ftdm_state {
 	bool env_read, debug, env_no_thread;
 	int env_pmix;			/* FTD_MPI_PMIX: -1 unset, 0, 1 */
 	int env_revoke;			/* FTD_MPI_REVOKE: -1 unset, 0, 1 */
+	bool env_keep_sigpipe;		/* FTD_MPI_SIGPIPE=keep */
 	int json_fd;			/* -1: no JSON lines */
 	int reporters;
 	unsigned int pmix_timeout_ms, fence_grace_ms, revoke_wait_ms;
@@ -72,6 +73,7 @@ struct ftdm_state {
 	int world_rank, thread_level;
 	struct ftd_pmix pmix;
 	int pmix_err;			/* 0: active */
+	const char *no_ulfm_why;	/* NULL: the job has ULFM (ftdm_ulfm_decide) */
 	const char *no_revoke_why;	/* NULL: revokes (ftdm_revoke_decide) */
 	int comm_keyval, self_keyval;
 	int open_err;			/* ftdm_process_open()'s verdict, kept */
@@ -123,6 +125,7 @@ void ftdm_watcher_stop(void);
 /* ftd_mpi_act.c */
 void ftdm_report_pmix(void);
 enum ftd_mpi_action ftdm_revoke(struct attachment *a, bool app_thread);
+const char *ftdm_ulfm_decide(void);
 const char *ftdm_revoke_decide(void);
 void ftdm_call(struct attachment *a, enum ftd_mpi_cause cause, const struct ftd_event *ev);
 void ftdm_fence(const struct ftd_event *ev);

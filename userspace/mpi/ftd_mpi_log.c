@@ -110,6 +110,8 @@ void ftdm_env_read(void)
 	ftdm.env_pmix = v && *v ? !!strcmp(v, "0") : -1;
 	v = getenv("FTD_MPI_REVOKE");
 	ftdm.env_revoke = v && *v ? !!strcmp(v, "0") : -1;
+	v = getenv("FTD_MPI_SIGPIPE");
+	ftdm.env_keep_sigpipe = v && !strcmp(v, "keep");
 	ftdm.reporters = (int)ftdm_env_ulong("FTD_MPI_PMIX_REPORTERS", 2);
 	ftdm.pmix_timeout_ms = (unsigned int)ftdm_env_ulong("FTD_MPI_PMIX_TIMEOUT_MS", 5000);
 	ftdm.fence_grace_ms = (unsigned int)ftdm_env_ulong("FTD_MPI_FENCE_GRACE_MS", 1000);

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,36 @@ int ftdm_hooks_init(void)
 		return -EIO;
 	done = true;
 	return 0;
+}
+
+/*
+ * A survivor must not die of its dead peer. Open MPI's TCP transport
+ * writes to a connection whose far end has just died before it learns of
+ * the death, and on Linux that write raises SIGPIPE, whose default action
+ * ends the process without a word: in the project's VM a survivor of a
+ * rank killed and a node cut off at once died so, right after the kill,
+ * in 1 of 8 runs with the library's revoke on (a revoke writes to every
+ * member at once), and 1 of 5 before. With SIGPIPE ignored the write fails
+ * with EPIPE and the transport marks the peer failed, which ULFM takes
+ * in. So a job with ULFM ignores it, unless the application set its own
+ * disposition or FTD_MPI_SIGPIPE=keep.
+ */
+static void sigpipe_ignore(void)
+{
+	struct sigaction old, ign = { .sa_handler = SIG_IGN };
+
+	if (ftdm.env_keep_sigpipe) {
+		ftdm_debug("FTD_MPI_SIGPIPE=keep: SIGPIPE left as it is (a write to a dead "
+			   "peer's connection may end this process)");
+		return;
+	}
+	sigemptyset(&ign.sa_mask);
+	if (sigaction(SIGPIPE, NULL, &old) || (old.sa_flags & SA_SIGINFO) ||
+	    old.sa_handler != SIG_DFL)
+		return;	/* the application's own choice */
+	if (!sigaction(SIGPIPE, &ign, NULL))
+		ftdm_debug("SIGPIPE ignored: a write to a dead peer's connection fails (EPIPE) "
+			   "instead of ending this process (FTD_MPI_SIGPIPE=keep leaves it)");
 }
 
 /*
@@ -75,8 +106,12 @@ int ftdm_process_open(void)
 		else
 			ftdm_debug("PMIx client of namespace %s, rank %u", ftdm.pmix.nspace, ftdm.pmix.rank);
 	}
+	ftdm.no_ulfm_why = ftdm_ulfm_decide();
 	ftdm.no_revoke_why = NULL;
-	if (FTD_MPI_HAVE_ULFM) {
+	if (FTD_MPI_HAVE_ULFM && ftdm.no_ulfm_why) {
+		ftdm_debug("no ULFM in this job: %s; communicators are not revoked", ftdm.no_ulfm_why);
+	} else if (FTD_MPI_HAVE_ULFM) {
+		sigpipe_ignore();
 		ftdm.no_revoke_why = ftdm_revoke_decide();
 		if (ftdm.no_revoke_why)
 			ftdm_debug("communicators are not revoked: %s (FTD_MPI_REVOKE=1 revokes)",

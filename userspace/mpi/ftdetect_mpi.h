@@ -56,7 +56,7 @@ enum ftd_mpi_action {
 					 * level below MPI_THREAD_MULTIPLE) */
 	FTD_MPI_ACT_OTHERS,		/* PMIx: other members report it (FTD_MPI_PMIX_REPORTERS),
 					 * or this process already did */
-	FTD_MPI_ACT_UNAVAILABLE,	/* no PMIx server; no working ULFM in this build */
+	FTD_MPI_ACT_UNAVAILABLE,	/* no PMIx server; no working ULFM in this build or job */
 	FTD_MPI_ACT_DISABLED,		/* turned off (FTD_MPI_NO_PMIX, FTD_MPI_NO_REVOKE;
 					 * revoke: FTD_MPI_REVOKE=0, or Open MPI 5 adding
 					 * processes lazily: ftdetect_mpi(3), ULFM) */
