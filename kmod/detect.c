@@ -278,6 +278,7 @@ int ftd_detect_start(struct ftd_net *fn)
 	fn->watch->rule = (struct ftd_watch){};
 	/* Drops from before we watched hold nothing. */
 	ftd_overload_start(&fn->overload, ftd_rx_dropped());
+	fn->rx_health = (struct ftd_slowness){};
 	fn->overload_last_held = false;
 	return 0;
 }
@@ -532,7 +533,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		}
 		/* In a minority, silence is no evidence: we suspect nobody (majority.h). */
 		if (since && now_ns > since && judging) {
-			deadline = ftd_health_deadline(&peer->slow, timeout, now_ns);
+			deadline = ftd_health_deadline(&peer->slow, &fn->rx_health, timeout, now_ns);
 			peer->state = ftd_detect_on_silence(old, now_ns - since, deadline,
 							    isolated ||
 							    ((starved || dropping) &&

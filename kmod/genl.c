@@ -500,7 +500,7 @@ static int fill_node_locked(struct sk_buff *skb, const struct ftd_peer *p, u64 n
 			      FTDETECT_A_NODE_PAD) ||
 	    nla_put_u32(skb, FTDETECT_A_NODE_PROVEN, p->fresh.incarnation) ||
 	    nla_put_u64_64bit(skb, FTDETECT_A_NODE_SLOW_NS,
-			      ftd_health_deadline(&p->slow, timeout, now) - timeout,
+			      ftd_health_deadline(&p->slow, NULL, timeout, now) - timeout,
 			      FTDETECT_A_NODE_PAD) ||
 	    (READ_ONCE(p->key_id) &&
 	     nla_put_u64_64bit(skb, FTDETECT_A_NODE_KEY_ID, READ_ONCE(p->key_id),

@@ -9,10 +9,11 @@
  * heartbeat timer still fires on time; frames of live peers then wait,
  * and their senders look silent. Ticks at which a frame handled since the
  * tick before had waited more than a period are counted (ticks_rx_behind),
- * for an admin who wonders where false suspicions come from. They are not
- * treated as starved: a starved tick starts and grows no walk past a
- * silent run, and with that rule a rack of four in the emulated VM was
- * declared 924 ms after the cut, over two timeouts (docs/detection.md).
+ * and that wait stretches the deadlines this node judges by
+ * (proto/health.h, our own receive path's lag). They are not treated as
+ * starved: a starved tick starts and grows no walk past a silent run, and
+ * with that rule a rack of four in the emulated VM was declared 924 ms
+ * after the cut, over two timeouts (docs/detection.md).
  */
 #ifndef FTD_LAG_H
 #define FTD_LAG_H
@@ -29,11 +30,18 @@ static inline void ftd_lag_note(struct ftd_net *fn, u64 lag_ns)
 		;
 }
 
-/* The timer, once a tick: count it if a frame waited longer than a period since the last. */
-static inline void ftd_lag_count(struct ftd_net *fn, u64 period_ns)
+/*
+ * The timer, once a tick at now: the longest wait since the tick before,
+ * counted when over a period, and remembered as our lag.
+ */
+static inline void ftd_lag_tick(struct ftd_net *fn, u64 now, u64 period_ns, u64 timeout_ns)
 {
-	if (atomic64_xchg(&fn->rx_lag_ns, 0) > (s64)period_ns)
-		atomic64_inc(&fn->stats.ticks_rx_behind);
+	s64 lag = atomic64_xchg(&fn->rx_lag_ns, 0);
+
+	if (lag <= (s64)period_ns)
+		return;
+	atomic64_inc(&fn->stats.ticks_rx_behind);
+	ftd_health_note_lag(&fn->rx_health, lag, period_ns, timeout_ns, now);
 }
 
 /*

@@ -107,6 +107,7 @@ struct ftd_net {
 	u32 reach_cursor;		/* the timer's own: whom it asks next, then */
 	bool tick_was_late;		/* the timer's own: its last tick was late */
 	atomic64_t rx_lag_ns;		/* lag.h: the longest wait since the last tick */
+	struct ftd_slowness rx_health;	/* the timer's own: our receive path's lag (proto/health.h) */
 	struct ftd_lease lease;		/* the timer's own: our membership (proto/lease.h) */
 	struct ftd_overload overload;	/* the timer's own: the machine drops (proto/overload.h) */
 	bool overload_last_held;	/* the timer's own: its last tick held judging for it */

@@ -46,7 +46,7 @@ static enum hrtimer_restart timer_fired(struct hrtimer *timer)
 	if (!READ_ONCE(fn->up))
 		return HRTIMER_NORESTART;
 	late = tick_lateness(fn, timer, now, period);
-	ftd_lag_count(fn, period);	/* measured only: see lag.h */
+	ftd_lag_tick(fn, now, period, READ_ONCE(fn->cfg.timeout_ns));
 	send_heartbeats(fn);
 	/* What the tick decides goes out together, a frame per peer (outbox.h). */
 	ftd_outbox_begin();

@@ -34,6 +34,20 @@
  * clocks compared are the sender's own, so no clock synchronisation is
  * needed; the MAC covers them, so only a keyholder can claim slowness,
  * and it buys at most one timeout.
+ *
+ * Our own receive path's lag. A tick on time does not prove that the
+ * receive path keeps up: on a swamped CPU the receive softirq hands its
+ * backlog to ksoftirqd, a task like any other, while the heartbeat timer
+ * still fires on time, and live senders' frames wait there; their senders
+ * look silent for as long as the frames wait. Each heartbeat's wait (its
+ * arrival stamp to the module) is measured; the longest wait beyond a
+ * period within FTD_HEALTH_WINDOW timeouts is our lag, and every deadline
+ * we judge by is stretched by it (ftd_health_note_lag). With the sender's
+ * slowness the stretch is at most one timeout, so that a death is still
+ * declared within two timeouts. In the test VM under full CPU load and a
+ * busy host (bench/suspect.sh), nodes declared each other dead after 10
+ * to 15 ms of silence at a 10 ms timeout, ticks on time, frames heard
+ * from others a moment before: the silent senders' heartbeats were queued.
  */
 #ifndef FTD_PROTO_HEALTH_H
 #define FTD_PROTO_HEALTH_H
@@ -68,7 +82,19 @@ static inline u64 ftd_health_skip_stall(u64 since, u64 due_ns, u64 now_ns)
 void ftd_health_note_gap(struct ftd_slowness *s, u64 prev_tx, u64 tx, u64 period_ns,
 			 u64 timeout_ns, u64 now_ns);
 
-/* The silence after which a sender of that slowness is dead, at now_ns. */
-u64 ftd_health_deadline(const struct ftd_slowness *s, u64 timeout_ns, u64 now_ns);
+/*
+ * A heartbeat we handled at now_ns had waited lag_ns since its arrival
+ * stamp: remember our receive path's lag (own_rx).
+ */
+void ftd_health_note_lag(struct ftd_slowness *own_rx, u64 lag_ns, u64 period_ns, u64 timeout_ns,
+			 u64 now_ns);
+
+/*
+ * The silence after which a sender of that slowness is dead, at now_ns,
+ * judged by an observer whose receive path lags as own_rx says (NULL: the
+ * sender's own part alone).
+ */
+u64 ftd_health_deadline(const struct ftd_slowness *s, const struct ftd_slowness *own_rx,
+			u64 timeout_ns, u64 now_ns);
 
 #endif

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Whose fault is a silence (kmod/proto/health.c): silence inside the
- * observer's own stall is not counted, and a sender whose ticks ran late
- * gets that much more silence, at most one timeout, for a while.
+ * observer's own stall is not counted, and a sender whose ticks ran late,
+ * or an observer whose receive path lags, gets that much more silence, at
+ * most one timeout in all, for a while.
  */
 #include "harness.h"
 #include "proto/health.h"
@@ -39,7 +40,7 @@ TEST(a_sender_on_time_gets_the_timeout)
 
 	ftd_health_note_gap(&s, 1000 * MS, 1000 * MS + P, P, T, 5 * MS);
 	EXPECT_EQ(0, s.late_ns);
-	EXPECT_EQ(T, ftd_health_deadline(&s, T, 5 * MS));
+	EXPECT_EQ(T, ftd_health_deadline(&s, NULL, T, 5 * MS));
 }
 
 TEST(a_late_sender_gets_its_lateness_more)
@@ -49,10 +50,10 @@ TEST(a_late_sender_gets_its_lateness_more)
 	/* Its tick ran 30 ms late: heartbeats 40 ms apart by its clock. */
 	ftd_health_note_gap(&s, 1000 * MS, 1040 * MS, P, T, 5 * MS);
 	EXPECT_EQ(30 * MS, s.late_ns);
-	EXPECT_EQ(T + 30 * MS, ftd_health_deadline(&s, T, 6 * MS));
+	EXPECT_EQ(T + 30 * MS, ftd_health_deadline(&s, NULL, T, 6 * MS));
 	/* A smaller lateness later does not shrink what it was given. */
 	ftd_health_note_gap(&s, 1040 * MS, 1065 * MS, P, T, 7 * MS);
-	EXPECT_EQ(T + 30 * MS, ftd_health_deadline(&s, T, 8 * MS));
+	EXPECT_EQ(T + 30 * MS, ftd_health_deadline(&s, NULL, T, 8 * MS));
 }
 
 TEST(jitter_under_a_period_is_no_slowness)
@@ -61,7 +62,7 @@ TEST(jitter_under_a_period_is_no_slowness)
 
 	ftd_health_note_gap(&s, 1000 * MS, 1000 * MS + 2 * P, P, T, 5 * MS);
 	EXPECT_EQ(0, s.late_ns);
-	EXPECT_EQ(T, ftd_health_deadline(&s, T, 5 * MS));
+	EXPECT_EQ(T, ftd_health_deadline(&s, NULL, T, 5 * MS));
 	ftd_health_note_gap(&s, 1000 * MS, 1000 * MS + 2 * P + 1, P, T, 5 * MS);
 	EXPECT_EQ(P + 1, s.late_ns);
 }
@@ -71,7 +72,7 @@ TEST(lateness_buys_less_than_one_timeout)
 	struct ftd_slowness s = {};
 
 	ftd_health_note_gap(&s, 1000 * MS, 1000 * MS + P + T - 1, P, T, 5 * MS);
-	EXPECT_EQ(2 * T - 1, ftd_health_deadline(&s, T, 5 * MS));
+	EXPECT_EQ(2 * T - 1, ftd_health_deadline(&s, NULL, T, 5 * MS));
 }
 
 TEST(a_pause_of_a_timeout_is_no_stall)
@@ -81,7 +82,7 @@ TEST(a_pause_of_a_timeout_is_no_stall)
 	/* Its stream to us paused: we were not its successor for a while. */
 	ftd_health_note_gap(&s, 1000 * MS, 1000 * MS + P + T, P, T, 5 * MS);
 	EXPECT_EQ(0, s.late_ns);
-	EXPECT_EQ(T, ftd_health_deadline(&s, T, 5 * MS));
+	EXPECT_EQ(T, ftd_health_deadline(&s, NULL, T, 5 * MS));
 }
 
 /*
@@ -108,11 +109,11 @@ TEST(lateness_is_forgotten_after_the_window)
 	u64 at = 5 * MS, later = at + FTD_HEALTH_WINDOW * T + 1;
 
 	ftd_health_note_gap(&s, 1000 * MS, 1040 * MS, P, T, at);
-	EXPECT_EQ(T + 30 * MS, ftd_health_deadline(&s, T, at + FTD_HEALTH_WINDOW * T));
-	EXPECT_EQ(T, ftd_health_deadline(&s, T, later));
+	EXPECT_EQ(T + 30 * MS, ftd_health_deadline(&s, NULL, T, at + FTD_HEALTH_WINDOW * T));
+	EXPECT_EQ(T, ftd_health_deadline(&s, NULL, T, later));
 	/* Once forgotten, a smaller lateness replaces it. */
 	ftd_health_note_gap(&s, 2000 * MS, 2025 * MS, P, T, later);
-	EXPECT_EQ(T + 15 * MS, ftd_health_deadline(&s, T, later));
+	EXPECT_EQ(T + 15 * MS, ftd_health_deadline(&s, NULL, T, later));
 }
 
 /* Noted by a receive on another CPU after the tick read its clock: kept. */
@@ -121,7 +122,7 @@ TEST(lateness_noted_after_our_clock_read_is_kept)
 	struct ftd_slowness s = {};
 
 	ftd_health_note_gap(&s, 1000 * MS, 1040 * MS, P, T, 5 * MS + 1);
-	EXPECT_EQ(T + 30 * MS, ftd_health_deadline(&s, T, 5 * MS));
+	EXPECT_EQ(T + 30 * MS, ftd_health_deadline(&s, NULL, T, 5 * MS));
 }
 
 TEST(clock_steps_are_no_lateness)
@@ -133,6 +134,46 @@ TEST(clock_steps_are_no_lateness)
 	/* Stepped forward by more than any stall a node survives. */
 	ftd_health_note_gap(&s, 1000 * MS, 1000 * MS + 10 * T, P, T, 5 * MS);
 	EXPECT_EQ(0, s.late_ns);
+}
+
+TEST(a_receive_path_on_pace_stretches_nothing)
+{
+	struct ftd_slowness own = {};
+
+	ftd_health_note_lag(&own, P, P, T, 5 * MS);	/* a period: its pace */
+	EXPECT_EQ(0, own.late_ns);
+	EXPECT_EQ(T, ftd_health_deadline(NULL, &own, T, 5 * MS));
+}
+
+/* Heartbeats queued 5 ms behind a starved ksoftirqd at a 10 ms timeout. */
+TEST(a_lagging_receive_path_stretches_every_deadline)
+{
+	struct ftd_slowness own = {}, on_time = {};
+
+	ftd_health_note_lag(&own, 5 * MS, MS, 10 * MS, 100 * MS);
+	EXPECT_EQ(5 * MS, own.late_ns);
+	EXPECT_EQ(15 * MS, ftd_health_deadline(&on_time, &own, 10 * MS, 101 * MS));
+	/* A shorter wait later does not shrink it while remembered. */
+	ftd_health_note_lag(&own, 2 * MS, MS, 10 * MS, 102 * MS);
+	EXPECT_EQ(15 * MS, ftd_health_deadline(&on_time, &own, 10 * MS, 103 * MS));
+	/* Forgotten after the window. */
+	EXPECT_EQ(10 * MS, ftd_health_deadline(&on_time, &own, 10 * MS,
+						 100 * MS + FTD_HEALTH_WINDOW * 10 * MS + 1));
+}
+
+TEST(lag_and_slowness_together_stretch_at_most_a_timeout)
+{
+	struct ftd_slowness s = {}, own = {};
+
+	ftd_health_note_gap(&s, 1000 * MS, 1040 * MS, P, T, 5 * MS);	/* 30 ms late */
+	ftd_health_note_lag(&own, 15 * MS, P, T, 5 * MS);
+	EXPECT_EQ(T + 45 * MS, ftd_health_deadline(&s, &own, T, 6 * MS));
+	ftd_health_note_lag(&own, 40 * MS, P, T, 7 * MS);
+	EXPECT_EQ(2 * T, ftd_health_deadline(&s, &own, T, 8 * MS));
+	/* A wait longer than a timeout counts as one. */
+	ftd_health_note_lag(&own, 10 * T, P, T, 9 * MS);
+	EXPECT_EQ(T, own.late_ns);
+	EXPECT_EQ(2 * T, ftd_health_deadline(NULL, &own, T, 10 * MS));
 }
 
 TEST_HARNESS_MAIN

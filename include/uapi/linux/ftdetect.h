@@ -842,8 +842,9 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *                                             since the tick before had waited more than
  *                                             a period in this host's receive path (a
  *                                             swamped CPU's backlog): silence measured
- *                                             then may be frames still queued; counted
- *                                             only (docs/detection.md)
+ *                                             then may be frames still queued; that wait
+ *                                             stretches the deadlines the node judges by
+ *                                             for a while (docs/detection.md)
  *       FTDETECT_A_STATS_EVENTS_BY_TYPE binary __u64[__FTD_EV_MAX]: events emitted, by
  *                                             enum ftd_event_type (index = type, index 0
  *                                             unused); sums to FTDETECT_A_STATS_EVENTS.
