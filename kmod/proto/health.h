@@ -47,7 +47,8 @@
  * declared within two timeouts. In the test VM under full CPU load and a
  * busy host (bench/suspect.sh), nodes declared each other dead after 10
  * to 15 ms of silence at a 10 ms timeout, ticks on time, frames heard
- * from others a moment before: the silent senders' heartbeats were queued.
+ * from others a moment before: the silent senders' heartbeats were most
+ * likely queued.
  */
 #ifndef FTD_PROTO_HEALTH_H
 #define FTD_PROTO_HEALTH_H
