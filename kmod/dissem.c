@@ -625,7 +625,7 @@ static void rx_notice(struct ftd_net *fn, struct ftd_peer *sender, const u8 *pay
 	struct ftd_notice n;
 	bool news = false, flipped;
 
-	/* ftd_notices_check() decoded it once already. */
+	/* ftd_notices_check() decoded it once already (hb_rx.c). */
 	if (WARN_ON_ONCE(!ftd_notice_decode(payload, FTD_WIRE_NOTICE_LEN, &n)))
 		return;
 	if (n.kind == FTD_NOTICE_SYNC) {
@@ -731,15 +731,11 @@ static void rx_notice(struct ftd_net *fn, struct ftd_peer *sender, const u8 *pay
 		atomic64_inc(&fn->stats.notices_dup);
 }
 
-void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd_frame *f)
+void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd_frame *f,
+		   u16 cnt)
 {
-	u16 i, cnt = ftd_notices_check(f->payload, f->payload_len);
+	u16 i;
 
-	/* Malformed anywhere: nothing of it is applied (the uapi header's "Batches"). */
-	if (!cnt) {
-		atomic64_inc(&fn->stats.rx_malformed);
-		return;
-	}
 	atomic64_inc(&fn->stats.notices_rx);
 	atomic64_add(cnt, &fn->stats.notice_items_rx);
 	/*

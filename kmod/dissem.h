@@ -60,7 +60,11 @@ void ftd_dissem_restarted(struct ftd_net *fn, struct ftd_peer *peer, u32 old_inc
 /* Send n to peer directly, on every rail. Any context, under RCU. */
 void ftd_dissem_send_to(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_notice *n);
 
-/* A notice frame f arrived from sender. Softirq. */
-void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd_frame *f);
+/*
+ * A notice frame f of cnt notices, checked whole (ftd_notices_check) and
+ * fresh, arrived from sender. Softirq.
+ */
+void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd_frame *f,
+		   u16 cnt);
 
 #endif

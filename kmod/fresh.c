@@ -109,10 +109,12 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	enum ftd_fresh_verdict v;
 
 	if (f->type == FTD_FRAME_NOTICE) {
-		/* A PROBE or its answer is alone in its frame: the first is all. */
-		if (!ftd_notices_check(f->payload, f->payload_len) ||
-		    !ftd_notice_decode(f->payload, FTD_WIRE_NOTICE_LEN, &notice))
-			return true;	/* ftd_dissem_rx counts it malformed */
+		/*
+		 * The frame was checked whole (ftd_notices_check, hb_rx.c); a
+		 * PROBE or its answer is alone in its frame: the first is all.
+		 */
+		if (WARN_ON_ONCE(!ftd_notice_decode(f->payload, FTD_WIRE_NOTICE_LEN, &notice)))
+			return false;
 		if (notice.kind == FTD_NOTICE_PROBE) {
 			answer_probe(fn, peer, f, notice.nonce, now);
 			return false;

@@ -13,8 +13,9 @@
 #include "proto/wire.h"
 
 /*
- * f, from peer, passed its MAC check: may it change any state? Receive
- * softirq. A PROBE or PROBE_ACK is consumed here (false).
+ * f, from peer, passed its MAC check (and a notice frame
+ * ftd_notices_check): may it change any state? Receive softirq. A PROBE
+ * or PROBE_ACK is consumed here (false).
  */
 bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
 		      u64 now);

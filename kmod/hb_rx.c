@@ -42,6 +42,7 @@ static void rx_frame(struct ftd_net *fn, const u8 *buf, unsigned int len,
 	const struct ftd_keyring *keys;
 	struct ftd_peer *peer;
 	struct ftd_frame f;
+	u16 notices = 0;
 	int k;
 
 	if (ftd_wire_decode(buf, len, &f) != FTD_WIRE_OK)
@@ -62,6 +63,15 @@ static void rx_frame(struct ftd_net *fn, const u8 *buf, unsigned int len,
 		WRITE_ONCE(peer->rx_badmac, peer->rx_badmac + 1);
 		WRITE_ONCE(peer->badmac_ns, now);
 		goto badmac;
+	}
+	/*
+	 * A notice frame is whole or nothing (the uapi header's "Batches"):
+	 * checked once here, its notices then decoded where each is applied.
+	 */
+	if (f.type == FTD_FRAME_NOTICE) {
+		notices = ftd_notices_check(f.payload, f.payload_len);
+		if (!notices)
+			goto malformed;
 	}
 	/* Authentic; but new? Stale, replayed and unproven frames stop here. */
 	if (!ftd_fresh_accept(fn, peer, &f, now))
@@ -84,7 +94,7 @@ static void rx_frame(struct ftd_net *fn, const u8 *buf, unsigned int len,
 		ftd_detect_heard(fn, peer, &f, a);
 	} else {
 		WRITE_ONCE(fn->last_rx_ns, now);
-		ftd_dissem_rx(fn, peer, &f);
+		ftd_dissem_rx(fn, peer, &f, notices);
 	}
 	return;
 
