@@ -186,6 +186,15 @@ why=$(mpi_missing "$flavour")
 	bench_fail "$OUT" ulfm "stress-ng not installed (selftests/deps/install)"
 log "ulfm: $flavour, $(mpi_config "$flavour" DESCRIPTION)"
 
+# tag_unmeasured MODE EVENT LOAD: the case just recorded could not measure
+# (bench_fail says why, not which case): name it, so that the table still
+# shows every other case and says which one is missing.
+tag_unmeasured() {
+	jq -s -c --arg m "$1" --arg e "$2" --arg l "$3" \
+		'if length > 0 and .[-1].measured == false then .[-1] += {mode: $m, event: $e, load: $l} else . end | .[]' \
+		"$FTD_TMP/results" > "$FTD_TMP/results.new" && mv "$FTD_TMP/results.new" "$FTD_TMP/results"
+}
+
 status=0
 : > "$FTD_TMP/results"
 for mode in $MODES; do
@@ -193,7 +202,10 @@ for mode in $MODES; do
 		for load in $LOADS; do
 			for ((run = 1; run <= RUNS; run++)); do
 				log "ulfm: $mode, $event, $load, run $run of $RUNS ($NODES nodes)"
-				bench_case "$mode" "$event" "$load" || status=1
+				if ! bench_case "$mode" "$event" "$load"; then
+					status=1
+					tag_unmeasured "$mode" "$event" "$load"
+				fi
 			done
 		done
 	done
@@ -203,7 +215,8 @@ jqs -s --argjson env "$(bench_env)" --argjson wait "$WAIT" '
 	{benchmark: "ulfm", env: $env,
 	 note: "time from the kill or the cut of the last rank to each survivor'"'"'s MPI_Recv from it returning the ULFM error; one rank per node; ompi = Open MPI alone at its defaults, ompi-fd = its heartbeat detector on (own thread) at the period and timeout given, ftd = ftdetect at those and the ranks attached with libftdetect_mpi. Survivors that had not returned after wait_s count as not returned. TCG-emulated guest.",
 	 measured: (length > 0 and all(.[]; .measured != false)),
-	 rows: (group_by([.mode, .event, .load]) | map(
+	 not_measured: [.[] | select(.measured == false) | {mode, event, load, reason}],
+	 rows: (map(select(.measured != false)) | group_by([.mode, .event, .load]) | map(
 		[.[].survivors[]] as $s |
 		{mode: .[0].mode, event: .[0].event, load: .[0].load, jobs: length,
 		 survivors: ($s | length),
@@ -223,6 +236,7 @@ jq -r '.rows[] | [.mode, .event, .load, "\(.returned)/\(.survivors)", .shrunk,
 	awk -F'\t' '{ printf "%-22s %-5s %-7s %9s %7s", $1, $2, $3, $4, $5;
 		for (i = 6; i <= 8; i++) if ($i < 0) printf " %9s", "-"; else printf " %9.1f", $i / 1e6;
 		printf " %6s %6s\n", $9, $10 }'
+jq -r '.not_measured[] | "# NOT MEASURED: one job of \(.mode) \(.event) \(.load): \(.reason)"' "$OUT"
 echo "# RETURNED: survivors whose call returned within $WAIT s; FALSE: false failures (a live rank failed, an error before the death) + ftdetect NODE_DEAD of live nodes"
 echo "# -> $OUT"
 exit $status
