@@ -43,7 +43,8 @@ run_case() {
 	for ((i = 1; i <= NODES; i++)); do
 		n "$i" ftctl stats -j
 	done | jq -s '{late: (map(.ticks_late) | add), behind: (map(.ticks_rx_behind // 0) | add),
-		      dropped: (map(.ticks_rx_dropped // 0) | add)}' > "$FTD_TMP/late0"
+		      dropped: (map(.ticks_rx_dropped // 0) | add),
+		      stuck: (map(.ticks_rx_stuck // 0) | add)}' > "$FTD_TMP/late0"
 
 	stress-ng --cpu "$(nproc)" --timeout $((secs + 30))s --quiet &
 	stress=$!
@@ -74,7 +75,8 @@ run_case() {
 		n "$i" ftctl stats -j
 	done | jq -s '{ticks_late: (map(.ticks_late) | add), tick_late_max_ns: (map(.tick_late_max_ns) | max),
 		      ticks_rx_behind: (map(.ticks_rx_behind // 0) | add),
-		      ticks_rx_dropped: (map(.ticks_rx_dropped // 0) | add)}' \
+		      ticks_rx_dropped: (map(.ticks_rx_dropped // 0) | add),
+		      ticks_rx_stuck: (map(.ticks_rx_stuck // 0) | add)}' \
 		> "$FTD_TMP/late"
 	# The extra silence any node gives any other for its late ticks.
 	for ((i = 1; i <= NODES; i++)); do
@@ -105,6 +107,8 @@ run_case() {
 			    ticks_rx_behind: ($late[0].ticks_rx_behind - $late0[0].behind),
 			    # judging held: the machine dropped received frames (proto/overload.h)
 			    ticks_rx_dropped: ($late[0].ticks_rx_dropped - $late0[0].dropped),
+			    # judging and the lease held: frames waited on a CPU that drained none (lag.h)
+			    ticks_rx_stuck: ($late[0].ticks_rx_stuck - $late0[0].stuck),
 			    tick_late_max_ns: $late[0].tick_late_max_ns,
 			    slow_ns_max_at_end: $slow[0]},
 		 user_thread: {suspicions: ($hb | map(.suspicions) | add),
@@ -136,16 +140,16 @@ jq -s --argjson env "$(bench_env)" '{benchmark: "suspect", env: $env,
 	measured: (length > 0 and all(.[]; .measured != false)), results: .}' "$FTD_TMP/results" > "$OUT"
 
 echo "# false suspicions under full CPU load ($(bench_env | jq -r .virtualization), $(nproc) CPU)"
-printf '%-8s %-8s %6s | %12s %10s %7s %9s %9s %9s %9s | %12s %10s %12s\n' PERIOD TIMEOUT LOAD_S \
-	FTD_SUSPECT FTD_DEAD FENCED LATE_TICK RX_BEHIND RX_DROPS SLOW_MS THR_SUSPECT THR_DEAD THR_WORST_GAP
+printf '%-8s %-8s %6s | %12s %10s %7s %9s %9s %9s %9s %9s | %12s %10s %12s\n' PERIOD TIMEOUT LOAD_S \
+	FTD_SUSPECT FTD_DEAD FENCED LATE_TICK RX_BEHIND RX_DROPS RX_STUCK SLOW_MS THR_SUSPECT THR_DEAD THR_WORST_GAP
 jq -r '.results[] | select(.ftdetect) | [.period_ns / 1e6, .timeout_ns / 1e6, (.loaded_ns / 1e9 | floor),
 	.ftdetect.node_suspect, "\(.ftdetect.node_dead) (\(.ftdetect.deaths_declared))", (.ftdetect.fenced // 0), .ftdetect.ticks_late,
-	(.ftdetect.ticks_rx_behind // "-"), (.ftdetect.ticks_rx_dropped // "-"),
+	(.ftdetect.ticks_rx_behind // "-"), (.ftdetect.ticks_rx_dropped // "-"), (.ftdetect.ticks_rx_stuck // "-"),
 	(.ftdetect.slow_ns_max_at_end / 1e6 | floor),
 	.user_thread.suspicions, .user_thread.declarations, "\(.user_thread.worst_gap_ns / 1e6 | floor) ms"] | @tsv' "$OUT" |
-	awk -F'\t' '{ printf "%-8s %-8s %6s | %12s %10s %7s %9s %9s %9s %9s | %12s %10s %12s\n", $1 "ms", $2 "ms", $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 }'
+	awk -F'\t' '{ printf "%-8s %-8s %6s | %12s %10s %7s %9s %9s %9s %9s %9s | %12s %10s %12s\n", $1 "ms", $2 "ms", $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14 }'
 echo "# FTD_DEAD: NODE_DEAD records at all nodes (distinct deaths declared); FENCED: nodes that fenced themselves; THR_DEAD: the threads' declarations"
-echo "# RX_BEHIND: ticks at which a heartbeat handled since the tick before had waited over a period (its wait stretches the deadlines, proto/health.h); RX_DROPS: ticks that held verdicts, the machine dropping received frames (proto/overload.h)"
+echo "# RX_BEHIND: ticks at which a heartbeat handled since the tick before had waited over a period (its wait stretches the deadlines, proto/health.h); RX_DROPS: ticks that held verdicts, the machine dropping received frames (proto/overload.h); RX_STUCK: ticks that held verdicts and the lease, frames waiting on a CPU that drained none since the tick before (kmod/lag.h)"
 echo "# SLOW_MS: the most extra silence a node gave another for its late ticks, at the end (proto/health.h)"
 jq -r '.results | group_by([.period_ns, .timeout_ns])[] | select(length > 1) |
 	"# \(.[0].period_ns / 1e6) ms / \(.[0].timeout_ns / 1e6) ms, \(length) runs: ftdetect NODE_DEAD \(map(.ftdetect.node_dead // 0) | add), FENCED \(map(.ftdetect.fenced // 0) | add), runs with any \(map(select((.ftdetect.node_dead // 0) > 0)) | length); thread declarations \(map(.user_thread.declarations // 0) | add)"' "$OUT"

@@ -273,6 +273,11 @@ int ftd_detect_start(struct ftd_net *fn)
 		if (!fn->watch)
 			return -ENOMEM;
 	}
+	if (!fn->rx_seen) {
+		fn->rx_seen = alloc_percpu_gfp(u32, GFP_KERNEL_ACCOUNT);
+		if (!fn->rx_seen)
+			return -ENOMEM;
+	}
 	/* The timer is stopped: it starts watching nobody. */
 	fn->watch->n = 0;
 	fn->watch->rule = (struct ftd_watch){};
@@ -287,6 +292,8 @@ void ftd_detect_free(struct ftd_net *fn)
 {
 	kvfree(fn->watch);
 	fn->watch = NULL;
+	free_percpu(fn->rx_seen);
+	fn->rx_seen = NULL;
 }
 
 static void vouch(struct ftd_watchlist *w, u32 from, u32 n, u64 now, u64 timeout)
@@ -472,6 +479,8 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	u64 rails_seq[FTD_MAX_RAILS];
 	bool isolated, vote, remind, fence, minority = false, restarted = false, judging;
 	bool dropping;	/* the machine drops what it receives (proto/overload.h) */
+	bool rx_stuck;	/* or leaves it waiting on a CPU that drains nothing (lag.h) */
+	bool overloaded;	/* either */
 	u32 straw = FTD_NODE_NONE, straw_inc = 0;
 	bool stalled = now_ns - due_ns > READ_ONCE(fn->cfg.period_ns);
 	u32 self_inc = READ_ONCE(fn->incarnation);	/* the one this tick judges */
@@ -479,8 +488,12 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	ftd_majority_tick(fn);
 	judging = !READ_ONCE(fn->partition.minority_of);
 	dropping = machine_dropping(fn, now_ns, timeout);
+	rx_stuck = ftd_rx_stuck(fn->rx_seen);
+	if (rx_stuck)
+		atomic64_inc(&fn->stats.ticks_rx_stuck);
+	overloaded = dropping || rx_stuck;
 	/* Silent judges wait longer too (proto/vote.h). */
-	WRITE_ONCE(fn->judging_excused, starved || dropping);
+	WRITE_ONCE(fn->judging_excused, starved || overloaded);
 	rcu_read_lock();
 	own_rails_down = local_rails_down(fn);
 	n = ftd_members_predecessors_far(fn, w->peers, w->pos, k, &live);
@@ -504,12 +517,14 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	if (isolated && !starved)
 		check_own_reach(fn, ping_every);
 	/*
-	 * Our lease: a timeout of hearing nobody, and we fence ourselves.
-	 * Drops do not hold it (proto/overload.h): the others declare us a
-	 * timeout after our last frame reached them, drops here or not.
+	 * Our lease: a timeout of hearing nobody, stretched by our receive
+	 * path's lag, and we fence ourselves. Drops do not hold it
+	 * (proto/overload.h): the others declare us a timeout after our last
+	 * frame reached them, drops here or not. Frames still waiting do.
 	 */
-	fence = ftd_lease_expired(&fn->lease, n >= 2, starved, READ_ONCE(fn->last_rx_ns), due_ns,
-				  now_ns, READ_ONCE(fn->cfg.period_ns), timeout);
+	fence = ftd_lease_expired(&fn->lease, n >= 2, starved, rx_stuck, &fn->rx_health,
+				  READ_ONCE(fn->last_rx_ns), due_ns, now_ns,
+				  READ_ONCE(fn->cfg.period_ns), timeout);
 	n = watch_further(fn, w, n, live, k, now_ns, timeout, !starved && !isolated);
 	note_observed(fn, w, n, now_ns);
 	n_edges = ftd_watch_edges(w->vouched, n, k, edge_idx, ARRAY_SIZE(edges));
@@ -536,7 +551,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			deadline = ftd_health_deadline(&peer->slow, &fn->rx_health, timeout, now_ns);
 			peer->state = ftd_detect_on_silence(old, now_ns - since, deadline,
 							    isolated ||
-							    ((starved || dropping) &&
+							    ((starved || overloaded) &&
 							     ftd_overload_excuses(now_ns - since,
 										  deadline)));
 		}
@@ -566,8 +581,8 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 						    READ_ONCE(fn->cfg.period_ns));
 		ask = ftd_watch_ask(&w->rule, near, peer->state, silent, ping_every);
 		rails_dead = 0;
-		/* no rail is judged while the tick is starved or the machine drops */
-		if (near && !starved && !dropping && !isolated && judging &&
+		/* no rail is judged while the tick is starved or the machine overloaded */
+		if (near && !starved && !overloaded && !isolated && judging &&
 		    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT))
 			rails_dead = newly_silent_rails(peer, now_ns, timeout, own_rails_down,
 							rails_seq);
@@ -585,7 +600,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			if (nonce && ask == FTD_WATCH_ASK_HELPERS)
 				ftd_relay_ask(fn, peer, incarnation, nonce,
 					      ftd_relay_helpers(silent, READ_ONCE(fn->cfg.period_ns),
-								timeout, starved || dropping));
+								timeout, starved || overloaded));
 			if (nonce && ftd_watch_tells_between(ask))
 				ftd_dissem_tell_between(fn, peer);
 		}
@@ -596,23 +611,27 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			ftd_dissem_vote(fn, peer, incarnation);
 		if (ev == FTD_EV_NODE_DEAD) {
 			log_declaration(fn, peer->id, incarnation, now_ns, since, deadline, due_ns,
-					dropping || starved);
+					overloaded || starved);
 			ftd_dissem_declare_dead(fn, peer, incarnation, edges, n_edges);
 		}
 	}
 	rcu_read_unlock();
 	/* An island that cannot cross half by its deaths: proto/reach.h. */
-	minority |= ftd_reach_tick(fn, now_ns, starved, restarted, dropping);
+	minority |= ftd_reach_tick(fn, now_ns, starved, restarted, overloaded);
 	if (minority) {
 		if (straw != FTD_NODE_NONE)
 			ftd_dissem_last_straw(fn, straw, straw_inc, FTD_NODE_NONE);
 		ftd_fence_minority(fn, self_inc);
 	} else if (fence) {
 		/* Why: the last news we processed, and our own timer's health then. */
-		pr_info("node %u: last valid frame from anyone %llu ms ago (timeout %llu ms), this tick %llu ms late, %lld ticks behind the receive path so far\n",
+		pr_info("node %u: last valid frame from anyone %llu ms ago (timeout %llu ms, our receive path's lag %llu ms), this tick %llu ms late, %lld ticks behind the receive path and %lld stuck so far\n",
 			fn->cfg.node, ms_since_any_rx(fn, now_ns),
-			div_u64(timeout, NSEC_PER_MSEC), div_u64(ftd_elapsed(now_ns, due_ns), NSEC_PER_MSEC),
-			(s64)atomic64_read(&fn->stats.ticks_rx_behind));
+			div_u64(timeout, NSEC_PER_MSEC),
+			div_u64(ftd_health_deadline(NULL, &fn->rx_health, timeout, now_ns) - timeout,
+				NSEC_PER_MSEC),
+			div_u64(ftd_elapsed(now_ns, due_ns), NSEC_PER_MSEC),
+			(s64)atomic64_read(&fn->stats.ticks_rx_behind),
+			(s64)atomic64_read(&fn->stats.ticks_rx_stuck));
 		ftd_fence(fn, fn->cfg.node, self_inc);
 	}
 }

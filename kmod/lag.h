@@ -45,6 +45,39 @@ static inline void ftd_lag_tick(struct ftd_net *fn, u64 now, u64 period_ns, u64 
 }
 
 /*
+ * Frames wait in another CPU's backlog, and that CPU processed none since
+ * our last tick: its vCPU was taken away by the host, or its ksoftirqd
+ * starves, while our timer runs on time elsewhere. Any of them may be a
+ * member's heartbeat, so a silence measured now is not yet evidence
+ * (proto/overload.h: it holds verdicts and the lease, for a while). Our
+ * own CPU is left out: it runs this tick, what waits on it is handled
+ * right after, and if it was taken away our tick is late (starved).
+ * Progress is the CPU's count of frames processed (softnet_stat's first
+ * column): a CPU busy with other NAPI devices while its backlog waits
+ * looks as if it drained. seen: per CPU, that count at our last tick.
+ * The timer only; reads other CPUs' counters without their locks.
+ */
+static inline bool ftd_rx_stuck(u32 __percpu *seen)
+{
+	int self = smp_processor_id();
+	bool stuck = false;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct softnet_data *sd = &per_cpu(softnet_data, cpu);
+		u32 done = data_race(READ_ONCE(sd->processed));
+		u32 *last = per_cpu_ptr(seen, cpu);
+
+		if (cpu != self && done == *last &&
+		    (skb_queue_len_lockless(&sd->input_pkt_queue) ||
+		     data_race(skb_queue_len(&sd->process_queue))))
+			stuck = true;
+		*last = done;
+	}
+	return stuck;
+}
+
+/*
  * Received frames this machine dropped before any protocol saw them: the
  * per-CPU backlogs' drops (netdev_max_backlog), summed over the CPUs, as
  * /proc/net/softnet_stat shows them (proto/overload.h). Any context.

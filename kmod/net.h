@@ -60,6 +60,7 @@ struct ftd_stats {
 	atomic64_t ticks, ticks_late;
 	atomic64_t ticks_rx_behind;	/* lag.h */
 	atomic64_t ticks_rx_dropped;	/* proto/overload.h: judging held */
+	atomic64_t ticks_rx_stuck;	/* lag.h: judging and the lease held */
 	atomic64_t relays_asked, relays_sent, relays_heard;	/* relay.c */
 	atomic64_t tick_late_max_ns;	/* written by the timer only */
 	atomic64_t notices_tx, notices_rx, notices_dup;
@@ -85,7 +86,7 @@ struct ftd_net {
 	 */
 	u8 rails_unusable;
 	u8 rails_rdma;
-	/* detect.c, each tick: starved or the machine dropping (proto/overload.h) */
+	/* detect.c, each tick: starved, or the machine dropping or stuck (proto/overload.h) */
 	bool judging_excused;
 	struct work_struct link_recheck;	/* link.c: our rails looked at again */
 	spinlock_t rdma_lock;		/* rdma[]: link.c writes it, dumps copy it */
@@ -108,6 +109,7 @@ struct ftd_net {
 	bool tick_was_late;		/* the timer's own: its last tick was late */
 	atomic64_t rx_lag_ns;		/* lag.h: the longest wait since the last tick */
 	struct ftd_slowness rx_health;	/* the timer's own: our receive path's lag (proto/health.h) */
+	u32 __percpu *rx_seen;		/* the timer's own: lag.h, ftd_rx_stuck() */
 	struct ftd_lease lease;		/* the timer's own: our membership (proto/lease.h) */
 	struct ftd_overload overload;	/* the timer's own: the machine drops (proto/overload.h) */
 	bool overload_last_held;	/* the timer's own: its last tick held judging for it */

@@ -30,7 +30,7 @@ static u32 hear_sample(struct ftd_net *fn, const struct ftd_reach *r, u64 timeou
 }
 
 bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool restarted,
-		    bool dropping)
+		    bool overloaded)
 {
 	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
 	struct ftd_reach *r = &fn->reach;
@@ -60,9 +60,9 @@ bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool restarted
 				deaths ? base : ftd_members_live(fn, &lowest), now_ns);
 	}
 	heard = hear_sample(fn, r, timeout, ftd_elapsed(now_ns, r->since_ns) < timeout);
-	/* Answers may be among the frames dropped: wait, within the limit. */
+	/* Answers may be among the frames dropped or waiting: wait, within the limit. */
 	v = ftd_reach_judge(r, heard, now_ns, timeout,
-			    starved || (dropping &&
+			    starved || (overloaded &&
 					ftd_overload_excuses(ftd_elapsed(now_ns, r->since_ns),
 							     timeout)));
 	if (v != FTD_REACH_FENCE)

@@ -522,7 +522,7 @@ false_death_evidence() {
 	local i
 	grep -v NODE_SUSPECT "$FTD_TMP/dev.$1" | tail -30
 	for i in "$1" "$2"; do
-		echo "node $i: $(n "$i" ftctl stats -j | jq -c '{ticks, ticks_late, tick_late_max_ns, ticks_rx_behind, ticks_rx_dropped, rx, tx, rx_stale, fenced}')"
+		echo "node $i: $(n "$i" ftctl stats -j | jq -c '{ticks, ticks_late, tick_late_max_ns, ticks_rx_behind, ticks_rx_dropped, ticks_rx_stuck, rx, tx, rx_stale, fenced}')"
 	done
 }
 
@@ -692,7 +692,7 @@ quiet_since() {
 	cat "$file"
 	n "$node" ftctl stats
 	for s in $(jq -r '.node' "$file" | sort -un); do
-		[ "$s" = "$node" ] || echo "node $s: $(n "$s" ftctl stats -j | jq -c '{ticks, ticks_late, tick_late_max_ns, ticks_rx_behind, ticks_rx_dropped}')"
+		[ "$s" = "$node" ] || echo "node $s: $(n "$s" ftctl stats -j | jq -c '{ticks, ticks_late, tick_late_max_ns, ticks_rx_behind, ticks_rx_dropped, ticks_rx_stuck}')"
 	done
 	fail "$what caused an event"
 }

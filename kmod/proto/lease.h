@@ -19,6 +19,19 @@
  * With a single watched node, hearing nobody cannot be told from that
  * node's death (a two-node cluster): no lease.
  *
+ * Only silence that reached us counts either. "Nobody" is what the module
+ * processed, and a receive path that lags makes live members look silent:
+ * the lease runs for the deadline we judge any node by, the timeout
+ * stretched by our receive path's recent lag (ftd_health_deadline, at
+ * most two timeouts), and while frames wait on a CPU that drains nothing
+ * (the machine "stuck", proto/overload.h) it does not end, up to
+ * FTD_OVERLOAD_EXCUSED such deadlines. At 1 ms / 10 ms in the emulated
+ * VM under MPI load, nodes fenced by their lease after hearing nobody for
+ * a timeout while their receive path was behind, and the job lost live
+ * ranks. A node really cut off fences that much later than the others
+ * declare it: its ranks may run on as zombies for up to a timeout (or,
+ * stuck all along, that limit) past their declared death.
+ *
  * A node that sends but receives nothing (a broken receive path) is fenced
  * although the others still hear it: it could not take part in its job
  * either (no message reaches it), and its new incarnation tells the others
@@ -31,6 +44,7 @@
 #include "detect.h"
 #include "elapsed.h"
 #include "health.h"
+#include "overload.h"
 
 struct ftd_lease {
 	u64 since_ns;	/* silence from everyone counts from here */
@@ -39,23 +53,29 @@ struct ftd_lease {
 
 /*
  * One tick, due at due_ns, fired at now_ns; last_rx_ns: our last valid
- * frame from anyone. True when the lease ran out: fence now.
+ * frame from anyone; rx_stuck: frames wait on a CPU that drains nothing;
+ * own_rx: our receive path's lag. True when the lease ran out: fence now.
  */
 static inline bool ftd_lease_expired(struct ftd_lease *l, bool can_tell, bool starved,
+				     bool rx_stuck, const struct ftd_slowness *own_rx,
 				     u64 last_rx_ns, u64 due_ns, u64 now_ns, u64 period_ns,
 				     u64 timeout_ns)
 {
 	u64 since = l->since_ns > last_rx_ns ? l->since_ns : last_rx_ns;
+	u64 silent, deadline;
 
 	if (now_ns - due_ns > period_ns)
 		since = ftd_health_skip_stall(since, due_ns, now_ns);
 	l->since_ns = since;
-	if (!can_tell || !since ||
-	    ftd_elapsed(now_ns, since) < ftd_detect_suspect_after(timeout_ns)) {
+	silent = since ? ftd_elapsed(now_ns, since) : 0;
+	if (!can_tell || !since || silent < ftd_detect_suspect_after(timeout_ns)) {
 		l->fenced = false;	/* we hear someone: a new lease */
 		return false;
 	}
-	if (ftd_elapsed(now_ns, since) < timeout_ns || starved || l->fenced)
+	deadline = ftd_health_deadline(NULL, own_rx, timeout_ns, now_ns);
+	if (silent < deadline || starved || l->fenced)
+		return false;
+	if (rx_stuck && ftd_overload_excuses(silent, deadline))
 		return false;
 	l->fenced = true;
 	return true;

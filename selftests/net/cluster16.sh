@@ -105,7 +105,7 @@ wait_until 20 everyone_proc_dead || {
 		log "node $i has no PROC_DEAD of rank 5; its events: $(jq -r \
 			'"\(.event) \(.node)@\(.incarnation)/\(.origin)"' "$FTD_TMP/dev.$i" | tr '\n' ',')" >&2
 		log "node $i: $(n "$i" ftctl stats -j | jq -c '{rx, rx_replay, rx_stale, rx_unproven,
-			notices_tx, notices_rx, notices_dup, ticks_late, ticks_rx_behind, ticks_rx_dropped, fenced}')" >&2
+			notices_tx, notices_rx, notices_dup, ticks_late, ticks_rx_behind, ticks_rx_dropped, ticks_rx_stuck, fenced}')" >&2
 		n "$i" ftstat >&2
 	done
 	log "frames dropped by the receive backlog so far: $(backlog_drops)"

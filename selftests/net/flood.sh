@@ -56,7 +56,7 @@ for ((i = 1; i <= N; i++)); do
 	held=$((held + h))
 done
 log "no NODE_DEAD, no FENCED at any of the $N nodes; $held ticks held judging (ticks_rx_dropped)"
-log "node 1: $(n 1 ftctl stats -j | jq -c '{rx, rx_foreign, ticks_late, ticks_rx_behind, ticks_rx_dropped, notices_tx}')"
+log "node 1: $(n 1 ftctl stats -j | jq -c '{rx, rx_foreign, ticks_late, ticks_rx_behind, ticks_rx_dropped, ticks_rx_stuck, notices_tx}')"
 [ "$dropped" -gt 0 ] ||
 	skip "the flood did not make this machine ($(nproc) CPUs) drop frames: nobody died, but the rule was not exercised (on two vCPUs it often does not; run-all's stage vm-up runs it on one)"
 [ "$held" -gt 0 ] || fail "frames were dropped, but no node held its judging (ticks_rx_dropped 0)"

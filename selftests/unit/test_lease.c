@@ -16,7 +16,7 @@ static u64 run(struct ftd_lease *l, bool can_tell, u64 last_rx, u64 from, u64 to
 	u64 now;
 
 	for (now = from; now <= to; now += P)
-		if (ftd_lease_expired(l, can_tell, false, last_rx, now, now, P, T))
+		if (ftd_lease_expired(l, can_tell, false, false, NULL, last_rx, now, now, P, T))
 			return now;
 	return 0;
 }
@@ -75,7 +75,7 @@ TEST(a_frame_stamped_after_the_ticks_clock_renews)
 
 	/* Silent since 1 s, then heard 1 ns after the tick read 1.1 s. */
 	EXPECT_EQ(0, run(&l, true, 1000 * MS, 1000 * MS, 1090 * MS));
-	EXPECT_FALSE(ftd_lease_expired(&l, true, false, 1100 * MS + 1, 1100 * MS, 1100 * MS,
+	EXPECT_FALSE(ftd_lease_expired(&l, true, false, false, NULL, 1100 * MS + 1, 1100 * MS, 1100 * MS,
 				       P, T));
 	/* And silence counts from that frame on. */
 	EXPECT_EQ(1200 * MS + 10 * MS, run(&l, true, 1100 * MS + 1, 1110 * MS, 1500 * MS));
@@ -87,7 +87,7 @@ TEST(our_own_stall_does_not_count)
 
 	/* Heard at 1 s; on time until 1.03 s, then a tick 500 ms late. */
 	EXPECT_EQ(0, run(&l, true, 1000 * MS, 1000 * MS, 1030 * MS));
-	EXPECT_FALSE(ftd_lease_expired(&l, true, true, 1000 * MS, 1040 * MS, 1540 * MS, P, T));
+	EXPECT_FALSE(ftd_lease_expired(&l, true, true, false, NULL, 1000 * MS, 1040 * MS, 1540 * MS, P, T));
 	/* The 40 ms of silence up to the late tick's due time count. */
 	EXPECT_EQ(1600 * MS, run(&l, true, 1000 * MS, 1550 * MS, 2000 * MS));
 }
@@ -96,8 +96,85 @@ TEST(a_starved_tick_fences_nobody)
 {
 	struct ftd_lease l = {};
 
-	EXPECT_FALSE(ftd_lease_expired(&l, true, true, 1000 * MS, 1200 * MS, 1200 * MS, P, T));
-	EXPECT_TRUE(ftd_lease_expired(&l, true, false, 1000 * MS, 1210 * MS, 1210 * MS, P, T));
+	EXPECT_FALSE(ftd_lease_expired(&l, true, true, false, NULL, 1000 * MS, 1200 * MS, 1200 * MS, P, T));
+	EXPECT_TRUE(ftd_lease_expired(&l, true, false, false, NULL, 1000 * MS, 1210 * MS, 1210 * MS, P, T));
+}
+
+/*
+ * Our receive path lagged lately (frames handled 30 ms after they
+ * arrived): the lease runs for the deadline stretched by it, as every
+ * deadline this node judges by (proto/health.h). At 1 ms / 10 ms in the
+ * emulated VM under MPI load, nodes fenced by a timeout of hearing nobody
+ * while their receive path was behind.
+ */
+TEST(a_lagging_receive_path_stretches_the_lease)
+{
+	struct ftd_slowness lag = {};
+	struct ftd_lease l = {};
+	u64 now;
+
+	ftd_health_note_lag(&lag, 30 * MS, P, T, 900 * MS);
+	for (now = 1000 * MS; now <= 1500 * MS; now += P)
+		if (ftd_lease_expired(&l, true, false, false, &lag, 1000 * MS, now, now, P, T))
+			break;
+	EXPECT_EQ(1000 * MS + T + 30 * MS, now);
+}
+
+/* The stretch is at most one timeout: a cut-off node still fences within two. */
+TEST(the_lease_stretch_is_bounded)
+{
+	struct ftd_slowness lag = {};
+	struct ftd_lease l = {};
+	u64 now;
+
+	ftd_health_note_lag(&lag, 5 * T, P, T, 900 * MS);
+	for (now = 1000 * MS; now <= 1500 * MS; now += P)
+		if (ftd_lease_expired(&l, true, false, false, &lag, 1000 * MS, now, now, P, T))
+			break;
+	EXPECT_EQ(1000 * MS + 2 * T, now);
+}
+
+/* A lag long forgotten stretches nothing. */
+TEST(an_old_lag_is_forgotten)
+{
+	struct ftd_slowness lag = {};
+	struct ftd_lease l = {};
+	u64 now;
+
+	ftd_health_note_lag(&lag, 30 * MS, P, T, 100 * MS);
+	for (now = 10000 * MS; now <= 10500 * MS; now += P)
+		if (ftd_lease_expired(&l, true, false, false, &lag, 10000 * MS, now, now, P, T))
+			break;
+	EXPECT_EQ(10000 * MS + T, now);
+}
+
+/*
+ * Frames wait on a CPU that drains nothing: any may be a member's, so the
+ * lease holds, up to FTD_OVERLOAD_EXCUSED deadlines of silence; then a
+ * node stuck all along fences anyway.
+ */
+TEST(waiting_frames_hold_the_lease_for_a_while)
+{
+	struct ftd_lease l = {};
+	u64 now;
+
+	for (now = 1000 * MS; now <= 2000 * MS; now += P)
+		if (ftd_lease_expired(&l, true, false, true, NULL, 1000 * MS, now, now, P, T))
+			break;
+	EXPECT_EQ(1000 * MS + FTD_OVERLOAD_EXCUSED * T, now);
+}
+
+/* Held while frames wait, it ends at the first tick they do not. */
+TEST(the_lease_ends_once_nothing_waits)
+{
+	struct ftd_lease l = {};
+
+	EXPECT_FALSE(ftd_lease_expired(&l, true, false, true, NULL, 1000 * MS, 1100 * MS,
+				       1100 * MS, P, T));
+	EXPECT_FALSE(ftd_lease_expired(&l, true, false, true, NULL, 1000 * MS, 1110 * MS,
+				       1110 * MS, P, T));
+	EXPECT_TRUE(ftd_lease_expired(&l, true, false, false, NULL, 1000 * MS, 1120 * MS,
+				      1120 * MS, P, T));
 }
 
 TEST_HARNESS_MAIN

@@ -769,14 +769,17 @@ TEST(stats_reply_receive_path)
 	put_u64_padded(msg, FTDETECT_A_STATS_NOTICES_TX, FTDETECT_A_STATS_PAD, 10);
 	put_u64_padded(msg, FTDETECT_A_STATS_NOTICE_ITEMS_TX, FTDETECT_A_STATS_PAD, 37);
 	put_u64_padded(msg, FTDETECT_A_STATS_NOTICE_ITEMS_RX, FTDETECT_A_STATS_PAD, 41);
+	put_u64_padded(msg, FTDETECT_A_STATS_TICKS_RX_STUCK, FTDETECT_A_STATS_PAD, 43);
 	nla_nest_end(msg, nest);
 	ASSERT_EQ(0, ftu_msg_parse_stats(msg, &st));
 	EXPECT_EQ(10, st.notices_tx);
 	EXPECT_EQ(37, st.notice_items_tx);
 	EXPECT_EQ(41, st.notice_items_rx);
+	EXPECT_EQ(43, st.ticks_rx_stuck);
 	EXPECT_GE(FTDETECT_A_STATS_NOTICE_ITEMS_RX, 32);
 	EXPECT_TRUE(FTU_HAS(&st, FTDETECT_A_STATS_NOTICE_ITEMS_TX));
 	EXPECT_TRUE(FTU_HAS(&st, FTDETECT_A_STATS_NOTICE_ITEMS_RX));
+	EXPECT_TRUE(FTU_HAS(&st, FTDETECT_A_STATS_TICKS_RX_STUCK));
 	EXPECT_FALSE(FTU_HAS(&st, FTDETECT_A_STATS_RELAYS_HEARD));
 	nlmsg_free(msg);
 
@@ -788,6 +791,8 @@ TEST(stats_reply_receive_path)
 	ASSERT_EQ(0, ftu_msg_parse_stats(msg, &st));
 	EXPECT_EQ(0, st.ticks_rx_dropped);
 	EXPECT_FALSE(FTU_HAS(&st, FTDETECT_A_STATS_TICKS_RX_DROPPED));
+	EXPECT_EQ(0, st.ticks_rx_stuck);
+	EXPECT_FALSE(FTU_HAS(&st, FTDETECT_A_STATS_TICKS_RX_STUCK));
 	nlmsg_free(msg);
 }
 

@@ -890,6 +890,13 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *                                             section 1 "Batches"): over NOTICES_TX, the
  *                                             notices per frame
  *       FTDETECT_A_STATS_NOTICE_ITEMS_RX u64  the same for the notice frames received
+ *       FTDETECT_A_STATS_TICKS_RX_STUCK u64   ticks at which received frames waited in
+ *                                             another CPU's backlog and that CPU had
+ *                                             processed none since the tick before (its
+ *                                             vCPU descheduled, its ksoftirqd starved):
+ *                                             a silence of less than 4 deadlines
+ *                                             declared nobody then, and the lease held
+ *                                             (the overload rule, docs/detection.md)
  *
  *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
  *     FTDETECT_A_EVENT               nest
@@ -1101,6 +1108,7 @@ enum ftdetect_stats_attr {
 	FTDETECT_A_STATS_RELAYS_HEARD,
 	FTDETECT_A_STATS_NOTICE_ITEMS_TX,
 	FTDETECT_A_STATS_NOTICE_ITEMS_RX,
+	FTDETECT_A_STATS_TICKS_RX_STUCK,
 	__FTDETECT_A_STATS_MAX
 };
 #define FTDETECT_A_STATS_MAX (__FTDETECT_A_STATS_MAX - 1)
