@@ -11,8 +11,11 @@
 # Each case is one job on a fresh cluster. The victim is killed (kill -9)
 # or its node cut off (its switch port down: ftd-link stamps the change),
 # and each survivor stamps when its MPI_Recv returned and with what error.
-# Time to error = that stamp - the kill or the cut (CLOCK_REALTIME of the
-# one VM). Modes:
+# Time to error = that stamp - the kill or the start of the cut
+# (CLOCK_REALTIME of the one VM). A cut takes effect somewhere between
+# ftd-link's two stamps, up to ~15 ms apart in the emulated guest (the
+# link's teardown waits for RCU): the time is measured from the first, an
+# upper bound, and the window is recorded (cut_window_ns). Modes:
 #   ompi          Open MPI alone at its defaults (its heartbeat detector off:
 #                 PRRTE's view of its daemons and the TCP connections)
 #   ompi-fd:P:T   Open MPI alone, its detector on, in its own thread, with
@@ -21,9 +24,10 @@
 #                 ranks attached with libftdetect_mpi (ftdetect_mpi(3))
 # Each case runs idle and under full CPU load (stress-ng --cpu <every CPU>
 # in the root namespace, from BENCH_LOAD_SECONDS before the death). A false
-# failure is a survivor whose call returned before the death, or whose MPI
-# lists a live rank as failed; ftdetect's NODE_DEAD records of live nodes
-# are counted as well.
+# failure is a survivor whose call returned before the death began, or
+# whose MPI lists a live rank as failed; ftdetect's NODE_DEAD records of
+# live nodes, and FENCED records at live nodes (fenced while alive), are counted as
+# well. The kernel log of every job goes to build/bench/ulfm.dmesg.
 #
 #   bench/ulfm.sh                              every mode, event and load
 #   bench/ulfm.sh --case MODE EVENT LOAD OUT   one job
@@ -79,9 +83,17 @@ dead_records() {
 	done | wc -l
 }
 
+# fence_records NODE: the times NODE was fenced (declared dead while alive,
+# or by its own lease or reach check), as its own device said.
+fence_records() {
+	[ -e "$FTD_TMP/dev.$1" ] || { echo 0; return; }
+	jq -c 'select(.event == "FENCED")' "$FTD_TMP/dev.$1" | wc -l
+}
+
 run_case() {
 	local mode=$1 event=$2 load=$3 out=$4 flavour period="" timeout="" glue="" args
-	local job=$FTD_TMP/job r line stress="" event_ns pid false_dead=0 i
+	local job=$FTD_TMP/job r line stress="" event_ns event_end_ns pid false_dead=0 false_fenced=0 i
+	local kmark
 	flavour=$(mpi_resolve ulfm)
 	local prog=$FTD_ROOT/build/bench/mpi/ftb-ulfm.$flavour
 
@@ -100,6 +112,7 @@ run_case() {
 	*) bench_fail "$out" ulfm "unknown mode $mode (ompi, ompi-fd:P:T, ftd:P:T)" ;;
 	esac
 
+	kmark=$(kernel_mark)
 	cluster_create "$NODES"
 	if [ -n "$glue" ]; then
 		cluster_up "$period" "$timeout"
@@ -126,9 +139,10 @@ run_case() {
 		[ -n "$pid" ] || bench_fail "$out" ulfm "no pid of the victim rank $VICTIM"
 		event_ns=$(now_ns)
 		kill -9 "$pid"
+		event_end_ns=$event_ns
 		;;
 	cut)
-		event_ns=$(cut_node "$NODES" | jq -r .after_ns)
+		read -r event_ns event_end_ns < <(cut_node "$NODES" | jq -r '"\(.before_ns) \(.after_ns)"')
 		;;
 	*) bench_fail "$out" ulfm "unknown event $event (cut, kill)" ;;
 	esac
@@ -143,8 +157,13 @@ run_case() {
 	if [ -n "$glue" ]; then
 		for ((i = 1; i < NODES; i++)); do
 			false_dead=$((false_dead + $(dead_records "$i")))
+			false_fenced=$((false_fenced + $(fence_records "$i")))
 		done
 	fi
+	{
+		echo "### $mode $event $load, the event at $event_ns ns (until $event_end_ns)"
+		kernel_since "$kmark" | grep 'ftdetect: ' || true
+	} >> "$BENCH_OUT/ulfm.dmesg"
 
 	for ((r = 0; r < VICTIM; r++)); do
 		line=$(line_of "$r" returned)
@@ -162,9 +181,11 @@ run_case() {
 	done > "$FTD_TMP/survivors"
 	jq -s --arg mode "$mode" --arg event "$event" --arg load "$load" --argjson nodes "$NODES" \
 		--argjson wait "$WAIT" --argjson false_dead "$false_dead" \
+		--argjson false_fenced "$false_fenced" --argjson window "$((event_end_ns - event_ns))" \
 		--arg flavour "$flavour" --arg desc "$(mpi_config "$flavour" DESCRIPTION)" \
 		'{measured: true, mode: $mode, event: $event, load: $load, nodes: $nodes, mpi: $flavour,
 		  mpi_description: $desc, wait_s: $wait, ftdetect_false_node_dead: $false_dead,
+		  ftdetect_false_fenced: $false_fenced, cut_window_ns: $window,
 		  survivors: .}' "$FTD_TMP/survivors" > "$out"
 	log "ulfm: $mode $event $load: $(jq -r '[.survivors[] | if .returned then "rank \(.rank) \(.error) \(.time_to_error_ns / 1e6 | floor) ms" else "rank \(.rank) none" end] | join(", ")' "$out")"
 }
@@ -197,6 +218,7 @@ tag_unmeasured() {
 
 status=0
 : > "$FTD_TMP/results"
+: > "$BENCH_OUT/ulfm.dmesg"
 for mode in $MODES; do
 	for event in $EVENTS; do
 		for load in $LOADS; do
@@ -225,6 +247,8 @@ jqs -s --argjson env "$(bench_env)" --argjson wait "$WAIT" '
 		 shrunk: ([$s[] | select(.shrunk_to != null)] | length),
 		 false_failures: ([$s[] | select(.false_failure)] | length),
 		 ftdetect_false_node_dead: (map(.ftdetect_false_node_dead) | add),
+		 ftdetect_false_fenced: (map(.ftdetect_false_fenced // 0) | add),
+		 cut_window_ns: (map(.cut_window_ns // 0) | max),
 		 time_to_error_ns: ([$s[] | select(.returned and .time_to_error_ns >= 0) | .time_to_error_ns] | stats)})),
 	 jobs: .}' "$FTD_TMP/results" > "$OUT"
 
@@ -232,11 +256,13 @@ echo "# time to the ULFM error, $NODES ranks on $NODES nodes ($(bench_env | jq -
 printf '%-22s %-5s %-7s %9s %7s %9s %9s %9s %6s %6s\n' MODE EVENT LOAD RETURNED SHRUNK MIN MEDIAN P99 FALSE ERROR
 jq -r '.rows[] | [.mode, .event, .load, "\(.returned)/\(.survivors)", .shrunk,
 	(.time_to_error_ns.min // -1), (.time_to_error_ns.median // -1), (.time_to_error_ns.p99 // -1),
-	(.false_failures + .ftdetect_false_node_dead), (.errors | keys | map(sub("MPIX_ERR_"; "")) | join(","))] | @tsv' "$OUT" |
+	(.false_failures + .ftdetect_false_node_dead + .ftdetect_false_fenced), (.errors | keys | map(sub("MPIX_ERR_"; "")) | join(","))] | @tsv' "$OUT" |
 	awk -F'\t' '{ printf "%-22s %-5s %-7s %9s %7s", $1, $2, $3, $4, $5;
 		for (i = 6; i <= 8; i++) if ($i < 0) printf " %9s", "-"; else printf " %9.1f", $i / 1e6;
 		printf " %6s %6s\n", $9, $10 }'
 jq -r '.not_measured[] | "# NOT MEASURED: one job of \(.mode) \(.event) \(.load): \(.reason)"' "$OUT"
-echo "# RETURNED: survivors whose call returned within $WAIT s; FALSE: false failures (a live rank failed, an error before the death) + ftdetect NODE_DEAD of live nodes"
+echo "# RETURNED: survivors whose call returned within $WAIT s; FALSE: false failures (a live rank failed, an error before the death began) + ftdetect NODE_DEAD of live nodes + FENCED of live nodes"
+echo "# times from the kill, or from the start of the cut (upper bounds: a cut takes effect within cut_window_ns of it, at most $(jq -r '[.rows[].cut_window_ns] | max // 0 | . / 1e6' "$OUT") ms here)"
+echo "# kernel log: $BENCH_OUT/ulfm.dmesg"
 echo "# -> $OUT"
 exit $status
