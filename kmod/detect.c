@@ -74,6 +74,14 @@ static bool hear_incarnation(struct ftd_peer *peer, u32 inc, struct hearing *h)
 	return true;
 }
 
+void ftd_detect_heard_anyone(struct ftd_net *fn, u64 at_ns)
+{
+	s64 old = atomic64_read(&fn->heard_any_ns);
+
+	while ((s64)at_ns > old && !atomic64_try_cmpxchg(&fn->heard_any_ns, &old, at_ns))
+		;
+}
+
 /* The node is there, heard at at_ns: its state, under peer->lock. */
 static void hear_node(struct ftd_net *fn, struct ftd_peer *peer, u64 at_ns, struct hearing *h)
 {
@@ -81,6 +89,7 @@ static void hear_node(struct ftd_net *fn, struct ftd_peer *peer, u64 at_ns, stru
 
 	/* Only fresh news says that we hear anyone (the isolation rule). */
 	WRITE_ONCE(fn->last_rx_ns, ktime_get_ns());
+	ftd_detect_heard_anyone(fn, at_ns);
 	peer->last_heard_ns = max(peer->last_heard_ns, at_ns);
 	peer->state = ftd_detect_on_heard(old);
 	if (!h->ev)
@@ -478,6 +487,8 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	u8 rails_dead, own_rails_down, r;
 	u64 rails_seq[FTD_MAX_RAILS];
 	bool isolated, vote, remind, fence, minority = false, restarted = false, judging;
+	bool can_tell;	/* we observe several: hearing nobody is about us (proto/detect.h) */
+	u64 heard_any;
 	bool dropping;	/* the machine drops what it receives (proto/overload.h) */
 	bool rx_stuck;	/* or leaves it waiting on a CPU that drains nothing (lag.h) */
 	bool overloaded;	/* either */
@@ -506,8 +517,9 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	 * one of them reaches the timeout while "nothing from anyone" has
 	 * lasted barely less; a healthy observer hears someone every period.
 	 */
-	isolated = n >= 2 && ftd_elapsed(now_ns, READ_ONCE(fn->last_rx_ns)) >=
-			     ftd_detect_suspect_after(timeout);
+	can_tell = n >= 2;
+	isolated = can_tell && ftd_elapsed(now_ns, READ_ONCE(fn->last_rx_ns)) >=
+			       ftd_detect_suspect_after(timeout);
 	if (isolated && !fn->isolated_since) {
 		fn->isolated_since = now_ns;
 		fn->reach_cursor = get_random_u32();	/* isolated nodes ask different ones first */
@@ -522,11 +534,12 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	 * (proto/overload.h): the others declare us a timeout after our last
 	 * frame reached them, drops here or not. Frames still waiting do.
 	 */
-	fence = ftd_lease_expired(&fn->lease, n >= 2, starved, rx_stuck, &fn->rx_health,
+	fence = ftd_lease_expired(&fn->lease, can_tell, starved, rx_stuck, &fn->rx_health,
 				  READ_ONCE(fn->last_rx_ns), due_ns, now_ns,
 				  READ_ONCE(fn->cfg.period_ns), timeout);
 	n = watch_further(fn, w, n, live, k, now_ns, timeout, !starved && !isolated);
 	note_observed(fn, w, n, now_ns);
+	heard_any = atomic64_read(&fn->heard_any_ns);
 	n_edges = ftd_watch_edges(w->vouched, n, k, edge_idx, ARRAY_SIZE(edges));
 	for (i = 0; i < n_edges; i++)
 		edges[i] = w->peers[edge_idx[i]];
@@ -551,6 +564,9 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			deadline = ftd_health_deadline(&peer->slow, &fn->rx_health, timeout, now_ns);
 			peer->state = ftd_detect_on_silence(old, now_ns - since, deadline,
 							    isolated ||
+							    (can_tell &&
+							     !ftd_detect_silence_proven(heard_any, since,
+											deadline)) ||
 							    ((starved || overloaded) &&
 							     ftd_overload_excuses(now_ns - since,
 										  deadline)));

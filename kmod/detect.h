@@ -40,6 +40,13 @@ struct ftd_arrival {
 	u64 driver_delay_ns;	/* FTD_STAMP_XDP: from the driver hook to the module */
 };
 
+/*
+ * A valid, fresh frame from anyone arrived at at_ns: a silence that ran
+ * out before that is evidence now (proto/detect.h,
+ * ftd_detect_silence_proven). Any context.
+ */
+void ftd_detect_heard_anyone(struct ftd_net *fn, u64 at_ns);
+
 /* A valid frame from peer arrived. Softirq. */
 void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
 		      struct ftd_arrival at);

@@ -40,6 +40,7 @@ static void rx_frame(struct ftd_net *fn, const u8 *buf, unsigned int len,
 		     const struct ftd_arrival *at, u64 now)
 {
 	const struct ftd_keyring *keys;
+	struct ftd_arrival a;
 	struct ftd_peer *peer;
 	struct ftd_frame f;
 	u16 notices = 0;
@@ -87,13 +88,13 @@ static void rx_frame(struct ftd_net *fn, const u8 *buf, unsigned int len,
 		WRITE_ONCE(peer->badmac_ns, 0);
 
 	atomic64_inc(&fn->stats.rx);
+	a = at ? *at : ftd_arrival_of(skb, now);
 	if (f.type == FTD_FRAME_HEARTBEAT) {
-		struct ftd_arrival a = at ? *at : ftd_arrival_of(skb, now);
-
 		ftd_lag_note(fn, now - a.ns);
 		ftd_detect_heard(fn, peer, &f, a);
 	} else {
 		WRITE_ONCE(fn->last_rx_ns, now);
+		ftd_detect_heard_anyone(fn, a.ns);
 		ftd_dissem_rx(fn, peer, &f, notices);
 	}
 	return;

@@ -152,6 +152,7 @@ static int net_up_locked(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	ftd_reach_reset(fn);
 	WRITE_ONCE(fn->probe_rtt_ns, 0);
 	WRITE_ONCE(fn->last_rx_ns, 0);
+	atomic64_set(&fn->heard_any_ns, 0);
 	/*
 	 * Every rail usable until link.c looks (at once, below): rails may
 	 * change. Under RTNL, as link.c writes them: a look begun while we

@@ -87,6 +87,33 @@ static inline bool ftd_detect_reminds(enum ftd_node_state st, u64 silence_ns, u6
 	return (st == FTD_NODE_ALIVE || st == FTD_NODE_SUSPECT) && silence_ns >= 2 * period_ns;
 }
 
+/*
+ * Is a watched node's silence, which ran from since_ns past its deadline,
+ * evidence yet? Only once we heard someone (any valid frame, from any
+ * member) that arrived after the deadline had passed: then our receive
+ * path has caught up with the moment the silence ran out, and we are not
+ * cut off. Until then the node is suspect, not dead. heard_ns: the
+ * latest arrival of a valid frame from anyone (0: none). Observers of a
+ * single node cannot use the rule (hearing nobody would never prove its
+ * death), as for the isolation rule.
+ *
+ * Why: a node cut off from everyone whose predecessor's last heartbeats
+ * before the cut were lost declared that predecessor as its silence ran
+ * out, before "nobody for half a timeout" (the isolation rule) held (the
+ * simulator, 490 of 1,000 nodes cut off at 20 % loss: in 33 of 62 runs);
+ * and a receive path that lags makes every silence look longer than it
+ * is, which frames handled late (arrived before the deadline) cannot
+ * refute. The price: a death is declared at the first tick after a
+ * frame from someone arrived past its deadline, up to a period later
+ * than before when every frame is on time (the k - 1 other predecessors
+ * heartbeat every period), more under loss; a node all of whose
+ * predecessors died learns that from the answers to its reach PROBEs.
+ */
+static inline bool ftd_detect_silence_proven(u64 heard_ns, u64 since_ns, u64 deadline_ns)
+{
+	return heard_ns && heard_ns >= since_ns + deadline_ns;
+}
+
 /* State after silence_ns without a valid frame, seen by a (starved) observer. */
 enum ftd_node_state ftd_detect_on_silence(enum ftd_node_state st, u64 silence_ns,
 					  u64 timeout_ns, bool starved);

@@ -285,6 +285,21 @@ TEST(suspicion_state_machine)
 	EXPECT_EQ(0, ftd_detect_event(FTD_NODE_ALIVE, FTD_NODE_ALIVE));
 }
 
+/*
+ * A silence that ran out is evidence once someone was heard after it did
+ * (arrival stamps): not from a frame that arrived before the deadline,
+ * however late it was handled, nor when nobody was ever heard.
+ */
+TEST(a_silence_is_proven_by_a_frame_after_its_deadline)
+{
+	const u64 ms = 1000000, since = 1000 * ms, d = 50 * ms;
+
+	EXPECT_FALSE(ftd_detect_silence_proven(0, since, d));
+	EXPECT_FALSE(ftd_detect_silence_proven(since + d - 1, since, d));
+	EXPECT_TRUE(ftd_detect_silence_proven(since + d, since, d));
+	EXPECT_TRUE(ftd_detect_silence_proven(since + d + 3 * ms, since, d));
+}
+
 /* An observed node silent for two periods hears from its observer. */
 /*
  * A suspect is asked on the ticks: at 10 ms / 50 ms every tick of the

@@ -175,9 +175,10 @@ TEST(partition_isolated_side_declares_nobody)
 
 /*
  * The rule as it was before commit 7faca8f (isolation judged over the whole
- * timeout): the first predecessor's silence reaches the timeout up to a
- * period before "nothing from anyone" does, and a cut-off node declares it.
- * The check must see that.
+ * timeout, and silences judged before anyone is heard after them): the
+ * first predecessor's silence reaches the timeout up to a period before
+ * "nothing from anyone" does, and a cut-off node declares it. The check
+ * must see that.
  */
 TEST(isolation_over_the_timeout_lets_cut_off_nodes_declare)
 {
@@ -190,6 +191,7 @@ TEST(isolation_over_the_timeout_lets_cut_off_nodes_declare)
 		config(&cfg, sizes[i], SIM_SC_PARTITION);
 		cfg.cut = 8;
 		cfg.isolated_after_ns = cfg.timeout_ns;
+		cfg.declare_unproven = true;
 		ASSERT_EQ(0, sim_run(&cfg, &res));
 		ASSERT_EXACTLY_ONCE(res);	/* the majority is still right */
 		declared += res.cut_declared;
@@ -240,6 +242,39 @@ TEST_F_TIMEOUT(heavy, repair_delivers_what_the_broadcast_lost, 180)
 	ASSERT_GT(repairs, 0);
 	TH_LOG("without repair %llu pairs lost; with it none, after %llu view exchanges",
 	       (unsigned long long)lost, (unsigned long long)repairs);
+}
+
+/*
+ * A node cut off from everyone whose predecessor's last heartbeats before
+ * the cut were lost: that silence runs out before "nobody for half a
+ * timeout" holds, and the node declared it (490 of 1,000 cut off at 20 %
+ * loss: in 115 of 200 seeds). A silence is judged only once someone was
+ * heard after it ran out (ftd_detect_silence_proven): none now. Seeds 2,
+ * 4 and 5 declared 1-2 such deaths each without the rule.
+ */
+TEST_F_TIMEOUT(heavy, a_cut_off_node_waits_to_hear_someone_after_a_deadline, 180)
+{
+	static const u64 seeds[] = { 2, 4, 5 };
+	struct sim_config cfg;
+	struct sim_result res;
+	u64 unproven = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(seeds); i++) {
+		config(&cfg, 1000, SIM_SC_PARTITION);
+		cfg.cut = 490;
+		cfg.cut_layout = SIM_LAYOUT_RANDOM;
+		cfg.net.loss = 0.2;
+		cfg.seed = seeds[i];
+		ASSERT_EQ(0, sim_run(&cfg, &res));
+		EXPECT_EQ(0, res.cut_declared);
+		cfg.declare_unproven = true;
+		ASSERT_EQ(0, sim_run(&cfg, &res));
+		unproven += res.cut_declared;
+	}
+	ASSERT_GT(unproven, 0);	/* else this test shows nothing */
+	TH_LOG("cut-off nodes declared %llu deaths without the rule, none with it",
+	       (unsigned long long)unproven);
 }
 
 /* Nodes cut off with each other still (a rack's uplink): no quorum, so they declare. */

@@ -53,6 +53,9 @@ static void usage(FILE *f)
 "                          a node that observes >= 2 nodes and hears nobody\n"
 "                          declares nobody (the module: timeout / 2; before\n"
 "                          commit 7faca8f: the timeout)\n"
+"      --declare-unproven  what-if, not the module: a silence that ran out is\n"
+"                          judged at once, before anyone is heard after it\n"
+"                          (the module waits: ftd_detect_silence_proven)\n"
 "Network:\n"
 "  -l, --latency DUR       mean one-way latency (default 20us)\n"
 "  -j, --jitter DUR        jitter around the mean (default 5us)\n"
@@ -169,7 +172,7 @@ static int split(char *s, char **out, const char *opt)
 
 int main(int argc, char **argv)
 {
-	enum { O_JDIST = 256, O_QUORUM, O_ISOLATED, O_NO_REPAIR, O_NO_RELAY, O_NO_TELL, O_ADJ, O_CUT, O_LAYOUT, O_MODE, O_FIRST, O_WARMUP, O_TAIL,
+	enum { O_JDIST = 256, O_QUORUM, O_ISOLATED, O_NO_REPAIR, O_NO_RELAY, O_NO_TELL, O_UNPROVEN, O_ADJ, O_CUT, O_LAYOUT, O_MODE, O_FIRST, O_WARMUP, O_TAIL,
 	       O_LIMIT, O_SEED, O_JSON };
 	static const struct option opts[] = {
 		{ "nodes", required_argument, NULL, 'n' },
@@ -184,6 +187,7 @@ int main(int argc, char **argv)
 		{ "no-repair", no_argument, NULL, O_NO_REPAIR },
 		{ "no-relay", no_argument, NULL, O_NO_RELAY },
 		{ "no-tell-preds", no_argument, NULL, O_NO_TELL },
+		{ "declare-unproven", no_argument, NULL, O_UNPROVEN },
 		{ "loss", required_argument, NULL, 'L' },
 		{ "scenario", required_argument, NULL, 's' },
 		{ "adjacent", required_argument, NULL, O_ADJ },
@@ -277,6 +281,9 @@ int main(int argc, char **argv)
 		case O_NO_TELL:
 			base.no_tell_preds = true;
 			break;
+		case O_UNPROVEN:
+			base.declare_unproven = true;
+			break;
 		case O_ADJ:
 			base.adjacent = parse_u64("--adjacent", optarg, 1, 1000000);
 			break;
@@ -364,7 +371,7 @@ int main(int argc, char **argv)
 		     jit[FTU_DURATION_BUFSZ];
 
 		printf("# period %s, timeout %s, k %u, quorum %u, latency %s +- %s (%s), seed %" PRIu64
-		       "%s%s\n",
+		       "%s%s%s\n",
 		       ftu_duration_format(base.period_ns, per, sizeof(per)),
 		       ftu_duration_format(base.timeout_ns, to, sizeof(to)), base.k, base.quorum,
 		       ftu_duration_format(base.net.latency_ns, lat, sizeof(lat)),
@@ -372,7 +379,8 @@ int main(int argc, char **argv)
 		       base.net.jitter == SIM_JITTER_NORMAL ? "normal" :
 		       base.net.jitter == SIM_JITTER_EXP ? "exp" : "uniform", seeds[0],
 		       n_seeds > 1 ? ".." : "",
-		       base.isolated_after_ns ? ", WHAT-IF isolation rule (not the module's)" : "");
+		       base.isolated_after_ns ? ", WHAT-IF isolation rule (not the module's)" : "",
+		       base.declare_unproven ? ", WHAT-IF unproven silences judged (not the module)" : "");
 		sim_report_table_header(stdout);
 	}
 	for (a = 0; a < n_nodes; a++) {

@@ -507,7 +507,7 @@ static void detect_tick(struct sim *s, u32 v)
 	enum ftd_node_state old;
 	enum ftd_event_type ev;
 	struct sim_obs *o;
-	bool isolated, vote, near;
+	bool isolated, can_tell, vote, near;
 	enum ftd_watch_ask ask;
 	int32_t item;
 
@@ -517,6 +517,7 @@ static void detect_tick(struct sim *s, u32 v)
 	 * delay: suspect, declare nobody.
 	 */
 	isolated = n >= 2 && s->now - node->last_rx_ns >= alone;
+	can_tell = n >= 2 && !s->cfg->declare_unproven;
 	n = watch_further(s, v, n, !isolated);
 	note_observed(s, v, s->walk, n);
 	n_edges = ftd_watch_edges(s->vouched, n, s->cfg->k, edges, 2 * FTD_MAX_OBSERVERS);
@@ -531,7 +532,11 @@ static void detect_tick(struct sim *s, u32 v)
 			o[i].baseline_ns = s->now;
 		since = o[i].last_heard_ns > o[i].baseline_ns ? o[i].last_heard_ns : o[i].baseline_ns;
 		if (since && s->now > since)
-			o[i].state = ftd_detect_on_silence(old, s->now - since, timeout, isolated);
+			o[i].state = ftd_detect_on_silence(old, s->now - since, timeout,
+							   isolated ||
+							   (can_tell &&
+							    !ftd_detect_silence_proven(node->last_rx_ns,
+										       since, timeout)));
 		/* With a quorum, our own timeout is only a vote. */
 		vote = o[i].state == FTD_NODE_DEAD && s->cfg->quorum > 1;
 		if (vote)

@@ -87,6 +87,7 @@ void sim_report_finish(struct sim *s, struct sim_result *res)
 	res->k = cfg->k;
 	res->quorum = cfg->quorum;
 	res->isolated_after_ns = cfg->isolated_after_ns;
+	res->declare_unproven = cfg->declare_unproven;
 	res->failures = s->failures;
 	res->receivers = s->n_receivers;
 	res->period_ns = cfg->period_ns;
@@ -291,6 +292,7 @@ void sim_report_json(FILE *f, const struct sim_result *res)
 	KU("relays_asked", res->relays_asked);
 	KU("relays_heard", res->relays_heard);
 	KU("isolated_after_ns", res->isolated_after_ns);
+	KB("declare_unproven", res->declare_unproven);
 	KB("complete", res->complete);
 	KB("ok", res->ok);
 	KU("events", res->events);

@@ -92,6 +92,7 @@ struct sim_result {
 	bool repair;				/* on (the module), or what-if off */
 	bool relay;				/* indirect probes: likewise */
 	u64 isolated_after_ns;			/* what-if knob, 0: as the module (timeout / 2) */
+	bool declare_unproven;			/* what-if knob, false: as the module */
 	bool complete;			/* every receiver knew before the time limit */
 	bool ok;
 	/* cost of the simulation itself */

@@ -52,6 +52,7 @@ struct sim_config {
 	bool no_repair;		/* what-if: no digests (the module before repair.c) */
 	bool no_relay;		/* what-if: no indirect probes (before relay.c) */
 	bool no_tell_preds;	/* what-if: a declarer tells the broadcast only */
+	bool declare_unproven;	/* what-if: no ftd_detect_silence_proven() */
 	struct sim_net_config net;
 	u32 adjacent;		/* SIM_SC_ADJACENT: how many */
 	u32 cut;		/* SIM_SC_PARTITION: how many */
