@@ -82,14 +82,20 @@ void ftd_detect_heard_anyone(struct ftd_net *fn, u64 at_ns)
 		;
 }
 
-/* The node is there, heard at at_ns: its state, under peer->lock. */
-static void hear_node(struct ftd_net *fn, struct ftd_peer *peer, u64 at_ns, struct hearing *h)
+/*
+ * The node is there, heard at at_ns: its state, under peer->lock.
+ * arrived_ns: when the frame that says so arrived (0: a relay, whose own
+ * frame was counted as it arrived).
+ */
+static void hear_node(struct ftd_net *fn, struct ftd_peer *peer, u64 at_ns, u64 arrived_ns,
+		      struct hearing *h)
 {
 	enum ftd_node_state old = peer->state;
 
 	/* Only fresh news says that we hear anyone (the isolation rule). */
 	WRITE_ONCE(fn->last_rx_ns, ktime_get_ns());
-	ftd_detect_heard_anyone(fn, at_ns);
+	if (arrived_ns)
+		ftd_detect_heard_anyone(fn, arrived_ns);
 	peer->last_heard_ns = max(peer->last_heard_ns, at_ns);
 	peer->state = ftd_detect_on_heard(old);
 	if (!h->ev)
@@ -176,7 +182,7 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 		WRITE_ONCE(rail->back, rail->back + 1);
 		rail_back = true;
 	}
-	hear_node(fn, peer, at.ns, &h);
+	hear_node(fn, peer, at.ns, at.ns, &h);
 out:
 	incarnation = peer->incarnation;
 	h.changed = peer->state != h.was;
@@ -199,7 +205,7 @@ out:
 }
 
 void ftd_detect_answered(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation, u64 now_ns,
-			 u64 rtt_ns)
+			 u64 rtt_ns, u64 arrived_ns)
 {
 	struct hearing h = {};
 
@@ -207,7 +213,7 @@ void ftd_detect_answered(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnat
 	if (rtt_ns)
 		WRITE_ONCE(fn->probe_rtt_ns, ftd_watch_rtt(READ_ONCE(fn->probe_rtt_ns), rtt_ns));
 	if (hear_incarnation(peer, incarnation, &h))
-		hear_node(fn, peer, now_ns, &h);
+		hear_node(fn, peer, now_ns, arrived_ns, &h);
 	incarnation = peer->incarnation;
 	h.changed = peer->state != h.was;
 	if (h.restarted && !h.ev)
@@ -283,10 +289,14 @@ int ftd_detect_start(struct ftd_net *fn)
 			return -ENOMEM;
 	}
 	if (!fn->rx_seen) {
-		fn->rx_seen = alloc_percpu_gfp(u32, GFP_KERNEL_ACCOUNT);
+		fn->rx_seen = alloc_percpu_gfp(struct ftd_rx_cpu, GFP_KERNEL_ACCOUNT);
 		if (!fn->rx_seen)
 			return -ENOMEM;
 	}
+	/* What it saw before we were down is no look of this run. */
+	fn->rx_tick += 2;
+	fn->rx_look = false;
+	fn->stuck_last_held = false;
 	/* The timer is stopped: it starts watching nobody. */
 	fn->watch->n = 0;
 	fn->watch->rule = (struct ftd_watch){};
@@ -447,6 +457,27 @@ static bool machine_dropping(struct ftd_net *fn, u64 now_ns, u64 timeout)
 	return held;
 }
 
+/*
+ * Received frames wait on a CPU that processes none (lag.h), looked at
+ * only while a verdict may be near: the tick before suspected someone or
+ * heard nobody (fn->rx_look).
+ */
+static bool machine_stuck(struct ftd_net *fn, u64 now_ns, u64 period)
+{
+	u64 min_wait = max_t(u64, period, NSEC_PER_MSEC);
+	bool held;
+
+	fn->rx_tick++;
+	held = fn->rx_look && ftd_rx_stuck(fn->rx_seen, fn->rx_tick, now_ns, min_wait);
+	if (held)
+		atomic64_inc(&fn->stats.ticks_rx_stuck);
+	if (held && !fn->stuck_last_held)
+		pr_info_ratelimited("node %u: received frames wait on a CPU that processed none for %llu ms or more: a silence shorter than %u deadlines declares nobody, and the lease holds, while they wait\n",
+				    fn->cfg.node, div_u64(min_wait, NSEC_PER_MSEC), FTD_OVERLOAD_EXCUSED);
+	fn->stuck_last_held = held;
+	return held;
+}
+
 /* The age of the last valid frame from anyone, for the kernel log (0: none yet). */
 static u64 ms_since_any_rx(struct ftd_net *fn, u64 now_ns)
 {
@@ -469,7 +500,7 @@ static void log_declaration(struct ftd_net *fn, u32 node, u32 incarnation, u64 n
 			    div_u64(ftd_elapsed(now_ns, since), NSEC_PER_MSEC),
 			    div_u64(deadline, NSEC_PER_MSEC), ms_since_any_rx(fn, now_ns),
 			    div_u64(ftd_elapsed(now_ns, due_ns), NSEC_PER_MSEC),
-			    excused ? "; past the overload excuse (this machine drops or its tick starves)" : "");
+			    excused ? "; past the overload excuse (this machine drops, leaves frames waiting, or its tick starves)" : "");
 }
 
 void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
@@ -492,6 +523,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	bool dropping;	/* the machine drops what it receives (proto/overload.h) */
 	bool rx_stuck;	/* or leaves it waiting on a CPU that drains nothing (lag.h) */
 	bool overloaded;	/* either */
+	bool near_verdict;	/* someone suspect, or nobody heard: look at the backlogs */
 	u32 straw = FTD_NODE_NONE, straw_inc = 0;
 	bool stalled = now_ns - due_ns > READ_ONCE(fn->cfg.period_ns);
 	u32 self_inc = READ_ONCE(fn->incarnation);	/* the one this tick judges */
@@ -499,9 +531,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	ftd_majority_tick(fn);
 	judging = !READ_ONCE(fn->partition.minority_of);
 	dropping = machine_dropping(fn, now_ns, timeout);
-	rx_stuck = ftd_rx_stuck(fn->rx_seen);
-	if (rx_stuck)
-		atomic64_inc(&fn->stats.ticks_rx_stuck);
+	rx_stuck = machine_stuck(fn, now_ns, READ_ONCE(fn->cfg.period_ns));
 	overloaded = dropping || rx_stuck;
 	/* Silent judges wait longer too (proto/vote.h). */
 	WRITE_ONCE(fn->judging_excused, starved || overloaded);
@@ -526,6 +556,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	} else if (!isolated && fn->isolated_since) {
 		end_isolation(fn, w->peers, n, now_ns, timeout);
 	}
+	near_verdict = isolated;
 	if (isolated && !starved)
 		check_own_reach(fn, ping_every);
 	/*
@@ -588,6 +619,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			}
 		}
 		ev = ftd_detect_event(old, peer->state);
+		near_verdict |= peer->state == FTD_NODE_SUSPECT;
 		incarnation = peer->incarnation;
 		if (near)
 			restarted |= near_restarted(w, i, peer);
@@ -632,6 +664,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		}
 	}
 	rcu_read_unlock();
+	fn->rx_look = near_verdict;
 	/* An island that cannot cross half by its deaths: proto/reach.h. */
 	minority |= ftd_reach_tick(fn, now_ns, starved, restarted, overloaded);
 	if (minority) {

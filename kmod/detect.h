@@ -53,11 +53,12 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 
 /*
  * peer answered a PROBE of ours (at incarnation, received at now_ns, rtt_ns
- * after we sent it; 0: not known): it is there now, as if heard. Softirq
- * or process context.
+ * after we sent it; 0: not known): it is there now, as if heard. The
+ * answer's frame arrived at arrived_ns (0: it came relayed by another
+ * member, whose frame counted as it arrived). Softirq or process context.
  */
 void ftd_detect_answered(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation, u64 now_ns,
-			 u64 rtt_ns);
+			 u64 rtt_ns, u64 arrived_ns);
 
 /*
  * Periodic check of every observed node's silence at now_ns, by the tick

@@ -139,7 +139,7 @@ static void fence(struct ftd_net *fn, u32 origin, bool minority, u32 old)
 		pr_info("node %u lost the majority of %u members: fenced itself, declaring nobody until it hears more than half of them, as incarnation %u\n",
 			fn->cfg.node, ftd_majority_minority_of(fn), new);
 	else if (origin == fn->cfg.node)
-		pr_info("node %u heard nobody for a timeout: fenced itself, rejoining as incarnation %u\n",
+		pr_info("node %u heard nobody for its lease (a timeout, stretched by its receive path's lag): fenced itself, rejoining as incarnation %u\n",
 			fn->cfg.node, new);
 	else
 		pr_info("node %u was declared dead by node %u: fenced, rejoining as incarnation %u\n",

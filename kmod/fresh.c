@@ -102,7 +102,7 @@ static void answer_probe(struct ftd_net *fn, struct ftd_peer *peer, const struct
 }
 
 bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
-		      u64 now)
+		      u64 now, u64 arrived_ns)
 {
 	u64 period = READ_ONCE(fn->cfg.period_ns), probe = 0, rtt, nonce_ns;
 	struct ftd_notice notice, *n = NULL;
@@ -136,7 +136,7 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 		send_probe_kind(fn, peer, -1, FTD_NOTICE_PROBE, probe, 0);
 	/* An answer to our nonce: it is there now, at this incarnation. */
 	if (v == FTD_FRESH_PROVEN || v == FTD_FRESH_ANSWERED) {
-		ftd_detect_answered(fn, peer, f->incarnation, now, rtt);
+		ftd_detect_answered(fn, peer, f->incarnation, now, rtt, arrived_ns);
 		/* and to whoever asked us to probe it (proto/relay.h) */
 		ftd_relay_answered(fn, peer, f->incarnation, now, nonce_ns);
 	}

@@ -15,10 +15,11 @@
 /*
  * f, from peer, passed its MAC check (and a notice frame
  * ftd_notices_check): may it change any state? Receive softirq. A PROBE
- * or PROBE_ACK is consumed here (false).
+ * or PROBE_ACK is consumed here (false). The frame arrived at arrived_ns
+ * (stamp.h), is handled at now.
  */
 bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
-		      u64 now);
+		      u64 now, u64 arrived_ns);
 
 /*
  * Ask peer whether it is there (a PROBE, proven or not), unless we did

@@ -75,7 +75,8 @@ static void rx_frame(struct ftd_net *fn, const u8 *buf, unsigned int len,
 			goto malformed;
 	}
 	/* Authentic; but new? Stale, replayed and unproven frames stop here. */
-	if (!ftd_fresh_accept(fn, peer, &f, now))
+	a = at ? *at : ftd_arrival_of(skb, now);
+	if (!ftd_fresh_accept(fn, peer, &f, now, a.ns))
 		return;
 	/*
 	 * Which key it speaks with (rounds of a key change show there), once
@@ -88,7 +89,6 @@ static void rx_frame(struct ftd_net *fn, const u8 *buf, unsigned int len,
 		WRITE_ONCE(peer->badmac_ns, 0);
 
 	atomic64_inc(&fn->stats.rx);
-	a = at ? *at : ftd_arrival_of(skb, now);
 	if (f.type == FTD_FRAME_HEARTBEAT) {
 		ftd_lag_note(fn, now - a.ns);
 		ftd_detect_heard(fn, peer, &f, a);

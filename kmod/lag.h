@@ -44,9 +44,18 @@ static inline void ftd_lag_tick(struct ftd_net *fn, u64 now, u64 period_ns, u64 
 	ftd_health_note_lag(&fn->rx_health, lag, period_ns, timeout_ns, now);
 }
 
+/* What ftd_rx_stuck() saw of one CPU at its last look (the timer's own). */
+struct ftd_rx_cpu {
+	u32 gen;	/* the look it belongs to; another: no look before */
+	u32 processed;	/* its count of frames processed then */
+	bool waiting;	/* frames waited in its backlog then */
+	u64 since_ns;	/* they have waited since, with no progress */
+};
+
 /*
- * Frames wait in another CPU's backlog, and that CPU processed none since
- * our last tick: its vCPU was taken away by the host, or its ksoftirqd
+ * Frames wait in another CPU's backlog and that CPU has processed none
+ * for a while (max(period, 1 ms), from the first look that saw them
+ * waiting): its vCPU was taken away by the host, or its ksoftirqd
  * starves, while our timer runs on time elsewhere. Any of them may be a
  * member's heartbeat, so a silence measured now is not yet evidence
  * (proto/overload.h: it holds verdicts and the lease, for a while). Our
@@ -54,10 +63,16 @@ static inline void ftd_lag_tick(struct ftd_net *fn, u64 now, u64 period_ns, u64 
  * right after, and if it was taken away our tick is late (starved).
  * Progress is the CPU's count of frames processed (softnet_stat's first
  * column): a CPU busy with other NAPI devices while its backlog waits
- * looks as if it drained. seen: per CPU, that count at our last tick.
- * The timer only; reads other CPUs' counters without their locks.
+ * looks as if it drained; frames in a driver's own ring (a NAPI device,
+ * a veth with XDP, an RDMA completion queue) are not seen at all.
+ *
+ * Each look reads every online CPU's counters (without their locks), so
+ * the timer looks only while a verdict may be near (ftd_detect_tick:
+ * while it suspects someone or hears nobody); gen numbers the looks, and
+ * a look after a pause starts afresh. The timer only.
  */
-static inline bool ftd_rx_stuck(u32 __percpu *seen)
+static inline bool ftd_rx_stuck(struct ftd_rx_cpu __percpu *seen, u32 gen, u64 now,
+				 u64 min_wait_ns)
 {
 	int self = smp_processor_id();
 	bool stuck = false;
@@ -65,14 +80,19 @@ static inline bool ftd_rx_stuck(u32 __percpu *seen)
 
 	for_each_online_cpu(cpu) {
 		struct softnet_data *sd = &per_cpu(softnet_data, cpu);
-		u32 done = data_race(READ_ONCE(sd->processed));
-		u32 *last = per_cpu_ptr(seen, cpu);
+		struct ftd_rx_cpu *c = per_cpu_ptr(seen, cpu);
+		u32 done = data_race(sd->processed);
+		bool waiting = skb_queue_len_lockless(&sd->input_pkt_queue) ||
+			       data_race(skb_queue_len(&sd->process_queue));
 
-		if (cpu != self && done == *last &&
-		    (skb_queue_len_lockless(&sd->input_pkt_queue) ||
-		     data_race(skb_queue_len(&sd->process_queue))))
+		/* Drained, progressing, just began to wait, or not looked at before. */
+		if (!waiting || c->gen + 1 != gen || done != c->processed || !c->waiting)
+			c->since_ns = now;
+		else if (cpu != self && now - c->since_ns >= min_wait_ns)
 			stuck = true;
-		*last = done;
+		c->gen = gen;
+		c->processed = done;
+		c->waiting = waiting;
 	}
 	return stuck;
 }

@@ -73,6 +73,8 @@ struct ftd_stats {
 	struct ftd_latency_hist declared, told;
 };
 
+struct ftd_rx_cpu;
+
 struct ftd_net {
 	struct net *net;
 	struct mutex lock;		/* config, membership, up/down */
@@ -110,7 +112,11 @@ struct ftd_net {
 	bool tick_was_late;		/* the timer's own: its last tick was late */
 	atomic64_t rx_lag_ns;		/* lag.h: the longest wait since the last tick */
 	struct ftd_slowness rx_health;	/* the timer's own: our receive path's lag (proto/health.h) */
-	u32 __percpu *rx_seen;		/* the timer's own: lag.h, ftd_rx_stuck() */
+	/* the timer's own: lag.h, ftd_rx_stuck() */
+	struct ftd_rx_cpu __percpu *rx_seen;	/* what it saw of each CPU */
+	u32 rx_tick;			/* numbers the ticks, for rx_seen */
+	bool rx_look;			/* look at this tick: a verdict may be near */
+	bool stuck_last_held;		/* its last tick held judging for it */
 	struct ftd_lease lease;		/* the timer's own: our membership (proto/lease.h) */
 	struct ftd_overload overload;	/* the timer's own: the machine drops (proto/overload.h) */
 	bool overload_last_held;	/* the timer's own: its last tick held judging for it */

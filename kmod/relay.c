@@ -109,5 +109,5 @@ void ftd_relay_heard(struct ftd_net *fn, const struct ftd_notice *n)
 	if (!vouched)
 		return;
 	atomic64_inc(&fn->stats.relays_heard);
-	ftd_detect_answered(fn, suspect, n->subject_incarnation, ktime_get_ns(), 0);
+	ftd_detect_answered(fn, suspect, n->subject_incarnation, ktime_get_ns(), 0, 0);
 }

@@ -28,6 +28,10 @@ for ((i = 1; i <= NODES; i++)); do
 		fail "node $i does not see itself as self"
 	rx=$(n "$i" ftctl stats -j | jq '.rx')
 	[ "$rx" -gt 0 ] || fail "node $i received no heartbeat"
+	# the overload rule's counters reach user space (their values are the load's)
+	for c in ticks_rx_behind ticks_rx_dropped ticks_rx_stuck; do
+		[[ $(stat_counter "$i" "$c") =~ ^[0-9]+$ ]] || fail "node $i: ftctl stats has no $c"
+	done
 done
 n 1 ftstat
 period_ns=$(n 1 ftctl show -j | jq '.period_ns')

@@ -64,7 +64,7 @@ log "all alive again $(( ($(now_ns) - healed) / 1000000 )) ms after the heal"
 # Three solicitation intervals: a node held back by its entries is declared by then.
 sleep $(( 3 * 3 + 1 ))
 
-again=$(kernel_since "$mark" | grep -c 'was declared dead by\|heard nobody for a timeout\|lost the majority' || true)
+again=$(kernel_since "$mark" | grep -c 'was declared dead by\|heard nobody for its lease\|lost the majority' || true)
 for i in 1 2 3; do
 	for j in 4 5 6; do
 		c=$(count_events "$FTD_TMP/dev.$i" NODE_DEAD "$j")
