@@ -10,6 +10,9 @@ $(foreach f,$(MPI_EXTRA_FLAVOURS),$(eval MPI_SELFTEST_CC_$(f) := $(MPICC_$(f))))
 MPI_SELFTEST_FLAVOURS := $(foreach f,openmpi mpich,$(if $(shell command -v $(MPI_SELFTEST_CC_$(f)) 2>/dev/null),$(f))) \
 	$(MPI_EXTRA_FLAVOURS)
 MPI_SELFTEST_BINS := $(patsubst %,$(B)/selftests/mpi_ring.%,$(MPI_SELFTEST_FLAVOURS))
+# mpi_unaware knows nothing of ftdetect: FTD_MPI_AUTO attaches it (the
+# mpi-host stage and selftests/net/mpi_auto.sh preload the glue).
+MPI_SELFTEST_BINS += $(patsubst %,$(B)/selftests/mpi_unaware.%,$(MPI_SELFTEST_FLAVOURS))
 # mpi_watch tests libftdetect_mpi (userspace/mpi/mpi.mk builds it per MPI).
 MPI_SELFTEST_BINS += $(patsubst %,$(B)/selftests/mpi_watch.%,$(filter $(MPI_FOUND),$(MPI_SELFTEST_FLAVOURS)))
 
@@ -21,6 +24,10 @@ selftests-mpi: $(MPI_SELFTEST_BINS)
 $(B)/selftests/mpi_ring.%: selftests/mpi/mpi_ring.c $(B)/lib/libftdetect.a userspace/lib/ftdetect.h include/uapi/linux/ftdetect.h
 	@mkdir -p $(@D)
 	OMPI_CC=$(CC) MPICH_CC=$(CC) $(MPI_SELFTEST_CC_$*) $(UCFLAGS) -Wno-missing-prototypes -o $@ $< $(B)/lib/libftdetect.a -lpthread
+
+$(B)/selftests/mpi_unaware.%: selftests/mpi/mpi_unaware.c
+	@mkdir -p $(@D)
+	OMPI_CC=$(CC) MPICH_CC=$(CC) $(MPI_SELFTEST_CC_$*) $(UCFLAGS) -Wno-missing-prototypes -o $@ $<
 
 # Linked with the glue built for the same MPI, found at run time by rpath.
 define mpi_watch_rule

@@ -10,8 +10,10 @@
  *                      revoke, callback; fencing
  *   ftd_mpi_log.c      diagnostics (FTD_MPI_DEBUG, FTD_MPI_JSON), the environment
  *   ftd_mpi_names.c    names and messages of the API's enums and errors
- * Compiled with -fvisibility=hidden: only the API of ftdetect_mpi.h is
- * exported, and the static archive localises the rest (userspace/mpi/mpi.mk).
+ *   ftd_mpi_auto.c     MPI_Init, MPI_Init_thread: FTD_MPI_AUTO attaches
+ *                      MPI_COMM_WORLD for programs that do not attach
+ * Compiled with -fvisibility=hidden: only the API of ftdetect_mpi.h (and
+ * the two MPI_Init wrappers) is exported, and the static archive localises the rest (userspace/mpi/mpi.mk).
  */
 #ifndef FTD_MPI_INTERNAL_H
 #define FTD_MPI_INTERNAL_H

@@ -216,7 +216,7 @@ $(MPI_T)/pmix-notify-client: selftests/mpi-host/pmix_notify_client.c $(MPI_SRC_D
 		-o $@ $< $(MPI_SRC_DIR)/pmix_notify.c $(MPI_PMIX_LIBS) -lpthread
 
 .PHONY: test-mpi-host
-test-mpi-host: $(MPI_TEST_BINS) mpi
+test-mpi-host: $(MPI_TEST_BINS) mpi selftests-mpi
 	@FTD_MPI_FOUND="$(strip $(MPI_FOUND))" FTD_MPI_MISSING="$(MPI_MISSING)" FTD_MPI_BUILT_PMIX=$(MPI_PMIX) \
 		FTD_MPI_WRAPPERS="$(foreach f,$(MPI_FOUND),$(f)=$(MPICC_$(f)))" \
 		selftests/mpi-host/run $(MPI_B)
