@@ -85,11 +85,12 @@ fi
 
 cut=$(cut_node "$((VICTIM + 1))")
 cut_ns=$(jq '.before_ns' <<< "$cut")
-returned() { local r; for r in $SURVIVORS; do grep -q "^returned rank=$r " "$out" || return 1; done; }
+# grep -a: PRRTE's "N more processes have sent help message" starts with a NUL.
+returned() { local r; for r in $SURVIVORS; do grep -aq "^returned rank=$r " "$out" || return 1; done; }
 wait_until 30 returned || fail "not every survivor's MPI_Recv returned within 30 s of the cut"
 detail=
 for r in $SURVIVORS; do
-	line=$(grep "^returned rank=$r " "$out")
+	line=$(grep -a "^returned rank=$r " "$out")
 	[[ $line == *" class=MPIX_ERR_PROC_FAILED "* ]] || fail "rank $r: $line"
 	[[ $line =~ time_ns=([0-9]+) ]]
 	delay=$(( (BASH_REMATCH[1] - cut_ns) / 1000000 ))
@@ -99,7 +100,7 @@ for r in $SURVIVORS; do
 	detail+="${detail:+, }rank $r $delay ms"
 done
 log "node $((VICTIM + 1)) cut off: every survivor's MPI_Recv returned MPIX_ERR_PROC_FAILED: $detail after the cut (node timeout $TIMEOUT_MS ms)"
-shrunk() { local r; for r in $SURVIVORS; do grep -q "^shrunk rank=$r size=$VICTIM$" "$out" || return 1; done; }
+shrunk() { local r; for r in $SURVIVORS; do grep -aq "^shrunk rank=$r size=$VICTIM$" "$out" || return 1; done; }
 wait_until 30 shrunk || fail "the survivors did not shrink MPI_COMM_WORLD to $VICTIM ranks"
 log "the survivors shrank MPI_COMM_WORLD to $VICTIM ranks and passed a barrier on it"
 log ok
