@@ -25,10 +25,8 @@
  * stretched by our receive path's recent lag (ftd_health_deadline, at
  * most two timeouts), and while frames wait on a CPU that drains nothing
  * (the machine "stuck", proto/overload.h) it does not end, up to
- * FTD_OVERLOAD_EXCUSED such deadlines. At 1 ms / 10 ms in the emulated
- * VM under MPI load, nodes fenced by their lease after hearing nobody for
- * a timeout while their receive path was behind, and the job lost live
- * ranks. A node really cut off fences that much later than the others
+ * FTD_OVERLOAD_EXCUSED such deadlines: the lease judges silence as every
+ * deadline does. A node really cut off fences that much later than the others
  * declare it: its ranks may run on as zombies for up to a timeout (or,
  * stuck all along, that limit) past their declared death.
  *

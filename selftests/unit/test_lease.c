@@ -121,9 +121,7 @@ TEST(a_starved_tick_fences_nobody)
 /*
  * Our receive path lagged lately (frames handled 30 ms after they
  * arrived): the lease runs for the deadline stretched by it, as every
- * deadline this node judges by (proto/health.h). At 1 ms / 10 ms in the
- * emulated VM under MPI load, nodes fenced by a timeout of hearing nobody
- * while their receive path was behind.
+ * deadline this node judges by (proto/health.h).
  */
 TEST(a_lagging_receive_path_stretches_the_lease)
 {

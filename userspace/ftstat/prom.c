@@ -188,7 +188,7 @@ static void instance(FILE *f, const struct ftu_config *cfg, const struct ftu_sta
 	stat_counter(f, st, FTDETECT_A_STATS_NOTICE_ITEMS_RX, "notice_items_received_total",
 		     "Notices the notice frames received carried.", st->notice_items_rx);
 	stat_counter(f, st, FTDETECT_A_STATS_TICKS_RX_STUCK, "ticks_rx_stuck_total",
-		     "Ticks at which received frames waited on a CPU that drained none since the tick before (verdicts and the lease held).",
+		     "Ticks at which received frames waited on a CPU that processed none for a period, at least 1 ms (verdicts and the lease held).",
 		     st->ticks_rx_stuck);
 	if (FTU_HAS(st, FTDETECT_A_STATS_TICK_LATE_MAX_NS)) {
 		family(f, "tick_late_max_seconds", "gauge", "The latest a tick has fired.");

@@ -892,8 +892,10 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *       FTDETECT_A_STATS_NOTICE_ITEMS_RX u64  the same for the notice frames received
  *       FTDETECT_A_STATS_TICKS_RX_STUCK u64   ticks at which received frames waited in
  *                                             another CPU's backlog and that CPU had
- *                                             processed none since the tick before (its
- *                                             vCPU descheduled, its ksoftirqd starved):
+ *                                             processed none for a period (at least 1
+ *                                             ms; looked at only while a verdict may be
+ *                                             near: someone suspect, or nobody heard;
+ *                                             its vCPU descheduled, its ksoftirqd starved):
  *                                             a silence of less than 4 deadlines
  *                                             declared nobody then, and the lease held
  *                                             (the overload rule, docs/detection.md)
