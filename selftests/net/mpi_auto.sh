@@ -21,9 +21,10 @@
 #      through PMIx. Open MPI 5 alone does not return there within 60 s
 #      (docs/benchmarks.md, ulfm). The survivors then shrink
 #      MPI_COMM_WORLD and pass a barrier on it: that is Open MPI's recovery,
-#      logged, not judged here (2 December 2026: in 2 of 9 runs two
-#      survivors never returned from MPIX_Comm_shrink, with and without
-#      every process added at MPI_Init; mpi_example.sh judges recovery).
+#      logged, not judged here (2 December 2026: in 4 of 12 runs one or
+#      two survivors never returned from MPIX_Comm_shrink, with and
+#      without every process added at MPI_Init; mpi_example.sh judges
+#      recovery).
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/../lib-mpi.sh"
 
