@@ -11,8 +11,11 @@
  *                        a survivor "returned rank=R class=C time_ns=T"
  *                        when its receive ends (CLOCK_REALTIME); with ULFM
  *                        (Open MPI's ftmpi extension) it then shrinks
- *                        MPI_COMM_WORLD and says "shrunk rank=R size=N"
- *                        after a barrier on the new communicator.
+ *                        MPI_COMM_WORLD, passes a barrier on the new
+ *                        communicator, says "shrunk rank=R size=N step=S
+ *                        class=C" (S: the step that returned C, shrink or
+ *                        barrier) and, if both succeeded, finalizes and
+ *                        says "finalized rank=R".
  */
 #include <mpi.h>
 #if defined(OPEN_MPI)
@@ -71,12 +74,27 @@ static int victim(int rank, int size)
 	fflush(stdout);
 #if HAVE_ULFM
 	{
-		MPI_Comm shrunk;
+		MPI_Comm shrunk = MPI_COMM_NULL;
+		const char *step = "shrink";
 		int n = 0;
 
-		if (MPIX_Comm_shrink(MPI_COMM_WORLD, &shrunk) == MPI_SUCCESS &&
-		    MPI_Barrier(shrunk) == MPI_SUCCESS && MPI_Comm_size(shrunk, &n) == MPI_SUCCESS) {
-			printf("shrunk rank=%d size=%d\n", rank, n);
+		err = MPIX_Comm_shrink(MPI_COMM_WORLD, &shrunk);
+		if (err == MPI_SUCCESS) {
+			step = "barrier";
+			err = MPI_Barrier(shrunk);
+			MPI_Comm_size(shrunk, &n);
+		}
+		printf("shrunk rank=%d size=%d step=%s class=%s\n", rank, n, step, class_name(err));
+		fflush(stdout);
+		/*
+		 * A process that ends without MPI_Finalize has failed, for ULFM
+		 * as for ftdetect: a survivor that left the barrier first and
+		 * just exited would fail those still in it.
+		 */
+		if (err == MPI_SUCCESS) {
+			MPI_Comm_free(&shrunk);
+			MPI_Finalize();
+			printf("finalized rank=%d\n", rank);
 			fflush(stdout);
 		}
 	}
