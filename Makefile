@@ -53,7 +53,7 @@ UCFLAGS = $(CFLAGS) $(CPPFLAGS) $(WARN) -std=gnu11 -I$(CURDIR)/include/uapi -I$(
 all: module ebpf userspace selftests mpi
 
 module:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod modules
 
 # ---------------------------------------------------------------- eBPF
 # The XDP ingress and TC egress programs (ebpf/*.bpf.c) and their libbpf
@@ -503,7 +503,7 @@ dkms-install:
 	-dkms remove -m ftdetect -v $(DKMS_VERSION) --all >/dev/null 2>&1
 	rm -rf $(DKMS_SRC)
 	mkdir -p $(DKMS_SRC)/selftests/vm
-	cp -r Kbuild Makefile dkms.conf kmod include $(DKMS_SRC)/
+	cp -r Makefile dkms.conf kmod include $(DKMS_SRC)/
 	cp selftests/vm/kernel-release $(DKMS_SRC)/selftests/vm/
 	dkms add -m ftdetect -v $(DKMS_VERSION)
 	dkms build -m ftdetect -v $(DKMS_VERSION) -k $(DKMS_KERNEL)
@@ -533,5 +533,5 @@ deb: deps
 	@ls -1 $(B)/deb/*.deb
 
 clean:
-	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean
 	rm -rf $(B)

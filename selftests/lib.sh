@@ -13,7 +13,7 @@ set -eu
 FTD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # The module under test: the tree's, or the one selftests/vm/run was told
 # to load (FTD_VM_MODULE: make test-debug's, built for the debug kernel).
-FTD_KO=${FTD_VM_MODULE:-$FTD_ROOT/ftdetect.ko}
+FTD_KO=${FTD_VM_MODULE:-$FTD_ROOT/kmod/ftdetect.ko}
 export PATH="$FTD_ROOT/build/bin:$FTD_ROOT/build/selftests:$PATH"
 readonly ksft_skip=4
 
