@@ -83,7 +83,7 @@ EBPF_LIBS = $(shell pkg-config --libs libbpf)
 .PHONY: ebpf
 ebpf: $(EBPF_OBJS) $(EBPF_SKELS)
 
-$(B)/ebpf/%.bpf.o: ebpf/%.bpf.c ebpf/ftd_ebpf.h include/uapi/linux/ftdetect.h
+$(B)/ebpf/%.bpf.o: ebpf/%.bpf.c ebpf/ftd_ebpf.h ebpf/ftd_parse.h include/uapi/linux/ftdetect.h
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
 # DWARF goes, BTF (which the maps need) stays.

@@ -21,26 +21,25 @@
  * of zero is written as 0xffff. The sum over the datagram is unchanged, so
  * skb->csum needs no update (no BPF_F_RECOMPUTE_CSUM).
  *
- * The frame is read with bpf_skb_load_bytes(): parsing every packet must not
- * make cloned skbs (TCP's) private, as bpf_skb_pull_data() would; only the
- * store into an ftdetect frame does.
+ * The headers are parsed in place (ftd_parse.h, the XDP program's parse),
+ * reading only: parsing every packet must not make cloned skbs (TCP's)
+ * private, as bpf_skb_pull_data() or a direct write would; the frame is
+ * read with bpf_skb_load_bytes(), and only the store into an ftdetect frame
+ * unclones. Headers beyond the linear part are not parsed: the module's
+ * frames are built linear.
  *
  * Returns TC_ACT_UNSPEC always: the frame continues to the next filter or
  * the default action; nothing is ever dropped here.
  */
 #include <stddef.h>
 #include <linux/bpf.h>
-#include <linux/if_ether.h>
-#include <linux/in.h>
-#include <linux/ip.h>
-#include <linux/ipv6.h>
 #include <linux/pkt_cls.h>
-#include <linux/udp.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
 #include <linux/ftdetect.h>
 #include "ftd_ebpf.h"
+#include "ftd_parse.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -55,17 +54,6 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } tc_stats SEC(".maps");
-
-struct vlan_tag {
-	__be16 tci;
-	__be16 proto;
-};
-
-#define IPV4_MF		0x2000
-#define IPV4_OFFSET	0x1fff
-#define IPV6_FRAG_OFFSET 0xfff8
-#define MAX_VLAN_TAGS	2
-#define MAX_IPV6_EXT	4
 
 static __always_inline __u64 *counter(__u32 what)
 {
@@ -99,12 +87,6 @@ static __always_inline void count_delay(__u64 built, __u64 now)
 	c = counter(FTD_TC_DELAY_MAX_NS);
 	if (c && *c < now - built)
 		*c = now - built;
-}
-
-static __always_inline int is_ipv6_ext(__u8 nh)
-{
-	return nh == IPPROTO_HOPOPTS || nh == IPPROTO_ROUTING || nh == IPPROTO_DSTOPTS ||
-	       nh == IPPROTO_FRAGMENT;
 }
 
 /* Stamp the frame whose UDP header is at `off`. */
@@ -142,81 +124,24 @@ int ftd_tc_egress(struct __sk_buff *skb)
 {
 	__u64 now = bpf_ktime_get_tai_ns();
 	const struct ftd_ebpf_config *cfg;
-	struct udphdr udp;
-	__u32 zero = 0, off;
-	__be16 proto;
-	int i;
+	struct ftd_parsed pkt = {};
+	__u32 zero = 0;
 
 	cfg = bpf_map_lookup_elem(&config, &zero);
 	if (!cfg || !cfg->port)
 		return TC_ACT_UNSPEC;
+	/* Cheap first: most of what leaves is no IP datagram we could stamp. */
 	if (skb->protocol != bpf_htons(ETH_P_IP) && skb->protocol != bpf_htons(ETH_P_IPV6) &&
 	    skb->protocol != bpf_htons(ETH_P_8021Q) && skb->protocol != bpf_htons(ETH_P_8021AD))
 		return TC_ACT_UNSPEC;
-	if (bpf_skb_load_bytes(skb, offsetof(struct ethhdr, h_proto), &proto, sizeof(proto)))
+	switch (ftd_parse_udp((void *)(long)skb->data, (void *)(long)skb->data_end, cfg->port, &pkt)) {
+	case FTD_PARSE_FRAME:
+		return stamp(skb, pkt.udp_off, now);
+	case FTD_PARSE_HIDDEN:
+		return count(FTD_TC_NOT_PARSED);
+	default:
 		return TC_ACT_UNSPEC;
-	off = sizeof(struct ethhdr);
-#pragma unroll
-	for (i = 0; i < MAX_VLAN_TAGS; i++) {
-		struct vlan_tag tag;
-
-		if (proto != bpf_htons(ETH_P_8021Q) && proto != bpf_htons(ETH_P_8021AD))
-			break;
-		if (bpf_skb_load_bytes(skb, off, &tag, sizeof(tag)))
-			return TC_ACT_UNSPEC;
-		proto = tag.proto;
-		off += sizeof(tag);
 	}
-
-	if (proto == bpf_htons(ETH_P_IP)) {
-		struct iphdr iph;
-
-		if (bpf_skb_load_bytes(skb, off, &iph, sizeof(iph)) || iph.protocol != IPPROTO_UDP ||
-		    iph.ihl < 5 || (iph.frag_off & bpf_htons(IPV4_OFFSET)))
-			return TC_ACT_UNSPEC;
-		off += iph.ihl * 4;
-		if (bpf_skb_load_bytes(skb, off, &udp, sizeof(udp)) ||
-		    udp.dest != bpf_htons(cfg->port))
-			return TC_ACT_UNSPEC;
-		if (iph.frag_off & bpf_htons(IPV4_MF))
-			return count(FTD_TC_NOT_PARSED);
-		return stamp(skb, off, now);
-	}
-	if (proto == bpf_htons(ETH_P_IPV6)) {
-		struct ipv6hdr ip6;
-		int ext = 0;
-		__u8 nh;
-
-		if (bpf_skb_load_bytes(skb, off, &ip6, sizeof(ip6)))
-			return TC_ACT_UNSPEC;
-		nh = ip6.nexthdr;
-		off += sizeof(ip6);
-#pragma unroll
-		for (i = 0; i < MAX_IPV6_EXT; i++) {
-			__u8 opt[4];
-
-			if (!is_ipv6_ext(nh))
-				break;
-			if (bpf_skb_load_bytes(skb, off, opt, sizeof(opt)))
-				return TC_ACT_UNSPEC;
-			ext = 1;
-			if (nh == IPPROTO_FRAGMENT) {
-				if ((opt[2] << 8 | opt[3]) & IPV6_FRAG_OFFSET)
-					return TC_ACT_UNSPEC;
-				off += 8;
-			} else {
-				off += (opt[1] + 1) * 8;
-			}
-			nh = opt[0];
-		}
-		if (nh != IPPROTO_UDP || bpf_skb_load_bytes(skb, off, &udp, sizeof(udp)) ||
-		    udp.dest != bpf_htons(cfg->port))
-			return TC_ACT_UNSPEC;
-		if (ext)
-			return count(FTD_TC_NOT_PARSED);
-		return stamp(skb, off, now);
-	}
-	return TC_ACT_UNSPEC;
 }
 
 char LICENSE[] SEC("license") = "GPL";

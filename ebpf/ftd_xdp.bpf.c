@@ -24,16 +24,12 @@
  * vmlinux.h and no CO-RE relocations are needed (docs/ebpf.md).
  */
 #include <linux/bpf.h>
-#include <linux/if_ether.h>
-#include <linux/in.h>
-#include <linux/ip.h>
-#include <linux/ipv6.h>
-#include <linux/udp.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
 #include <linux/ftdetect.h>
 #include "ftd_ebpf.h"
+#include "ftd_parse.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -57,18 +53,6 @@ struct {
 	__type(value, __u64);
 } xdp_stats SEC(".maps");
 
-/* Not in the uapi headers. */
-struct vlan_tag {
-	__be16 tci;
-	__be16 proto;
-};
-
-#define IPV4_MF		0x2000
-#define IPV4_OFFSET	0x1fff
-#define IPV6_FRAG_OFFSET 0xfff8
-#define MAX_VLAN_TAGS	2
-#define MAX_IPV6_EXT	4
-
 static __always_inline int count(__u32 what, int action)
 {
 	__u64 *c = bpf_map_lookup_elem(&xdp_stats, &what);
@@ -76,12 +60,6 @@ static __always_inline int count(__u32 what, int action)
 	if (c)
 		*c += 1;	/* per-CPU: no other writer */
 	return action;
-}
-
-static __always_inline int is_ipv6_ext(__u8 nh)
-{
-	return nh == IPPROTO_HOPOPTS || nh == IPPROTO_ROUTING || nh == IPPROTO_DSTOPTS ||
-	       nh == IPPROTO_FRAGMENT;
 }
 
 /*
@@ -142,102 +120,23 @@ static __always_inline int frame(struct xdp_md *ctx, struct udphdr *udp, void *e
 SEC("xdp")
 int ftd_xdp(struct xdp_md *ctx)
 {
-	void *data = (void *)(long)ctx->data;
-	void *end = (void *)(long)ctx->data_end;
 	/* First thing: the arrival time at the driver hook. */
 	__u64 now = bpf_ktime_get_ns();
 	const struct ftd_ebpf_config *cfg;
-	struct ftd_ebpf_member src = {};
-	struct ethhdr *eth = data;
-	struct udphdr *udp;
+	struct ftd_parsed pkt = {};
 	__u32 zero = 0;
-	__u16 proto;
-	void *l3;
-	int i;
 
 	cfg = bpf_map_lookup_elem(&config, &zero);
 	if (!cfg || !cfg->port)
 		return XDP_PASS;
-	if ((void *)(eth + 1) > end)
+	switch (ftd_parse_udp((void *)(long)ctx->data, (void *)(long)ctx->data_end, cfg->port, &pkt)) {
+	case FTD_PARSE_FRAME:
+		return frame(ctx, pkt.udp, (void *)(long)ctx->data_end, cfg, &pkt.src, now);
+	case FTD_PARSE_HIDDEN:
+		return count(FTD_XDP_NOT_PARSED, XDP_PASS);
+	default:
 		return XDP_PASS;
-	proto = eth->h_proto;
-	l3 = eth + 1;
-#pragma unroll
-	for (i = 0; i < MAX_VLAN_TAGS; i++) {
-		struct vlan_tag *tag = l3;
-
-		if (proto != bpf_htons(ETH_P_8021Q) && proto != bpf_htons(ETH_P_8021AD))
-			break;
-		if ((void *)(tag + 1) > end)
-			return XDP_PASS;
-		proto = tag->proto;
-		l3 = tag + 1;
 	}
-
-	if (proto == bpf_htons(ETH_P_IP)) {
-		struct iphdr *iph = l3;
-		__u32 ihl;
-
-		if ((void *)(iph + 1) > end || iph->protocol != IPPROTO_UDP)
-			return XDP_PASS;
-		ihl = iph->ihl * 4;	/* options are skipped, whatever they are */
-		if (ihl < sizeof(*iph))
-			return XDP_PASS;
-		if (iph->frag_off & bpf_htons(IPV4_OFFSET))
-			return XDP_PASS;	/* no UDP header in this fragment */
-		udp = l3 + ihl;
-		if ((void *)(udp + 1) > end || udp->dest != bpf_htons(cfg->port))
-			return XDP_PASS;
-		if (iph->frag_off & bpf_htons(IPV4_MF))
-			return count(FTD_XDP_NOT_PARSED, XDP_PASS);
-		src.addr[10] = 0xff;
-		src.addr[11] = 0xff;
-		__builtin_memcpy(&src.addr[12], &iph->saddr, 4);
-		return frame(ctx, udp, end, cfg, &src, now);
-	}
-	if (proto == bpf_htons(ETH_P_IPV6)) {
-		struct ipv6hdr *ip6 = l3;
-		__u8 nh, *pos;
-		int ext = 0;
-
-		if ((void *)(ip6 + 1) > end)
-			return XDP_PASS;
-		nh = ip6->nexthdr;
-		pos = (__u8 *)(ip6 + 1);
-		/* Walk extension headers only to learn the port: such datagrams
-		 * are passed untouched, but counted when they are aimed at us.
-		 */
-#pragma unroll
-		for (i = 0; i < MAX_IPV6_EXT; i++) {
-			if (!is_ipv6_ext(nh))
-				break;
-			if (pos + 8 > (__u8 *)end)
-				return XDP_PASS;
-			ext = 1;
-			if (nh == IPPROTO_FRAGMENT) {
-				__be16 off;
-
-				__builtin_memcpy(&off, pos + 2, 2);
-				if (off & bpf_htons(IPV6_FRAG_OFFSET))
-					return XDP_PASS;	/* not the first fragment */
-				nh = pos[0];
-				pos += 8;
-			} else {
-				nh = pos[0];
-				pos += (pos[1] + 1) * 8;
-			}
-		}
-		if (nh != IPPROTO_UDP)
-			return XDP_PASS;
-		udp = (struct udphdr *)pos;
-		if ((void *)(udp + 1) > end || udp->dest != bpf_htons(cfg->port))
-			return XDP_PASS;
-		if (ext)
-			return count(FTD_XDP_NOT_PARSED, XDP_PASS);
-		__builtin_memcpy(src.addr, &ip6->saddr, 16);
-		return frame(ctx, udp, end, cfg, &src, now);
-	}
-	return XDP_PASS;
 }
 
 char LICENSE[] SEC("license") = "GPL";
