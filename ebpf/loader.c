@@ -386,6 +386,37 @@ int ftd_ebpf_sync(const struct ftd_ebpf_params *p, char *err, size_t errlen)
 	return ret;
 }
 
+/* A map of a program and where it is pinned. */
+struct pin_map {
+	struct bpf_map *map;
+	const char *dir;
+	const char *name;
+};
+
+/*
+ * Load an opened skeleton's program (what: "XDP", "TC") with its maps
+ * pinned where maps says (an existing pin is reused: both programs share
+ * config), then write the configuration into them. The program's own pin
+ * waits until it is attached. The one load path of both programs.
+ */
+static int load_pinned(struct bpf_object_skeleton *skel, const char *what,
+		       const struct pin_map *maps, size_t nmaps, const struct pins *pins,
+		       const struct ftd_ebpf_params *p, char *err, size_t errlen)
+{
+	char w[320];
+	int ret;
+
+	for (size_t i = 0; i < nmaps; i++)
+		if (pin_path(maps[i].map, maps[i].dir, maps[i].name))
+			return fail(-ENOMEM, err, errlen, "cannot set the pin paths");
+	ret = bpf_object__load_skeleton(skel);
+	if (ret)
+		return fail(ret, err, errlen, "cannot load the %s program: %s%s%s (pins: %s)", what,
+			    why(ret, w, sizeof(w)), last_warn[0] ? "; libbpf: " : "", last_warn,
+			    pins->dir);
+	return sync_pins(pins->dir, p, pins->cookie, err, errlen);
+}
+
 /* ---------------------------------------------------------------- interfaces */
 
 static int check_iface(const char *ifname, unsigned int *ifindex, char *err, size_t errlen)
@@ -525,20 +556,11 @@ int ftd_xdp_attach(const char *ifname, enum ftd_xdp_want want, const struct ftd_
 		ret = fail(-errno, err, errlen, "cannot open the XDP program: %s", strerror(errno));
 		goto out;
 	}
-	if (pin_path(skel->maps.config, pins.dir, FTD_PIN_CONFIG) ||
-	    pin_path(skel->maps.members, pins.dir, FTD_PIN_MEMBERS) ||
-	    pin_path(skel->maps.xdp_stats, pins.ifdir, FTD_PIN_XDP_STATS)) {
-		ret = fail(-ENOMEM, err, errlen, "cannot set the pin paths");
-		goto out;
-	}
-	ret = ftd_xdp__load(skel);
-	if (ret) {
-		ret = fail(ret, err, errlen, "cannot load the XDP program: %s%s%s (pins: %s)",
-			   why(ret, w, sizeof(w)), last_warn[0] ? "; libbpf: " : "", last_warn,
-			   pins.dir);
-		goto out;
-	}
-	ret = sync_pins(pins.dir, p, pins.cookie, err, errlen);
+	ret = load_pinned(skel->skeleton, "XDP", (const struct pin_map[]){
+				  { skel->maps.config, pins.dir, FTD_PIN_CONFIG },
+				  { skel->maps.members, pins.dir, FTD_PIN_MEMBERS },
+				  { skel->maps.xdp_stats, pins.ifdir, FTD_PIN_XDP_STATS },
+			  }, 3, &pins, p, err, errlen);
 	if (ret)
 		goto out;
 
@@ -654,19 +676,10 @@ int ftd_tc_attach(const char *ifname, const struct ftd_ebpf_params *p, char *err
 		ret = fail(-errno, err, errlen, "cannot open the TC program: %s", strerror(errno));
 		goto out;
 	}
-	if (pin_path(skel->maps.config, pins.dir, FTD_PIN_CONFIG) ||
-	    pin_path(skel->maps.tc_stats, pins.ifdir, FTD_PIN_TC_STATS)) {
-		ret = fail(-ENOMEM, err, errlen, "cannot set the pin paths");
-		goto out;
-	}
-	ret = ftd_tc__load(skel);
-	if (ret) {
-		ret = fail(ret, err, errlen, "cannot load the TC program: %s%s%s (pins: %s)",
-			   why(ret, w, sizeof(w)), last_warn[0] ? "; libbpf: " : "", last_warn,
-			   pins.dir);
-		goto out;
-	}
-	ret = sync_pins(pins.dir, p, pins.cookie, err, errlen);
+	ret = load_pinned(skel->skeleton, "TC", (const struct pin_map[]){
+				  { skel->maps.config, pins.dir, FTD_PIN_CONFIG },
+				  { skel->maps.tc_stats, pins.ifdir, FTD_PIN_TC_STATS },
+			  }, 2, &pins, p, err, errlen);
 	if (ret)
 		goto out;
 
