@@ -146,7 +146,7 @@ $(B)/lib/$(LIB_SONAME) $(B)/lib/libftdetect.so: $(B)/lib/$(LIB_REAL)
 	ln -sf $(LIB_REAL) $@
 
 $(B)/lib/libftdetect.a: $(LIB_DEPS)
-	@mkdir -p $(B)/obj/lib
+	@mkdir -p $(B)/obj/lib $(@D)
 	$(CC) $(UCFLAGS) -c -o $(B)/obj/lib/ftdetect.o userspace/lib/ftdetect.c
 	$(CC) $(UCFLAGS) -c -o $(B)/obj/lib/status.o userspace/lib/status.c
 	rm -f $@
