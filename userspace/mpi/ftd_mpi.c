@@ -3,8 +3,10 @@
  * libftdetect_mpi: attach MPI communicators to /dev/ftdetect, and act on the
  * deaths it reports (ftdetect_mpi.h, ftdetect_mpi(3)).
  *
- * One process-wide state: the device handle this process registered on,
- * its identity, the PMIx client, the watcher thread, and the list of
+ * One process-wide state, in parts each owned by one file
+ * (ftd_mpi_internal.h): the device handle this process registered on, its
+ * identity and the PMIx client (ftd_mpi_process.c), the watcher thread
+ * (ftd_mpi_watch.c), the environment (ftd_mpi_log.c), and here the list of
  * attached communicators, each with its group (group.h: who runs where,
  * who is alive). Two locks:
  *   attach_lock   serialises attach, detach and register, which run MPI
@@ -39,12 +41,8 @@
 
 static pthread_mutex_t attach_lock = PTHREAD_MUTEX_INITIALIZER;
 
-struct ftdm_state ftdm = {
+struct ftdm_core ftdm = {
 	.lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP,
-	.json_fd = -1,
-	.wake_fd = -1,
-	.comm_keyval = MPI_KEYVAL_INVALID,
-	.self_keyval = MPI_KEYVAL_INVALID,
 };
 
 void ftdm_lock(void)
@@ -56,12 +54,12 @@ void ftdm_lock(void)
 /* The outermost unlock joins a watcher that was stopped under the lock. */
 void ftdm_unlock(void)
 {
-	bool reap = --ftdm.depth == 0 && ftdm.zombie;
-	pthread_t t = ftdm.zombie_thread;
-	int fd = ftdm.zombie_fd;
+	bool reap = --ftdm.depth == 0 && ftdm_watch.zombie;
+	pthread_t t = ftdm_watch.zombie_thread;
+	int fd = ftdm_watch.zombie_fd;
 
 	if (reap)
-		ftdm.zombie = false;
+		ftdm_watch.zombie = false;
 	pthread_mutex_unlock(&ftdm.lock);
 	if (!reap)
 		return;
@@ -86,7 +84,7 @@ struct attachment *ftdm_find(MPI_Comm comm)
 
 bool ftdm_in_callback(void)
 {
-	return ftdm.dispatching && pthread_equal(ftdm.dispatcher, pthread_self());
+	return ftdm_watch.dispatching && pthread_equal(ftdm_watch.dispatcher, pthread_self());
 }
 
 void ftdm_attachment_free(struct attachment *a)
@@ -164,18 +162,18 @@ static int register_default(uint32_t comm_job, int comm_rank)
 
 	if (env_job && env_job <= UINT32_MAX) {
 		job = env_job;
-		rank = ftdm.world_rank;
-	} else if (!ftdm.pmix_err) {
-		job = ftd_pmix_job_id(ftdm.pmix.nspace);
-		rank = ftdm.pmix.rank;
+		rank = ftdm_proc.world_rank;
+	} else if (!ftdm_proc.pmix_err) {
+		job = ftd_pmix_job_id(ftdm_proc.pmix.nspace);
+		rank = ftdm_proc.pmix.rank;
 	}
-	err = ftd_register(ftdm.dev, job, rank);
+	err = ftd_register(ftdm_proc.dev, job, rank);
 	if (err)
 		return err;
-	ftdm.registered = true;
-	ftdm.job = job;
-	ftdm.rank = rank;
-	ftdm_debug("registered as job %u rank %u on node %u", job, rank, ftdm.info.node);
+	ftdm_proc.registered = true;
+	ftdm_proc.job = job;
+	ftdm_proc.rank = rank;
+	ftdm_debug("registered as job %u rank %u on node %u", job, rank, ftdm_proc.info.node);
 	return 0;
 }
 
@@ -196,8 +194,8 @@ static int attach_locked(MPI_Comm comm, ftd_mpi_callback_fn cb, void *arg, unsig
 	if (!fatal && ftdm_find(comm))
 		fatal = -EALREADY;
 	if (!fatal) {
-		if (!ftdm.open)
-			ftdm.no_thread = (flags & FTD_MPI_NO_THREAD) || ftdm.env_no_thread;
+		if (!ftdm_proc.open)
+			ftdm_proc.no_thread = (flags & FTD_MPI_NO_THREAD) || ftdm_env.no_thread;
 		member_err = ftdm_process_open();
 	}
 	ftdm_unlock();
@@ -213,12 +211,12 @@ static int attach_locked(MPI_Comm comm, ftd_mpi_callback_fn cb, void *arg, unsig
 	if (MPI_Bcast(&job, 1, MPI_UINT32_T, 0, comm) != MPI_SUCCESS)
 		goto mpi_failed;
 	ftdm_lock();
-	if (!member_err && !ftdm.registered)
+	if (!member_err && !ftdm_proc.registered)
 		member_err = register_default(job, me);
 	mine.err = member_err;
-	mine.node = member_err ? FTD_NODE_NONE : ftdm.info.node;
-	mine.job = member_err ? 0 : ftdm.job;
-	mine.rank = member_err ? 0 : ftdm.rank;
+	mine.node = member_err ? FTD_NODE_NONE : ftdm_proc.info.node;
+	mine.job = member_err ? 0 : ftdm_proc.job;
+	mine.rank = member_err ? 0 : ftdm_proc.rank;
 	ftdm_unlock();
 
 	/* 3. Who runs where, under which identity. */
@@ -258,25 +256,25 @@ static int attach_locked(MPI_Comm comm, ftd_mpi_callback_fn cb, void *arg, unsig
 	a->flags = flags;
 	if (MPI_Comm_get_name(comm, a->name, &i) != MPI_SUCCESS || !a->name[0])
 		snprintf(a->name, sizeof(a->name), "comm-%p", (void *)a);
-	if (MPI_Comm_set_attr(comm, ftdm.comm_keyval, a) != MPI_SUCCESS) {
+	if (MPI_Comm_set_attr(comm, ftdm_proc.comm_keyval, a) != MPI_SUCCESS) {
 		err = -EIO;
 		goto out;
 	}
 	ftdm_lock();
 	a->next = ftdm.list;
 	ftdm.list = a;
-	if (ftdm.dev && !ftdm.no_thread && !ftdm.thread_running) {
+	if (ftdm_proc.dev && !ftdm_proc.no_thread && !ftdm_watch.running) {
 		err = ftdm_watcher_start();
 		if (err)
 			fprintf(stderr, "ftd_mpi[%d]: cannot start the watcher thread (%s): call "
-				"ftd_mpi_progress()\n", ftdm.world_rank, strerror(-err));
+				"ftd_mpi_progress()\n", ftdm_proc.world_rank, strerror(-err));
 	}
 	ftdm_json("attach", "\"comm\":\"%s\",\"comm_rank\":%d,\"comm_size\":%d,\"monitored\":%d,"
 		  "\"watching\":%s,\"pmix\":%s,\"ulfm\":%s,\"revoke\":%s,\"thread\":%s", a->name,
-		  me, size, a->group.nby_id, ftdm.dev ? "true" : "false",
-		  ftdm.pmix_err ? "false" : "true", ftdm.no_ulfm_why ? "false" : "true",
-		  !ftdm.no_ulfm_why && !ftdm.no_revoke_why && !(flags & FTD_MPI_NO_REVOKE) ?
-		  "true" : "false", ftdm.thread_running ? "true" : "false");
+		  me, size, a->group.nby_id, ftdm_proc.dev ? "true" : "false",
+		  ftdm_proc.pmix_err ? "false" : "true", ftdm_proc.no_ulfm_why ? "false" : "true",
+		  !ftdm_proc.no_ulfm_why && !ftdm_proc.no_revoke_why && !(flags & FTD_MPI_NO_REVOKE) ?
+		  "true" : "false", ftdm_watch.running ? "true" : "false");
 	ftdm_debug("attached %s: %d of %d members watched", a->name, a->group.nby_id, size);
 	ftdm_unlock();
 	free(all);
@@ -332,7 +330,7 @@ int ftd_mpi_detach(MPI_Comm comm)
 	ftdm_unlock();
 	if (a) {
 		/* outside ftdm.lock; its delete function finds nothing to do */
-		MPI_Comm_delete_attr(comm, ftdm.comm_keyval);
+		MPI_Comm_delete_attr(comm, ftdm_proc.comm_keyval);
 		ftdm_lock();
 		ftdm_attachment_free(a);
 		ftdm_process_close_if_idle();
@@ -366,18 +364,18 @@ int ftd_mpi_register(uint32_t job, uint32_t rank)
 	err = ftdm_hooks_init();
 	ftdm_lock();
 	ftdm_env_read();
-	if (!err && ftdm.registered)
+	if (!err && ftdm_proc.registered)
 		err = -EBUSY;
 	if (!err)
 		err = ftdm_process_open();
 	if (!err)
-		err = ftd_register(ftdm.dev, job, rank);
+		err = ftd_register(ftdm_proc.dev, job, rank);
 	if (!err) {
-		ftdm.registered = ftdm.explicit_id = true;
-		ftdm.job = job;
-		ftdm.rank = rank;
+		ftdm_proc.registered = ftdm_proc.explicit_id = true;
+		ftdm_proc.job = job;
+		ftdm_proc.rank = rank;
 		ftdm_debug("registered as job %u rank %u on node %u (ftd_mpi_register)", job, rank,
-		      ftdm.info.node);
+		      ftdm_proc.info.node);
 	} else if (err != -EBUSY) {
 		ftdm_process_close_if_idle();
 	}
@@ -391,9 +389,9 @@ int ftd_mpi_identity(uint32_t *job, uint32_t *rank)
 	int err = -ENOENT;
 
 	ftdm_lock();
-	if (ftdm.registered) {
-		*job = ftdm.job;
-		*rank = ftdm.rank;
+	if (ftdm_proc.registered) {
+		*job = ftdm_proc.job;
+		*rank = ftdm_proc.rank;
 		err = 0;
 	}
 	ftdm_unlock();
@@ -406,7 +404,7 @@ int ftd_mpi_progress(void)
 	int n;
 
 	ftdm_lock();
-	if (!ftdm.open)
+	if (!ftdm_proc.open)
 		n = -ENOENT;
 	else if (ftdm_in_callback())
 		n = -EDEADLK;
@@ -425,7 +423,7 @@ int ftd_mpi_fd(void)
 	int fd;
 
 	ftdm_lock();
-	fd = ftdm.dev ? ftd_fd(ftdm.dev) : -ENOENT;
+	fd = ftdm_proc.dev ? ftd_fd(ftdm_proc.dev) : -ENOENT;
 	ftdm_unlock();
 	return fd;
 }

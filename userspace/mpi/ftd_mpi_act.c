@@ -18,28 +18,43 @@
 
 /* ------------------------------------------------------------ PMIx */
 
+/* (job << 32 | rank) of the processes this one reported through PMIx: each once. */
+static struct {
+	uint64_t *ids;
+	size_t n, cap;
+} reported;
+
 static bool reported_before(uint64_t id)
 {
 	size_t i;
 
-	for (i = 0; i < ftdm.nreported; i++)
-		if (ftdm.reported[i] == id)
+	for (i = 0; i < reported.n; i++)
+		if (reported.ids[i] == id)
 			return true;
 	return false;
 }
 
 static void remember_reported(uint64_t id)
 {
+	size_t cap = reported.cap ? 2 * reported.cap : 16;
 	uint64_t *r;
 
-	if (ftdm.nreported == ftdm.reported_cap) {
-		r = realloc(ftdm.reported, (ftdm.reported_cap ? 2 * ftdm.reported_cap : 16) * sizeof(*r));
+	if (reported.n == reported.cap) {
+		r = realloc(reported.ids, cap * sizeof(*r));
 		if (!r)
 			return;	/* it may be reported twice: harmless */
-		ftdm.reported = r;
-		ftdm.reported_cap = ftdm.reported_cap ? 2 * ftdm.reported_cap : 16;
+		reported.ids = r;
+		reported.cap = cap;
 	}
-	ftdm.reported[ftdm.nreported++] = id;
+	reported.ids[reported.n++] = id;
+}
+
+/* The process closes: a new one reports afresh. */
+void ftdm_reported_forget(void)
+{
+	free(reported.ids);
+	reported.ids = NULL;
+	reported.n = reported.cap = 0;
 }
 
 /*
@@ -49,7 +64,7 @@ static void remember_reported(uint64_t id)
  */
 void ftdm_report_pmix(void)
 {
-	uint32_t pmix_job = ftdm.pmix_err ? 0 : ftd_pmix_job_id(ftdm.pmix.nspace);
+	uint32_t pmix_job = ftdm_proc.pmix_err ? 0 : ftd_pmix_job_id(ftdm_proc.pmix.nspace);
 	uint32_t *ranks = NULL;
 	size_t n = 0, cap = 0;
 	struct attachment *a;
@@ -63,12 +78,12 @@ void ftdm_report_pmix(void)
 			a->pmix = FTD_MPI_ACT_DISABLED;
 			continue;
 		}
-		if (ftdm.pmix_err) {
+		if (ftdm_proc.pmix_err) {
 			a->pmix = FTD_MPI_ACT_UNAVAILABLE;
 			continue;
 		}
 		a->pmix = FTD_MPI_ACT_OTHERS;
-		if (!ftd_group_is_reporter(&a->group, ftdm.reporters))
+		if (!ftd_group_is_reporter(&a->group, ftdm_env.reporters))
 			continue;
 		for (i = 0; i < a->n; i++) {
 			const struct ftd_member *m = &a->group.m[a->ranks[i]];
@@ -107,10 +122,10 @@ void ftdm_report_pmix(void)
 		free(ranks);
 		return;
 	}
-	err = ftd_pmix_notify_failed(&ftdm.pmix, ranks, n, ftdm.pmix_timeout_ms);
+	err = ftd_pmix_notify_failed(&ftdm_proc.pmix, ranks, n, ftdm_env.pmix_timeout_ms);
 	if (err) {
 		fprintf(stderr, "ftd_mpi[%d]: PMIx notification of %zu failed process(es): %s (%s)\n",
-			ftdm.world_rank, n, strerror(-err), ftd_pmix_status_string(&ftdm.pmix));
+			ftdm_proc.world_rank, n, strerror(-err), ftd_pmix_status_string(&ftdm_proc.pmix));
 		result = FTD_MPI_ACT_FAILED;
 	} else {
 		ftdm_debug("reported %zu failed process(es) to the runtime through PMIx", n);
@@ -162,7 +177,7 @@ static bool ompi_lists_failed(struct attachment *a)
 
 static bool ompi_wait_failed(struct attachment *a)
 {
-	uint64_t end = ftdm_clock_ns(CLOCK_MONOTONIC) + ftdm.revoke_wait_ms * 1000000ULL;
+	uint64_t end = ftdm_clock_ns(CLOCK_MONOTONIC) + ftdm_env.revoke_wait_ms * 1000000ULL;
 	struct timespec ms = { 0, 1000000 };
 	int flag;
 
@@ -239,8 +254,8 @@ const char *ftdm_ulfm_decide(void)
  */
 const char *ftdm_revoke_decide(void)
 {
-	if (ftdm.env_revoke >= 0)
-		return ftdm.env_revoke ? NULL : "FTD_MPI_REVOKE=0";
+	if (ftdm_env.revoke >= 0)
+		return ftdm_env.revoke ? NULL : "FTD_MPI_REVOKE=0";
 #if FTD_MPI_HAVE_ULFM && defined(OPEN_MPI) && !FTD_MPI_ORTE
 	{
 		static char why[160];
@@ -264,12 +279,12 @@ enum ftd_mpi_action ftdm_revoke(struct attachment *a, bool app_thread)
 {
 	if (a->flags & FTD_MPI_NO_REVOKE)
 		return FTD_MPI_ACT_DISABLED;
-	if (ftdm.no_ulfm_why)
+	if (ftdm_proc.no_ulfm_why)
 		return FTD_MPI_ACT_UNAVAILABLE;	/* this build, or this job (ftdm_ulfm_decide) */
-	if (ftdm.no_revoke_why)
+	if (ftdm_proc.no_revoke_why)
 		return FTD_MPI_ACT_DISABLED;
 #if FTD_MPI_HAVE_ULFM
-	if (!app_thread && ftdm.thread_level < MPI_THREAD_MULTIPLE) {
+	if (!app_thread && ftdm_proc.thread_level < MPI_THREAD_MULTIPLE) {
 		a->revoke_pending = true;
 		return FTD_MPI_ACT_DEFERRED;
 	}
@@ -277,12 +292,12 @@ enum ftd_mpi_action ftdm_revoke(struct attachment *a, bool app_thread)
 	if (!ompi_wait_failed(a)) {
 		fprintf(stderr, "ftd_mpi[%d]: %s not revoked: Open MPI did not list its failed "
 			"members as failed within %u ms (FTD_MPI_REVOKE_WAIT_MS), and revoking "
-			"before it does can hang this process\n", ftdm.world_rank, a->name,
-			ftdm.revoke_wait_ms);
+			"before it does can hang this process\n", ftdm_proc.world_rank, a->name,
+			ftdm_env.revoke_wait_ms);
 		return FTD_MPI_ACT_FAILED;
 	}
 	if (MPIX_Comm_revoke(a->comm) != MPI_SUCCESS) {
-		fprintf(stderr, "ftd_mpi[%d]: MPIX_Comm_revoke(%s) failed\n", ftdm.world_rank, a->name);
+		fprintf(stderr, "ftd_mpi[%d]: MPIX_Comm_revoke(%s) failed\n", ftdm_proc.world_rank, a->name);
 		return FTD_MPI_ACT_FAILED;
 	}
 	ftdm_debug("revoked %s", a->name);
@@ -316,7 +331,7 @@ void ftdm_call(struct attachment *a, enum ftd_mpi_cause cause, const struct ftd_
 
 	f.call_time_ns = ftdm_clock_ns(CLOCK_REALTIME);
 	f.call_mono_ns = ftdm_clock_ns(CLOCK_MONOTONIC);
-	if (ftdm.json_fd >= 0) {
+	if (ftdm_env.json_fd >= 0) {
 		for (i = 0; i < a->n && o < sizeof(ranks) - 24; i++)
 			o += snprintf(ranks + o, sizeof(ranks) - o, "%s%d", i ? "," : "", a->ranks[i]);
 		if (i < a->n)
@@ -343,13 +358,13 @@ void ftdm_call(struct attachment *a, enum ftd_mpi_cause cause, const struct ftd_
 static void *fence_deadline(void *unused)
 {
 	struct timespec t = {
-		.tv_sec = ftdm.fence_grace_ms / 1000,
-		.tv_nsec = (long)(ftdm.fence_grace_ms % 1000) * 1000000L,
+		.tv_sec = ftdm_env.fence_grace_ms / 1000,
+		.tv_nsec = (long)(ftdm_env.fence_grace_ms % 1000) * 1000000L,
 	};
 
 	nanosleep(&t, NULL);
 	fprintf(stderr, "ftd_mpi[%d]: fenced: callbacks still running after %u ms, killing now\n",
-		ftdm.world_rank, ftdm.fence_grace_ms);
+		ftdm_proc.world_rank, ftdm_env.fence_grace_ms);
 	kill(getpid(), SIGKILL);
 	return NULL;
 }
@@ -368,7 +383,7 @@ void ftdm_fence(const struct ftd_event *ev)
 
 	fprintf(stderr, "ftd_mpi[%d]: this node (%u) was declared dead by node %u while alive "
 		"(fenced): killing this process (pid %d) so that fail-stop holds\n",
-		ftdm.world_rank, ev->node, ev->origin, (int)getpid());
+		ftdm_proc.world_rank, ev->node, ev->origin, (int)getpid());
 	ftdm_json("fenced", "\"node\":%u,\"origin\":%u,\"event_seq\":%llu,\"event_time_ns\":%llu",
 		  ev->node, ev->origin, (unsigned long long)ev->seq,
 		  (unsigned long long)ev->time_ns);

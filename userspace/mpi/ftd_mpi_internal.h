@@ -54,19 +54,34 @@ struct attachment {
 	enum ftd_mpi_action pmix, revoke;
 };
 
-/* The process-wide state; ftd_mpi.c says which lock guards what. */
-struct ftdm_state {
+/*
+ * The process-wide state, in parts, each defined and written by one file
+ * (read by the others); ftd_mpi.c says which lock guards what.
+ */
+
+/* ftd_mpi.c: the lock and the attached communicators. */
+struct ftdm_core {
 	pthread_mutex_t lock;
-	/* configuration, from the environment at the first attach */
-	bool env_read, debug, env_no_thread;
-	int env_pmix;			/* FTD_MPI_PMIX: -1 unset, 0, 1 */
-	int env_revoke;			/* FTD_MPI_REVOKE: -1 unset, 0, 1 */
-	bool env_keep_sigpipe;		/* FTD_MPI_SIGPIPE=keep */
-	int json_fd;			/* -1: no JSON lines */
+	int depth;			/* the lock's recursion depth */
+	struct attachment *list;
+};
+extern struct ftdm_core ftdm;
+
+/* ftd_mpi_log.c (ftdm_env_read): the environment, read at the first attach. */
+struct ftdm_env {
+	bool read, debug, no_thread;
+	int pmix;			/* FTD_MPI_PMIX: -1 unset, 0, 1 */
+	int revoke;			/* FTD_MPI_REVOKE: -1 unset, 0, 1 */
+	bool keep_sigpipe;		/* FTD_MPI_SIGPIPE=keep */
+	int json_fd;			/* -1: no JSON lines (closed at the clean exit) */
 	int reporters;
 	unsigned int pmix_timeout_ms, fence_grace_ms, revoke_wait_ms;
 	const char *device;
-	/* the process */
+};
+extern struct ftdm_env ftdm_env;
+
+/* ftd_mpi_process.c: this process, from its first attach to its exit. */
+struct ftdm_process {
 	bool open;
 	struct ftd_handle *dev;		/* NULL: no device (a partial attach) */
 	struct ftd_info info;
@@ -80,23 +95,22 @@ struct ftdm_state {
 	int comm_keyval, self_keyval;
 	int open_err;			/* ftdm_process_open()'s verdict, kept */
 	bool closing;
-	/* the watcher */
-	bool no_thread, thread_running, stop;
+	bool no_thread;			/* no watcher: the application drains */
+};
+extern struct ftdm_process ftdm_proc;
+
+/* ftd_mpi_watch.c: the watcher thread and who dispatches. */
+struct ftdm_watcher {
+	bool running, stop;
 	pthread_t thread;
 	int wake_fd;
 	bool zombie;			/* a stopped watcher, joined by ftdm_unlock() */
 	pthread_t zombie_thread;
 	int zombie_fd;
-	int depth;			/* ftdm.lock's recursion depth */
-	/* dispatch */
 	bool dispatching;
 	pthread_t dispatcher;
-	struct attachment *list;
-	uint64_t *reported;		/* (job << 32 | rank) reported through PMIx */
-	size_t nreported, reported_cap;
 };
-
-extern struct ftdm_state ftdm;
+extern struct ftdm_watcher ftdm_watch;
 
 /* ftd_mpi.c: ftdm.lock (recursive) and the attachments, under it */
 void ftdm_lock(void);
@@ -126,6 +140,7 @@ void ftdm_watcher_stop(void);
 
 /* ftd_mpi_act.c */
 void ftdm_report_pmix(void);
+void ftdm_reported_forget(void);
 enum ftd_mpi_action ftdm_revoke(struct attachment *a, bool app_thread);
 const char *ftdm_ulfm_decide(void);
 const char *ftdm_revoke_decide(void);

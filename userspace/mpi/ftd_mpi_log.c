@@ -16,16 +16,18 @@
 
 #include "ftd_mpi_internal.h"
 
+struct ftdm_env ftdm_env = { .json_fd = -1 };
+
 void ftdm_debug(const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
 	int n;
 
-	if (!ftdm.debug)
+	if (!ftdm_env.debug)
 		return;
 	/* one write per line: ranks and threads share the terminal */
-	n = snprintf(buf, sizeof(buf), "ftd_mpi[%d]: ", ftdm.world_rank);
+	n = snprintf(buf, sizeof(buf), "ftd_mpi[%d]: ", ftdm_proc.world_rank);
 	va_start(ap, fmt);
 	n += vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
 	va_end(ap);
@@ -77,7 +79,7 @@ static int json_open(const char *spec)
 			o += snprintf(path + o, sizeof(path) - o, "%d", (int)getpid());
 			spec++;
 		} else if (spec[0] == '%' && spec[1] == 'r') {
-			o += snprintf(path + o, sizeof(path) - o, "%d", ftdm.world_rank);
+			o += snprintf(path + o, sizeof(path) - o, "%d", ftdm_proc.world_rank);
 			spec++;
 		} else {
 			path[o++] = *spec;
@@ -94,28 +96,28 @@ void ftdm_env_read(void)
 {
 	const char *v;
 
-	if (ftdm.env_read)
+	if (ftdm_env.read)
 		return;
-	ftdm.env_read = true;
-	MPI_Comm_rank(MPI_COMM_WORLD, &ftdm.world_rank);
+	ftdm_env.read = true;
+	MPI_Comm_rank(MPI_COMM_WORLD, &ftdm_proc.world_rank);
 	v = getenv("FTD_MPI_DEBUG");
-	ftdm.debug = v && *v && strcmp(v, "0");
+	ftdm_env.debug = v && *v && strcmp(v, "0");
 	v = getenv("FTD_MPI_JSON");
 	if (v && *v && strcmp(v, "0"))
-		ftdm.json_fd = json_open(v);
-	ftdm.device = getenv("FTD_MPI_DEVICE");
+		ftdm_env.json_fd = json_open(v);
+	ftdm_env.device = getenv("FTD_MPI_DEVICE");
 	v = getenv("FTD_MPI_THREAD");
-	ftdm.env_no_thread = v && !strcmp(v, "0");
+	ftdm_env.no_thread = v && !strcmp(v, "0");
 	v = getenv("FTD_MPI_PMIX");
-	ftdm.env_pmix = v && *v ? !!strcmp(v, "0") : -1;
+	ftdm_env.pmix = v && *v ? !!strcmp(v, "0") : -1;
 	v = getenv("FTD_MPI_REVOKE");
-	ftdm.env_revoke = v && *v ? !!strcmp(v, "0") : -1;
+	ftdm_env.revoke = v && *v ? !!strcmp(v, "0") : -1;
 	v = getenv("FTD_MPI_SIGPIPE");
-	ftdm.env_keep_sigpipe = v && !strcmp(v, "keep");
-	ftdm.reporters = (int)ftdm_env_ulong("FTD_MPI_PMIX_REPORTERS", 2);
-	ftdm.pmix_timeout_ms = (unsigned int)ftdm_env_ulong("FTD_MPI_PMIX_TIMEOUT_MS", 5000);
-	ftdm.fence_grace_ms = (unsigned int)ftdm_env_ulong("FTD_MPI_FENCE_GRACE_MS", 1000);
-	ftdm.revoke_wait_ms = (unsigned int)ftdm_env_ulong("FTD_MPI_REVOKE_WAIT_MS", 2000);
+	ftdm_env.keep_sigpipe = v && !strcmp(v, "keep");
+	ftdm_env.reporters = (int)ftdm_env_ulong("FTD_MPI_PMIX_REPORTERS", 2);
+	ftdm_env.pmix_timeout_ms = (unsigned int)ftdm_env_ulong("FTD_MPI_PMIX_TIMEOUT_MS", 5000);
+	ftdm_env.fence_grace_ms = (unsigned int)ftdm_env_ulong("FTD_MPI_FENCE_GRACE_MS", 1000);
+	ftdm_env.revoke_wait_ms = (unsigned int)ftdm_env_ulong("FTD_MPI_REVOKE_WAIT_MS", 2000);
 }
 
 /* One JSON line, "ftd_mpi WHAT: {...}", written at once. */
@@ -126,18 +128,18 @@ void ftdm_json(const char *what, const char *fmt, ...)
 	va_list ap;
 	FILE *f;
 
-	if (ftdm.json_fd < 0)
+	if (ftdm_env.json_fd < 0)
 		return;
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return;
 	fprintf(f, "ftd_mpi %s: {\"pid\":%d,\"world_rank\":%d,\"local_node\":%u,\"job\":%u,"
-		"\"id_rank\":%u,", what, (int)getpid(), ftdm.world_rank, ftdm.info.node, ftdm.job, ftdm.rank);
+		"\"id_rank\":%u,", what, (int)getpid(), ftdm_proc.world_rank, ftdm_proc.info.node, ftdm_proc.job, ftdm_proc.rank);
 	va_start(ap, fmt);
 	vfprintf(f, fmt, ap);
 	va_end(ap);
 	fputs("}\n", f);
-	if (fclose(f) == 0 && write(ftdm.json_fd, buf, len) < 0)
+	if (fclose(f) == 0 && write(ftdm_env.json_fd, buf, len) < 0)
 		ftdm_debug("FTD_MPI_JSON: write: %s", strerror(errno));
 	free(buf);
 }

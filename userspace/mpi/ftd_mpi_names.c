@@ -75,7 +75,7 @@ unsigned int ftd_mpi_features(void)
 	if (FTD_HAVE_PMIX)
 		f |= FTD_MPI_FEATURE_PMIX;
 	ftdm_lock();
-	if (ftdm.open && !ftdm.pmix_err)
+	if (ftdm_proc.open && !ftdm_proc.pmix_err)
 		f |= FTD_MPI_FEATURE_PMIX_ACTIVE;
 	ftdm_unlock();
 	return f;

@@ -15,6 +15,11 @@
 
 #include "ftd_mpi_internal.h"
 
+struct ftdm_process ftdm_proc = {
+	.comm_keyval = MPI_KEYVAL_INVALID,
+	.self_keyval = MPI_KEYVAL_INVALID,
+};
+
 /* ------------------------------------------------------------ the process */
 
 static int comm_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra);
@@ -31,9 +36,9 @@ int ftdm_hooks_init(void)
 
 	if (done)
 		return 0;
-	if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, comm_delete_fn, &ftdm.comm_keyval, NULL) ||
-	    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete_fn, &ftdm.self_keyval, NULL) ||
-	    MPI_Comm_set_attr(MPI_COMM_SELF, ftdm.self_keyval, NULL))
+	if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, comm_delete_fn, &ftdm_proc.comm_keyval, NULL) ||
+	    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete_fn, &ftdm_proc.self_keyval, NULL) ||
+	    MPI_Comm_set_attr(MPI_COMM_SELF, ftdm_proc.self_keyval, NULL))
 		return -EIO;
 	done = true;
 	return 0;
@@ -55,7 +60,7 @@ static void sigpipe_ignore(void)
 {
 	struct sigaction old, ign = { .sa_handler = SIG_IGN };
 
-	if (ftdm.env_keep_sigpipe) {
+	if (ftdm_env.keep_sigpipe) {
 		ftdm_debug("FTD_MPI_SIGPIPE=keep: SIGPIPE left as it is (a write to a dead "
 			   "peer's connection may end this process)");
 		return;
@@ -78,61 +83,61 @@ int ftdm_process_open(void)
 {
 	int err;
 
-	if (ftdm.open)
-		return ftdm.open_err;
-	ftdm.open = true;
-	MPI_Query_thread(&ftdm.thread_level);
-	if (ftdm.env_pmix == 0) {
+	if (ftdm_proc.open)
+		return ftdm_proc.open_err;
+	ftdm_proc.open = true;
+	MPI_Query_thread(&ftdm_proc.thread_level);
+	if (ftdm_env.pmix == 0) {
 		ftdm_debug("FTD_MPI_PMIX=0: failures are not reported through PMIx");
-		ftdm.pmix_err = -ECANCELED;
-	} else if (FTD_MPI_ORTE && ftdm.env_pmix < 0) {
+		ftdm_proc.pmix_err = -ECANCELED;
+	} else if (FTD_MPI_ORTE && ftdm_env.pmix < 0) {
 		/* pmix_notify.h: ORTE drops the report, or hangs on it */
 		ftdm_debug("Open MPI < 5: its runtime (ORTE) cannot relay PMIx failure reports, and "
 		      "it has no ULFM to use them: not reported through PMIx (FTD_MPI_PMIX=1 "
 		      "forces them)");
-		ftdm.pmix_err = -EOPNOTSUPP;
+		ftdm_proc.pmix_err = -EOPNOTSUPP;
 	} else {
-		ftdm.pmix_err = ftd_pmix_open(&ftdm.pmix);
-		if (ftdm.pmix_err == -ENOENT)
+		ftdm_proc.pmix_err = ftd_pmix_open(&ftdm_proc.pmix);
+		if (ftdm_proc.pmix_err == -ENOENT)
 			ftdm_debug("not launched by a PMIx server (PMIx not initialised and PMIX_NAMESPACE "
 			      "unset, or no server to reach: a singleton): failures are not reported "
 			      "through PMIx");
-		else if (ftdm.pmix_err == -ENOTSUP)
+		else if (ftdm_proc.pmix_err == -ENOTSUP)
 			ftdm_debug("built without PMIx: failures are not reported through PMIx");
-		else if (ftdm.pmix_err)
+		else if (ftdm_proc.pmix_err)
 			fprintf(stderr, "ftd_mpi[%d]: PMIx_Init failed (%s): failures are not "
-				"reported through PMIx\n", ftdm.world_rank,
-				ftd_pmix_status_string(&ftdm.pmix));
+				"reported through PMIx\n", ftdm_proc.world_rank,
+				ftd_pmix_status_string(&ftdm_proc.pmix));
 		else
-			ftdm_debug("PMIx client of namespace %s, rank %u", ftdm.pmix.nspace, ftdm.pmix.rank);
+			ftdm_debug("PMIx client of namespace %s, rank %u", ftdm_proc.pmix.nspace, ftdm_proc.pmix.rank);
 	}
-	ftdm.no_ulfm_why = ftdm_ulfm_decide();
-	ftdm.no_revoke_why = NULL;
-	if (FTD_MPI_HAVE_ULFM && ftdm.no_ulfm_why) {
-		ftdm_debug("no ULFM in this job: %s; communicators are not revoked", ftdm.no_ulfm_why);
+	ftdm_proc.no_ulfm_why = ftdm_ulfm_decide();
+	ftdm_proc.no_revoke_why = NULL;
+	if (FTD_MPI_HAVE_ULFM && ftdm_proc.no_ulfm_why) {
+		ftdm_debug("no ULFM in this job: %s; communicators are not revoked", ftdm_proc.no_ulfm_why);
 	} else if (FTD_MPI_HAVE_ULFM) {
 		sigpipe_ignore();
-		ftdm.no_revoke_why = ftdm_revoke_decide();
-		if (ftdm.no_revoke_why)
+		ftdm_proc.no_revoke_why = ftdm_revoke_decide();
+		if (ftdm_proc.no_revoke_why)
 			ftdm_debug("communicators are not revoked: %s (FTD_MPI_REVOKE=1 revokes)",
-				   ftdm.no_revoke_why);
+				   ftdm_proc.no_revoke_why);
 	}
-	ftdm.dev = ftd_open(ftdm.device);
-	if (!ftdm.dev) {
-		ftdm.open_err = -errno;
-		return ftdm.open_err;
+	ftdm_proc.dev = ftd_open(ftdm_env.device);
+	if (!ftdm_proc.dev) {
+		ftdm_proc.open_err = -errno;
+		return ftdm_proc.open_err;
 	}
-	err = ftd_info(ftdm.dev, &ftdm.info);
-	if (!err && (ftdm.info.node == FTD_NODE_NONE || !ftdm.info.up))
+	err = ftd_info(ftdm_proc.dev, &ftdm_proc.info);
+	if (!err && (ftdm_proc.info.node == FTD_NODE_NONE || !ftdm_proc.info.up))
 		err = -ENETDOWN;
 	if (err) {
 		/* no device at all: nothing to watch with */
-		ftd_close(ftdm.dev);
-		ftdm.dev = NULL;
-		ftdm.info.node = FTD_NODE_NONE;
-		ftdm.open_err = err;
+		ftd_close(ftdm_proc.dev);
+		ftdm_proc.dev = NULL;
+		ftdm_proc.info.node = FTD_NODE_NONE;
+		ftdm_proc.open_err = err;
 	}
-	return ftdm.open_err;
+	return ftdm_proc.open_err;
 }
 
 /* Under ftdm.lock: undo ftdm_process_open(), drop every attachment. */
@@ -140,41 +145,39 @@ static void process_close(void)
 {
 	struct attachment *a;
 
-	if (!ftdm.open || ftdm.closing)
+	if (!ftdm_proc.open || ftdm_proc.closing)
 		return;
-	ftdm.closing = true;
+	ftdm_proc.closing = true;
 	ftdm_watcher_stop();
 	while ((a = ftdm.list)) {
 		/* its attribute stays: its delete function finds nothing */
 		ftdm.list = a->next;
 		ftdm_attachment_free(a);
 	}
-	if (ftdm.registered) {
+	if (ftdm_proc.registered) {
 		/* a clean exit: PROC_EXIT everywhere, not PROC_DEAD */
-		if (ftd_deregister(ftdm.dev))
+		if (ftd_deregister(ftdm_proc.dev))
 			ftdm_debug("deregistering failed");
-		ftdm.registered = false;
+		ftdm_proc.registered = false;
 		ftdm_json("deregistered", "\"clean\":true");
 	}
-	ftd_close(ftdm.dev);
-	ftdm.dev = NULL;
-	ftd_pmix_close(&ftdm.pmix);
-	free(ftdm.reported);
-	ftdm.reported = NULL;
-	ftdm.nreported = ftdm.reported_cap = 0;
-	memset(&ftdm.info, 0, sizeof(ftdm.info));
-	ftdm.job = ftdm.rank = 0;
-	ftdm.explicit_id = false;
-	ftdm.no_thread = false;
-	ftdm.open_err = 0;
-	ftdm.open = false;
-	ftdm.closing = false;
+	ftd_close(ftdm_proc.dev);
+	ftdm_proc.dev = NULL;
+	ftd_pmix_close(&ftdm_proc.pmix);
+	ftdm_reported_forget();
+	memset(&ftdm_proc.info, 0, sizeof(ftdm_proc.info));
+	ftdm_proc.job = ftdm_proc.rank = 0;
+	ftdm_proc.explicit_id = false;
+	ftdm_proc.no_thread = false;
+	ftdm_proc.open_err = 0;
+	ftdm_proc.open = false;
+	ftdm_proc.closing = false;
 }
 
 /* Nothing attached and no explicit registration: undo ftdm_process_open(). */
 void ftdm_process_close_if_idle(void)
 {
-	if (ftdm.open && !ftdm.list && !ftdm.explicit_id)
+	if (ftdm_proc.open && !ftdm.list && !ftdm_proc.explicit_id)
 		process_close();
 }
 
@@ -225,14 +228,14 @@ static int self_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
 	 * function finds nothing to detach now.
 	 */
 	for (i = 0; i < n; i++)
-		MPI_Comm_delete_attr(comms[i], ftdm.comm_keyval);
+		MPI_Comm_delete_attr(comms[i], ftdm_proc.comm_keyval);
 	free(comms);
 	/* as ROMIO does for its own: the keyvals go with MPI */
-	MPI_Comm_free_keyval(&ftdm.comm_keyval);
-	MPI_Comm_free_keyval(&ftdm.self_keyval);
-	if (ftdm.json_fd >= 0) {
-		close(ftdm.json_fd);
-		ftdm.json_fd = -1;
+	MPI_Comm_free_keyval(&ftdm_proc.comm_keyval);
+	MPI_Comm_free_keyval(&ftdm_proc.self_keyval);
+	if (ftdm_env.json_fd >= 0) {
+		close(ftdm_env.json_fd);
+		ftdm_env.json_fd = -1;
 	}
 	return MPI_SUCCESS;
 }

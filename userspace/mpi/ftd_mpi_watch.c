@@ -17,6 +17,8 @@
 
 #include "ftd_mpi_internal.h"
 
+struct ftdm_watcher ftdm_watch = { .wake_fd = -1 };
+
 /* ------------------------------------------------------------ dispatch */
 
 static void dispatch(const struct ftd_event *ev, bool app_thread)
@@ -44,8 +46,8 @@ static void dispatch(const struct ftd_event *ev, bool app_thread)
 	}
 	if (failed)
 		ftdm_report_pmix();
-	ftdm.dispatching = true;
-	ftdm.dispatcher = pthread_self();
+	ftdm_watch.dispatching = true;
+	ftdm_watch.dispatcher = pthread_self();
 	for (a = ftdm.list; a; a = a->next) {
 		if (a->gone)
 			continue;
@@ -59,7 +61,7 @@ static void dispatch(const struct ftd_event *ev, bool app_thread)
 			break;
 		case FTD_VERDICT_LOST:
 			fprintf(stderr, "ftd_mpi[%d]: %u ftdetect events were lost: failures on %s "
-				"are now taken from the status table\n", ftdm.world_rank, ev->count,
+				"are now taken from the status table\n", ftdm_proc.world_rank, ev->count,
 				a->name);
 			ftdm_call(a, FTD_MPI_CAUSE_LOST, ev);
 			break;
@@ -67,7 +69,7 @@ static void dispatch(const struct ftd_event *ev, bool app_thread)
 			break;
 		}
 	}
-	ftdm.dispatching = false;
+	ftdm_watch.dispatching = false;
 	ftdm_sweep();
 }
 
@@ -108,7 +110,7 @@ static void resync(const struct ftd_event *of, bool app_thread)
 	}
 	/* dispatch() may free attachments: act only once the walk is over */
 	for (i = 0; i < n; i++) {
-		if (ftd_rank_status_of(ftdm.dev, ids[i].job, ids[i].rank, ids[i].uid, &rs))
+		if (ftd_rank_status_of(ftdm_proc.dev, ids[i].job, ids[i].rank, ids[i].uid, &rs))
 			continue;	/* not known here: still believed alive */
 		if (rs.state != FTD_RANK_DEAD && rs.state != FTD_RANK_EXITED)
 			continue;
@@ -135,9 +137,9 @@ int ftdm_drain(bool app_thread)
 	struct ftd_event ev;
 	int n = 0, err;
 
-	if (!ftdm.dev)
+	if (!ftdm_proc.dev)
 		return 0;
-	while ((err = ftd_next_event(ftdm.dev, &ev, FTD_NONBLOCK)) == 0) {
+	while ((err = ftd_next_event(ftdm_proc.dev, &ev, FTD_NONBLOCK)) == 0) {
 		dispatch(&ev, app_thread);
 		if (ev.type == FTD_EV_OVERFLOW)
 			resync(&ev, app_thread);
@@ -149,8 +151,8 @@ int ftdm_drain(bool app_thread)
 static void *watcher(void *unused)
 {
 	struct pollfd p[2] = {
-		{ .fd = ftd_fd(ftdm.dev), .events = POLLIN },
-		{ .fd = ftdm.wake_fd, .events = POLLIN },
+		{ .fd = ftd_fd(ftdm_proc.dev), .events = POLLIN },
+		{ .fd = ftdm_watch.wake_fd, .events = POLLIN },
 	};
 	uint64_t v;
 	int err;
@@ -159,21 +161,21 @@ static void *watcher(void *unused)
 		if (poll(p, 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			fprintf(stderr, "ftd_mpi[%d]: watcher: poll: %s\n", ftdm.world_rank,
+			fprintf(stderr, "ftd_mpi[%d]: watcher: poll: %s\n", ftdm_proc.world_rank,
 				strerror(errno));
 			break;
 		}
 		if (p[1].revents && read(p[1].fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 			break;
 		ftdm_lock();
-		if (ftdm.stop) {
+		if (ftdm_watch.stop) {
 			ftdm_unlock();
 			break;
 		}
 		err = ftdm_drain(false);
 		ftdm_unlock();
 		if (err < 0) {
-			fprintf(stderr, "ftd_mpi[%d]: watcher: reading events: %s\n", ftdm.world_rank,
+			fprintf(stderr, "ftd_mpi[%d]: watcher: reading events: %s\n", ftdm_proc.world_rank,
 				ftd_strerror(err));
 			break;
 		}
@@ -187,20 +189,20 @@ int ftdm_watcher_start(void)
 	sigset_t all, old;
 	int err;
 
-	ftdm.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (ftdm.wake_fd < 0)
+	ftdm_watch.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (ftdm_watch.wake_fd < 0)
 		return -errno;
-	ftdm.stop = false;
+	ftdm_watch.stop = false;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&ftdm.thread, NULL, watcher, NULL);
+	err = pthread_create(&ftdm_watch.thread, NULL, watcher, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err) {
-		close(ftdm.wake_fd);
-		ftdm.wake_fd = -1;
+		close(ftdm_watch.wake_fd);
+		ftdm_watch.wake_fd = -1;
 		return -err;
 	}
-	ftdm.thread_running = true;
+	ftdm_watch.running = true;
 	return 0;
 }
 
@@ -209,14 +211,14 @@ void ftdm_watcher_stop(void)
 {
 	uint64_t one = 1;
 
-	if (!ftdm.thread_running)
+	if (!ftdm_watch.running)
 		return;
-	ftdm.stop = true;
-	if (write(ftdm.wake_fd, &one, sizeof(one)) < 0)
+	ftdm_watch.stop = true;
+	if (write(ftdm_watch.wake_fd, &one, sizeof(one)) < 0)
 		ftdm_debug("waking the watcher: %s", strerror(errno));
-	ftdm.zombie = true;
-	ftdm.zombie_thread = ftdm.thread;
-	ftdm.zombie_fd = ftdm.wake_fd;
-	ftdm.thread_running = false;
-	ftdm.wake_fd = -1;
+	ftdm_watch.zombie = true;
+	ftdm_watch.zombie_thread = ftdm_watch.thread;
+	ftdm_watch.zombie_fd = ftdm_watch.wake_fd;
+	ftdm_watch.running = false;
+	ftdm_watch.wake_fd = -1;
 }
