@@ -110,11 +110,11 @@ userspace: tools lib
 tools: $(B)/bin/ftctl $(B)/bin/ftstat
 lib: $(B)/lib/libftdetect.so $(B)/lib/libftdetect.so.1 $(B)/lib/libftdetect.a $(B)/lib/libftdetect.pc
 
-$(B)/bin/ftctl: userspace/ftctl/*.c userspace/ftctl/*.h $(COMMON_SRC) $(KEYID_SRC) userspace/common/*.h kmod/proto/*.h include/uapi/linux/ftdetect.h $(EBPF_USER_DEPS)
+$(B)/bin/ftctl: userspace/ftctl/*.c userspace/ftctl/*.h $(COMMON_SRC) $(KEYID_SRC) userspace/common/*.h userspace/lib/names.h kmod/proto/*.h include/uapi/linux/ftdetect.h $(EBPF_USER_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) $(LDFLAGS) -o $@ userspace/ftctl/*.c $(COMMON_SRC) $(KEYID_SRC) $(EBPF_USER_SRC) $(NL_LIBS) $(EBPF_LIBS) $(IBV_LIBS)
 
-$(B)/bin/ftstat: userspace/ftstat/*.c userspace/ftstat/*.h $(COMMON_SRC) $(KEYID_SRC) userspace/common/*.h kmod/proto/*.h include/uapi/linux/ftdetect.h ebpf/status.c ebpf/*.h
+$(B)/bin/ftstat: userspace/ftstat/*.c userspace/ftstat/*.h $(COMMON_SRC) $(KEYID_SRC) userspace/common/*.h userspace/lib/names.h kmod/proto/*.h include/uapi/linux/ftdetect.h ebpf/status.c ebpf/*.h
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) $(LDFLAGS) -o $@ userspace/ftstat/*.c $(COMMON_SRC) $(KEYID_SRC) ebpf/status.c $(NL_LIBS) $(EBPF_LIBS) $(SD_LIBS)
 
@@ -128,7 +128,7 @@ build/bin/ftctl build/bin/ftstat: build/bin/%: $(B)/bin/% ;
 LIB_VERSION := 1.0.0
 LIB_SONAME := libftdetect.so.1
 LIB_REAL := libftdetect.so.$(LIB_VERSION)
-LIB_DEPS := $(LIB_SRC) userspace/lib/ftdetect.h userspace/lib/status.h include/uapi/linux/ftdetect.h
+LIB_DEPS := $(LIB_SRC) userspace/lib/ftdetect.h userspace/lib/status.h userspace/lib/names.h include/uapi/linux/ftdetect.h
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 # Each function of libftdetect(3) gets a man page name.
@@ -263,12 +263,12 @@ SELFTEST_BINS := $(patsubst selftests/ftdetect/%.c,$(B)/selftests/%,$(wildcard s
 	$(B)/selftests/ftd-udphub
 STCFLAGS = $(UCFLAGS) -I$(CURDIR)/selftests $(NL_CFLAGS)
 
-$(B)/selftests/%: selftests/ftdetect/%.c selftests/ftdetect/*.h $(COMMON_SRC) $(KEYID_SRC) include/uapi/linux/ftdetect.h
+$(B)/selftests/%: selftests/ftdetect/%.c selftests/ftdetect/*.h $(COMMON_SRC) userspace/common/*.h userspace/lib/names.h $(KEYID_SRC) include/uapi/linux/ftdetect.h
 	@mkdir -p $(@D)
 	$(CC) $(STCFLAGS) -Wno-missing-prototypes -o $@ $< $(COMMON_SRC) $(KEYID_SRC) $(NL_LIBS) -lpthread
 
 # status_test also reads the table through libftdetect, as an MPI runtime would.
-$(B)/selftests/status_test: selftests/ftdetect/status_test.c selftests/ftdetect/*.h $(COMMON_SRC) $(B)/lib/libftdetect.a include/uapi/linux/ftdetect.h
+$(B)/selftests/status_test: selftests/ftdetect/status_test.c selftests/ftdetect/*.h $(COMMON_SRC) userspace/common/*.h userspace/lib/names.h $(B)/lib/libftdetect.a include/uapi/linux/ftdetect.h
 	@mkdir -p $(@D)
 	$(CC) $(STCFLAGS) -Wno-missing-prototypes -o $@ $< $(COMMON_SRC) $(B)/lib/libftdetect.a $(NL_LIBS) -lpthread
 
@@ -312,7 +312,7 @@ $(B)/selftests/ftd-hold: selftests/tools/ftd-hold.c include/uapi/linux/ftdetect.
 	$(CC) $(STCFLAGS) -o $@ $<
 
 # Fault injection into the module's requests (make test-debug).
-$(B)/selftests/ftd-failnth: selftests/tools/ftd-failnth.c $(COMMON_SRC) userspace/common/*.h include/uapi/linux/ftdetect.h
+$(B)/selftests/ftd-failnth: selftests/tools/ftd-failnth.c $(COMMON_SRC) userspace/common/*.h userspace/lib/names.h include/uapi/linux/ftdetect.h
 	@mkdir -p $(@D)
 	$(CC) $(STCFLAGS) -o $@ $< $(COMMON_SRC) $(NL_LIBS)
 

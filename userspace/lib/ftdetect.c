@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "ftdetect.h"
+#include "names.h"
 #include "status.h"
 
 struct ftd_handle {
@@ -102,23 +103,8 @@ int ftd_next_event(struct ftd_handle *h, struct ftd_event *ev, unsigned int flag
 
 const char *ftd_event_name(uint16_t type)
 {
-	static const char *const names[] = {
-		[FTD_EV_NODE_ALIVE] = "NODE_ALIVE",
-		[FTD_EV_NODE_SUSPECT] = "NODE_SUSPECT",
-		[FTD_EV_NODE_DEAD] = "NODE_DEAD",
-		[FTD_EV_NODE_LEFT] = "NODE_LEFT",
-		[FTD_EV_NODE_RESTORED] = "NODE_RESTORED",
-		[FTD_EV_RANKS_DEAD] = "RANKS_DEAD",
-		[FTD_EV_PROC_DEAD] = "PROC_DEAD",
-		[FTD_EV_PROC_EXIT] = "PROC_EXIT",
-		[FTD_EV_IFACE_DEAD] = "IFACE_DEAD",
-		[FTD_EV_IFACE_RESTORED] = "IFACE_RESTORED",
-		[FTD_EV_FENCED] = "FENCED",
-		[FTD_EV_OVERFLOW] = "OVERFLOW",
-	};
-
-	if (type < sizeof(names) / sizeof(names[0]) && names[type])
-		return names[type];
+	if (type < sizeof(ftd__event_names) / sizeof(ftd__event_names[0]) && ftd__event_names[type])
+		return ftd__event_names[type];
 	return "UNKNOWN";
 }
 
@@ -264,31 +250,10 @@ int ftd_status_snapshot(struct ftd_handle *h, struct ftd_status_snapshot **out)
 
 const char *ftd_node_state_name(unsigned int state)
 {
-	static const char *const names[] = {
-		[FTD_NODE_UNKNOWN] = "unknown",
-		[FTD_NODE_ALIVE] = "alive",
-		[FTD_NODE_SUSPECT] = "suspect",
-		[FTD_NODE_DEAD] = "dead",
-		[FTD_NODE_LEFT] = "left",
-		[FTD_NODE_SELF] = "self",
-	};
-	_Static_assert(sizeof(names) / sizeof(names[0]) == __FTD_NODE_STATE_MAX,
-		       "every enum ftd_node_state value needs a name");
-
-	return state < __FTD_NODE_STATE_MAX ? names[state] : "UNKNOWN";
+	return state < __FTD_NODE_STATE_MAX ? ftd__node_state_names[state] : "UNKNOWN";
 }
 
 const char *ftd_rank_state_name(unsigned int state)
 {
-	static const char *const names[] = {
-		[FTD_RANK_FREE] = "free",
-		[FTD_RANK_ALIVE] = "alive",
-		[FTD_RANK_DEAD] = "dead",
-		[FTD_RANK_EXITED] = "exited",
-		[FTD_RANK_STALE] = "stale",
-	};
-	_Static_assert(sizeof(names) / sizeof(names[0]) == __FTD_RANK_STATE_MAX,
-		       "every enum ftd_rank_state value needs a name");
-
-	return state < __FTD_RANK_STATE_MAX ? names[state] : "UNKNOWN";
+	return state < __FTD_RANK_STATE_MAX ? ftd__rank_state_names[state] : "UNKNOWN";
 }
