@@ -53,6 +53,9 @@ struct {
 	__type(value, __u64);
 } xdp_stats SEC(".maps");
 
+/* A header field's offset: the layout of <linux/ftdetect.h>, as the module reads it. */
+#define HDR(field) __builtin_offsetof(struct ftd_wire_hdr, field)
+
 static __always_inline int count(__u32 what, int action)
 {
 	__u64 *c = bpf_map_lookup_elem(&xdp_stats, &what);
@@ -99,16 +102,16 @@ static __always_inline int frame(struct xdp_md *ctx, struct udphdr *udp, void *e
 	if (p + FTD_WIRE_HDR_LEN > (__u8 *)end || p + flen > (__u8 *)end)
 		return count(FTD_XDP_DROP_SHORT, XDP_DROP);	/* truncated */
 
-	__builtin_memcpy(&magic, p, 4);
+	__builtin_memcpy(&magic, p + HDR(magic), 4);
 	if (magic != bpf_htonl(FTD_WIRE_MAGIC))
 		return count(FTD_XDP_DROP_MAGIC, XDP_DROP);
-	if (p[4] != FTD_WIRE_VERSION)
+	if (p[HDR(version)] != FTD_WIRE_VERSION)
 		return count(FTD_XDP_DROP_VERSION, XDP_DROP);
-	__builtin_memcpy(&length, p + 8, 2);
-	__builtin_memcpy(&reserved, p + 10, 2);
+	__builtin_memcpy(&length, p + HDR(length), 2);
+	__builtin_memcpy(&reserved, p + HDR(reserved), 2);
 	if (bpf_ntohs(length) != flen || reserved)
 		return count(FTD_XDP_DROP_LENGTH, XDP_DROP);
-	__builtin_memcpy(&cluster, p + 12, 4);
+	__builtin_memcpy(&cluster, p + HDR(cluster), 4);
 	if ((cfg->flags & FTD_EBPF_F_CLUSTER) && cluster != bpf_htonl(cfg->cluster))
 		return count(FTD_XDP_DROP_CLUSTER, XDP_DROP);
 	if ((cfg->flags & FTD_EBPF_F_MEMBERS) && !bpf_map_lookup_elem(&members, src))

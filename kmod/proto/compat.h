@@ -10,6 +10,7 @@
 
 #ifdef __KERNEL__
 #include <linux/types.h>
+#include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/kernel.h>
 #include <asm/barrier.h>

@@ -2,6 +2,20 @@
 #include "wire.h"
 #include "siphash.h"
 
+/*
+ * Where each field is: the layouts of <linux/ftdetect.h> (struct
+ * ftd_wire_hdr, struct ftd_wire_notice) are the only statement of the wire
+ * format; the fields are read and written at their offsets, in network
+ * order, whatever the buffer's alignment.
+ */
+#define H(field) offsetof(struct ftd_wire_hdr, field)
+#define N(field) offsetof(struct ftd_wire_notice, field)
+
+_Static_assert(sizeof(struct ftd_wire_hdr) == FTD_WIRE_HDR_LEN, "header layout");
+_Static_assert(H(tx_ns) == FTD_WIRE_TX_OFF && H(rx_ns) == FTD_WIRE_RX_OFF &&
+	       H(mac) == FTD_WIRE_MAC_OFF, "header offsets the eBPF programs use");
+_Static_assert(sizeof(struct ftd_wire_notice) == FTD_WIRE_NOTICE_LEN, "notice layout");
+
 /* Heartbeats carry nothing; notices one or more whole notices. */
 static bool payload_len_ok(u8 type, u16 len)
 {
@@ -15,31 +29,31 @@ enum ftd_wire_status ftd_wire_decode(const u8 *buf, size_t len, struct ftd_frame
 {
 	if (len < FTD_WIRE_HDR_LEN)
 		return FTD_WIRE_SHORT;
-	if (ftd_get_be32(buf) != FTD_WIRE_MAGIC)
+	if (ftd_get_be32(buf + H(magic)) != FTD_WIRE_MAGIC)
 		return FTD_WIRE_BAD_MAGIC;
-	if (buf[4] != FTD_WIRE_VERSION)
+	if (buf[H(version)] != FTD_WIRE_VERSION)
 		return FTD_WIRE_BAD_VERSION;
 
-	f->type = buf[5];
-	f->rail = buf[6];
-	f->flags = buf[7];
-	f->length = ftd_get_be16(buf + 8);
-	if (f->length != len || len > FTD_MAX_FRAME || ftd_get_be16(buf + 10) ||
-	    ftd_get_be32(buf + 60))
+	f->type = buf[H(type)];
+	f->rail = buf[H(rail)];
+	f->flags = buf[H(flags)];
+	f->length = ftd_get_be16(buf + H(length));
+	if (f->length != len || len > FTD_MAX_FRAME || ftd_get_be16(buf + H(reserved)) ||
+	    ftd_get_be32(buf + H(reserved2)))
 		return FTD_WIRE_BAD_LENGTH;	/* the reserved fields too */
 	if (f->flags & ~__FTD_WIRE_F_ALL)
 		return FTD_WIRE_BAD_FLAGS;
 	if (f->type == 0 || f->type >= __FTD_FRAME_MAX)
 		return FTD_WIRE_BAD_TYPE;
 
-	f->cluster = ftd_get_be32(buf + 12);
-	f->sender = ftd_get_be32(buf + 16);
-	f->incarnation = ftd_get_be32(buf + 20);
-	f->seq = ftd_get_be64(buf + 24);
+	f->cluster = ftd_get_be32(buf + H(cluster));
+	f->sender = ftd_get_be32(buf + H(sender));
+	f->incarnation = ftd_get_be32(buf + H(incarnation));
+	f->seq = ftd_get_be64(buf + H(seq));
 	f->tx_ns = ftd_get_be64(buf + FTD_WIRE_TX_OFF);
 	f->rx_ns = ftd_get_be64(buf + FTD_WIRE_RX_OFF);
 	f->mac = ftd_get_be64(buf + FTD_WIRE_MAC_OFF);
-	f->receiver = ftd_get_be32(buf + 56);
+	f->receiver = ftd_get_be32(buf + H(receiver));
 	f->payload = buf + FTD_WIRE_HDR_LEN;
 	f->payload_len = (u16)(len - FTD_WIRE_HDR_LEN);
 	if (!payload_len_ok(f->type, f->payload_len))
@@ -64,21 +78,21 @@ size_t ftd_wire_encode(u8 *buf, size_t cap, const struct ftd_frame *f,
 
 	if (len > cap || len > FTD_MAX_FRAME)
 		return 0;
-	ftd_put_be32(buf, FTD_WIRE_MAGIC);
-	buf[4] = FTD_WIRE_VERSION;
-	buf[5] = f->type;
-	buf[6] = f->rail;
-	buf[7] = f->flags;
-	ftd_put_be16(buf + 8, (u16)len);
-	ftd_put_be16(buf + 10, 0);
-	ftd_put_be32(buf + 12, f->cluster);
-	ftd_put_be32(buf + 16, f->sender);
-	ftd_put_be32(buf + 20, f->incarnation);
-	ftd_put_be64(buf + 24, f->seq);
+	ftd_put_be32(buf + H(magic), FTD_WIRE_MAGIC);
+	buf[H(version)] = FTD_WIRE_VERSION;
+	buf[H(type)] = f->type;
+	buf[H(rail)] = f->rail;
+	buf[H(flags)] = f->flags;
+	ftd_put_be16(buf + H(length), (u16)len);
+	ftd_put_be16(buf + H(reserved), 0);
+	ftd_put_be32(buf + H(cluster), f->cluster);
+	ftd_put_be32(buf + H(sender), f->sender);
+	ftd_put_be32(buf + H(incarnation), f->incarnation);
+	ftd_put_be64(buf + H(seq), f->seq);
 	ftd_put_be64(buf + FTD_WIRE_TX_OFF, f->tx_ns);
 	ftd_put_be64(buf + FTD_WIRE_RX_OFF, 0);
-	ftd_put_be32(buf + 56, f->receiver);
-	ftd_put_be32(buf + 60, 0);
+	ftd_put_be32(buf + H(receiver), f->receiver);
+	ftd_put_be32(buf + H(reserved2), 0);
 	if (payload_len)
 		memcpy(buf + FTD_WIRE_HDR_LEN, payload, payload_len);
 	ftd_put_be64(buf + FTD_WIRE_MAC_OFF, ftd_wire_mac(buf, len, key));
@@ -88,66 +102,66 @@ size_t ftd_wire_encode(u8 *buf, size_t cap, const struct ftd_frame *f,
 void ftd_notice_encode(u8 *p, const struct ftd_notice *n)
 {
 	memset(p, 0, FTD_WIRE_NOTICE_LEN);
-	p[0] = n->kind;
-	p[1] = n->flags;
-	ftd_put_be32(p + 4, n->subject);
-	ftd_put_be32(p + 8, n->subject_incarnation);
-	ftd_put_be32(p + 12, n->origin);
+	p[N(kind)] = n->kind;
+	p[N(flags)] = n->flags;
+	ftd_put_be32(p + N(subject), n->subject);
+	ftd_put_be32(p + N(subject_incarnation), n->subject_incarnation);
+	ftd_put_be32(p + N(origin), n->origin);
 	if (ftd_notice_is_iface(n->kind)) {
-		ftd_put_be64(p + 16, n->rail_seq);
+		ftd_put_be64(p + N(rail_seq), n->rail_seq);
 	} else if (ftd_notice_has_word(n->kind)) {
-		ftd_put_be64(p + 16, n->nonce);
+		ftd_put_be64(p + N(nonce), n->nonce);
 	} else {
-		ftd_put_be32(p + 16, n->job);
-		ftd_put_be32(p + 20, n->rank);
+		ftd_put_be32(p + N(job), n->job);
+		ftd_put_be32(p + N(rank), n->rank);
 	}
 	if (n->kind == FTD_NOTICE_PROBE_ACK) {
-		ftd_put_be64(p + 24, n->hb_floor);
+		ftd_put_be64(p + N(hb_floor), n->hb_floor);
 		return;
 	}
-	ftd_put_be32(p + 24, n->regid);
+	ftd_put_be32(p + N(regid), n->regid);
 	if (ftd_notice_is_proc(n->kind))
-		ftd_put_be32(p + 28, n->uid);
+		ftd_put_be32(p + N(uid), n->uid);
 }
 
 bool ftd_notice_decode(const u8 *p, u16 len, struct ftd_notice *n)
 {
-	if (len != FTD_WIRE_NOTICE_LEN || p[2] || p[3])
+	if (len != FTD_WIRE_NOTICE_LEN || p[N(reserved[0])] || p[N(reserved[1])])
 		return false;
-	n->kind = p[0];
+	n->kind = p[N(kind)];
 	if (n->kind == 0 || n->kind >= __FTD_NOTICE_MAX)
 		return false;
-	n->flags = p[1];
+	n->flags = p[N(flags)];
 	if (n->flags & ~FTD_NOTICE_F_VIEW ||
 	    (n->flags && n->kind != FTD_NOTICE_PROC_DEAD && n->kind != FTD_NOTICE_PROC_EXIT))
 		return false;
 	n->hb_floor = 0;
 	if (n->kind == FTD_NOTICE_PROBE_ACK) {
-		n->hb_floor = ftd_get_be64(p + 24);
+		n->hb_floor = ftd_get_be64(p + N(hb_floor));
 		n->uid = 0;
 	} else {
-		n->uid = ftd_get_be32(p + 28);
+		n->uid = ftd_get_be32(p + N(uid));
 		if (n->uid && !ftd_notice_is_proc(n->kind))
 			return false;
 	}
-	n->subject = ftd_get_be32(p + 4);
-	n->subject_incarnation = ftd_get_be32(p + 8);
-	n->origin = ftd_get_be32(p + 12);
+	n->subject = ftd_get_be32(p + N(subject));
+	n->subject_incarnation = ftd_get_be32(p + N(subject_incarnation));
+	n->origin = ftd_get_be32(p + N(origin));
 	n->rail_seq = 0;
 	n->nonce = 0;
 	if (ftd_notice_is_iface(n->kind)) {
-		n->rail_seq = ftd_get_be64(p + 16);
+		n->rail_seq = ftd_get_be64(p + N(rail_seq));
 		n->job = 0;
 		n->rank = 0;
 	} else if (ftd_notice_has_word(n->kind)) {
-		n->nonce = ftd_get_be64(p + 16);
+		n->nonce = ftd_get_be64(p + N(nonce));
 		n->job = 0;
 		n->rank = 0;
 	} else {
-		n->job = ftd_get_be32(p + 16);
-		n->rank = ftd_get_be32(p + 20);
+		n->job = ftd_get_be32(p + N(job));
+		n->rank = ftd_get_be32(p + N(rank));
 	}
-	n->regid = n->kind == FTD_NOTICE_PROBE_ACK ? 0 : ftd_get_be32(p + 24);
+	n->regid = n->kind == FTD_NOTICE_PROBE_ACK ? 0 : ftd_get_be32(p + N(regid));
 	return true;
 }
 
