@@ -35,6 +35,7 @@
 #include <netinet/ip6.h>
 #include <netinet/udp.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,10 @@
 #include <unistd.h>
 
 #include <linux/ftdetect.h>
+
+/* Where a field is: the layout of <linux/ftdetect.h>. */
+#define HDR(field) offsetof(struct ftd_wire_hdr, field)
+#define NOTICE(field) offsetof(struct ftd_wire_notice, field)
 
 static uint64_t now(clockid_t c)
 {
@@ -192,16 +197,16 @@ int main(int argc, char **argv)
 		ulen = (size_t)(udp[4] << 8 | udp[5]);
 		fr = udp + 8;
 		if (ulen < 8 + FTD_WIRE_HDR_LEN || udp + ulen > buf + n ||
-		    be32(fr) != FTD_WIRE_MAGIC)
+		    be32(fr + HDR(magic)) != FTD_WIRE_MAGIC)
 			continue;
-		if (by_sender && be32(fr + 16) != sender)
+		if (by_sender && be32(fr + HDR(sender)) != sender)
 			continue;
 		inet_ntop(ipv4 ? AF_INET : AF_INET6, src, a, sizeof(a));
 		printf("{\"dir\":\"%s\",\"src\":\"%s\",\"sender\":%u,\"type\":%u,\"seq\":%llu,"
 		       "\"tx_ns\":%llu,\"rx_ns\":%llu,\"csum\":\"%s\",\"mono_ns\":%llu,"
 		       "\"tai_ns\":%llu",
-		       from.sll_pkttype == PACKET_OUTGOING ? "out" : "in", a, be32(fr + 16),
-		       fr[5], (unsigned long long)be64(fr + 24),
+		       from.sll_pkttype == PACKET_OUTGOING ? "out" : "in", a, be32(fr + HDR(sender)),
+		       fr[HDR(type)], (unsigned long long)be64(fr + HDR(seq)),
 		       (unsigned long long)be64(fr + FTD_WIRE_TX_OFF),
 		       (unsigned long long)be64(fr + FTD_WIRE_RX_OFF),
 		       csum_state(udp, ulen, src, dst, alen, ipv4, partial),
@@ -211,17 +216,19 @@ int main(int argc, char **argv)
 		 * (struct ftd_wire_notice), and in "notices" every one of the
 		 * batch (the uapi header's "Batches").
 		 */
-		if (fr[5] == FTD_FRAME_NOTICE && ulen >= 8 + FTD_WIRE_HDR_LEN + FTD_WIRE_NOTICE_LEN) {
+		if (fr[HDR(type)] == FTD_FRAME_NOTICE && ulen >= 8 + FTD_WIRE_HDR_LEN + FTD_WIRE_NOTICE_LEN) {
 			const uint8_t *no = fr + FTD_WIRE_HDR_LEN;
 			size_t i, cnt = (ulen - 8 - FTD_WIRE_HDR_LEN) / FTD_WIRE_NOTICE_LEN;
 
 			printf(",\"kind\":%u,\"subject\":%u,\"subject_incarnation\":%u,\"origin\":%u",
-			       no[0], be32(no + 4), be32(no + 8), be32(no + 12));
+			       no[NOTICE(kind)], be32(no + NOTICE(subject)),
+			       be32(no + NOTICE(subject_incarnation)), be32(no + NOTICE(origin)));
 			printf(",\"notices\":[");
 			for (i = 0; i < cnt; i++, no += FTD_WIRE_NOTICE_LEN)
 				printf("%s{\"kind\":%u,\"subject\":%u,\"subject_incarnation\":%u,"
-				       "\"origin\":%u}", i ? "," : "", no[0], be32(no + 4),
-				       be32(no + 8), be32(no + 12));
+				       "\"origin\":%u}", i ? "," : "", no[NOTICE(kind)],
+				       be32(no + NOTICE(subject)), be32(no + NOTICE(subject_incarnation)),
+				       be32(no + NOTICE(origin)));
 			printf("]");
 		}
 		printf("}\n");

@@ -31,6 +31,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,10 @@
 #include <unistd.h>
 
 #include <linux/ftdetect.h>
+
+/* Where a field is: the layout of <linux/ftdetect.h>. */
+#define HDR(field) offsetof(struct ftd_wire_hdr, field)
+#define NOTICE(field) offsetof(struct ftd_wire_notice, field)
 
 static volatile sig_atomic_t stop;
 
@@ -131,9 +136,9 @@ static int record(const char *dev, const char *file, uint16_t port, double secs,
 		if (n <= 0 || from.sll_pkttype == PACKET_OUTGOING)
 			continue;
 		p = udp_payload(buf, (size_t)n, ntohs(from.sll_protocol), port, &len);
-		if (!p || len < FTD_WIRE_HDR_LEN || be32(p) != FTD_WIRE_MAGIC)
+		if (!p || len < FTD_WIRE_HDR_LEN || be32(p + HDR(magic)) != FTD_WIRE_MAGIC)
 			continue;
-		if (sender >= 0 && be32(p + 16) != (uint32_t)sender)
+		if (sender >= 0 && be32(p + HDR(sender)) != (uint32_t)sender)
 			continue;
 		fputc(len >> 8, out);
 		fputc(len & 0xff, out);
@@ -150,10 +155,10 @@ static bool is_notice(const uint8_t *f, size_t len, long kind)
 {
 	size_t off;
 
-	if (len <= FTD_WIRE_HDR_LEN || f[5] != FTD_FRAME_NOTICE)
+	if (len <= FTD_WIRE_HDR_LEN || f[HDR(type)] != FTD_FRAME_NOTICE)
 		return false;
 	for (off = FTD_WIRE_HDR_LEN; off < len; off += FTD_WIRE_NOTICE_LEN)
-		if (f[off] == kind)
+		if (f[off + NOTICE(kind)] == kind)
 			return true;
 	return false;
 }
@@ -193,7 +198,7 @@ static int send_all(const char *file, const char *dest, uint16_t port, long send
 
 			if (len > sizeof(buf) || fread(buf, 1, len, in) != len)
 				break;
-			if (sender >= 0 && be32(buf + 16) != (uint32_t)sender)
+			if (sender >= 0 && be32(buf + HDR(sender)) != (uint32_t)sender)
 				continue;
 			if ((kind >= 0 && !is_notice(buf, len, kind)) ||
 			    (skip >= 0 && is_notice(buf, len, skip)))
@@ -221,12 +226,12 @@ static void count_kinds(const uint8_t *f, size_t len, unsigned long *count)
 {
 	size_t off;
 
-	if (len <= FTD_WIRE_HDR_LEN || f[5] != FTD_FRAME_NOTICE) {
+	if (len <= FTD_WIRE_HDR_LEN || f[HDR(type)] != FTD_FRAME_NOTICE) {
 		count[0]++;
 		return;
 	}
 	for (off = FTD_WIRE_HDR_LEN; off < len; off += FTD_WIRE_NOTICE_LEN)
-		count[1 + f[off]]++;
+		count[1 + f[off + NOTICE(kind)]]++;
 }
 
 static int kinds(const char *file)
