@@ -891,8 +891,9 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *                                             notices per frame
  *       FTDETECT_A_STATS_NOTICE_ITEMS_RX u64  the same for the notice frames received
  *       FTDETECT_A_STATS_TICKS_RX_STUCK u64   ticks at which received frames waited in
- *                                             another CPU's backlog and that CPU had
- *                                             processed none for a period (at least 1
+ *                                             another CPU's backlog and that CPU had not
+ *                                             processed as many as waited there a look
+ *                                             before, for a period (at least 1
  *                                             ms; looked at only while a verdict may be
  *                                             near: someone suspect, or nobody heard;
  *                                             its vCPU descheduled, its ksoftirqd starved):
