@@ -59,10 +59,10 @@ struct ftd_rx_cpu {
  * queue, so the frames that waited then still wait. Its vCPU was taken
  * away by the host, or its ksoftirqd starves, while our timer runs on
  * time elsewhere; a starved CPU may still handle a few frames now and
- * then (softirqs run at an interrupt's end while a tasklet is pending),
- * which is no drain (selftests/net/rx_stuck.sh: with "no frame processed"
- * as the rule, such a trickle let the lease end at one tick in three
- * runs). Any of them may be a member's heartbeat, so a silence measured
+ * then (an interrupt's end runs the softirqs anyway while a tasklet is
+ * pending, for one), which is no drain (selftests/net/rx_stuck.sh: with "no frame processed"
+ * as the rule, such a trickle let the lease end at one tick, in 2 runs of
+ * 9). Any of them may be a member's heartbeat, so a silence measured
  * now is not yet evidence (proto/overload.h: it holds verdicts and the
  * lease, for a while). Our
  * own CPU is left out: it runs this tick, what waits on it is handled
