@@ -60,13 +60,13 @@ struct ftd_rx_cpu {
  * away by the host, or its ksoftirqd starves, while our timer runs on
  * time elsewhere; a starved CPU may still handle a few frames now and
  * then (an interrupt's end runs the softirqs anyway while a tasklet is
- * pending, for one), which is no drain (selftests/net/rx_stuck.sh: with "no frame processed"
- * as the rule, such a trickle let the lease end at one tick, in 2 runs of
- * 9). Any of them may be a member's heartbeat, so a silence measured
- * now is not yet evidence (proto/overload.h: it holds verdicts and the
- * lease, for a while). Our
- * own CPU is left out: it runs this tick, what waits on it is handled
- * right after, and if it was taken away our tick is late (starved).
+ * pending, for one), which is no drain (selftests/net/rx_stuck.sh: with
+ * "no frame processed" as the rule, such a trickle let the lease end at
+ * one tick, in 2 runs of 9). Any of them may be a member's heartbeat, so
+ * a silence measured now is not yet evidence (proto/overload.h: it holds
+ * verdicts and the lease, for a while). Our own CPU is left out: it runs
+ * this tick, what waits on it is handled right after, and if it was taken
+ * away our tick is late (starved).
  * Progress is the CPU's count of frames processed (softnet_stat's first
  * column): a CPU busy with other NAPI devices while its backlog waits
  * may look as if it drained; frames in a driver's own ring (a NAPI device,
