@@ -386,7 +386,7 @@ int ftd_ebpf_sync(const struct ftd_ebpf_params *p, char *err, size_t errlen)
 	return ret;
 }
 
-/* A map of a program and where it is pinned. */
+/* A map of a program and where it is pinned; a list ends with map NULL. */
 struct pin_map {
 	struct bpf_map *map;
 	const char *dir;
@@ -395,19 +395,19 @@ struct pin_map {
 
 /*
  * Load an opened skeleton's program (what: "XDP", "TC") with its maps
- * pinned where maps says (an existing pin is reused: both programs share
+ * pinned where the list maps says (an existing pin is reused: both programs share
  * config), then write the configuration into them. The program's own pin
  * waits until it is attached. The one load path of both programs.
  */
 static int load_pinned(struct bpf_object_skeleton *skel, const char *what,
-		       const struct pin_map *maps, size_t nmaps, const struct pins *pins,
+		       const struct pin_map *maps, const struct pins *pins,
 		       const struct ftd_ebpf_params *p, char *err, size_t errlen)
 {
 	char w[320];
 	int ret;
 
-	for (size_t i = 0; i < nmaps; i++)
-		if (pin_path(maps[i].map, maps[i].dir, maps[i].name))
+	for (; maps->map; maps++)
+		if (pin_path(maps->map, maps->dir, maps->name))
 			return fail(-ENOMEM, err, errlen, "cannot set the pin paths");
 	ret = bpf_object__load_skeleton(skel);
 	if (ret)
@@ -560,7 +560,8 @@ int ftd_xdp_attach(const char *ifname, enum ftd_xdp_want want, const struct ftd_
 				  { skel->maps.config, pins.dir, FTD_PIN_CONFIG },
 				  { skel->maps.members, pins.dir, FTD_PIN_MEMBERS },
 				  { skel->maps.xdp_stats, pins.ifdir, FTD_PIN_XDP_STATS },
-			  }, 3, &pins, p, err, errlen);
+				  { NULL },
+			  }, &pins, p, err, errlen);
 	if (ret)
 		goto out;
 
@@ -679,7 +680,8 @@ int ftd_tc_attach(const char *ifname, const struct ftd_ebpf_params *p, char *err
 	ret = load_pinned(skel->skeleton, "TC", (const struct pin_map[]){
 				  { skel->maps.config, pins.dir, FTD_PIN_CONFIG },
 				  { skel->maps.tc_stats, pins.ifdir, FTD_PIN_TC_STATS },
-			  }, 2, &pins, p, err, errlen);
+				  { NULL },
+			  }, &pins, p, err, errlen);
 	if (ret)
 		goto out;
 

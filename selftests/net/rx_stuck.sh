@@ -22,8 +22,9 @@
 #
 # Needs two CPUs (make test-up's single vCPU: SKIP). What makes ksoftirqd
 # runnable is a burst of datagrams to node 1 larger than one softirq run
-# handles while the hog runs (netdev_budget and dev_weight made 1 meanwhile); the burst is
-# sent to a closed port from node 2 and never reaches the module. While
+# handles while the hog runs (netdev_budget and dev_weight made 1
+# meanwhile); the burst is sent to a closed port from node 2 and never
+# reaches the module. While
 # the hog runs, RCU's softirq on CPU 1 waits too, so nothing that needs a
 # grace period (ip netns exec) may run until it ends: the hog is ended by a
 # timeout armed before it starts, the burst comes from a sender started
@@ -40,12 +41,16 @@ HOG_MS=$((TIMEOUT_MS * 3))
 { command -v chrt && command -v taskset; } > /dev/null || skip "chrt and taskset (util-linux) missing"
 taskset -pc 0 $$ > /dev/null	# this script and all it starts: CPU 0 is the one left
 
-# sysctl_set NAME VALUE: set a kernel sysctl until the test ends.
-sysctl_set() {
+# sysctl_save NAME: put kernel sysctl NAME back when the test ends.
+# sysctl_set NAME VALUE: set it until then.
+sysctl_save() {
 	local old
 	old=$(sysctl -n "$1") || fail "no sysctl $1"
-	sysctl -qw "$1=$2" || fail "cannot set $1=$2"
 	FTD_SYSCTLS+=("$1=$old")
+}
+sysctl_set() {
+	sysctl_save "$1"
+	sysctl -qw "$1=$2" || fail "cannot set $1=$2"
 }
 sysctl_restore() { local kv; for kv in "${FTD_SYSCTLS[@]}"; do sysctl -qw "$kv"; done; }
 FTD_SYSCTLS=()
@@ -55,8 +60,8 @@ at_exit sysctl_restore
 sysctl_set kernel.timer_migration 0
 sysctl_set kernel.sched_rt_runtime_us -1
 budget=$(sysctl -n net.core.netdev_budget) weight=$(sysctl -n net.core.dev_weight)
-sysctl_set net.core.netdev_budget "$budget"	# restored at exit
-sysctl_set net.core.dev_weight "$weight"
+sysctl_save net.core.netdev_budget
+sysctl_save net.core.dev_weight
 
 cluster_create "$N"
 FTD_CONF=$FTD_TMP/cluster.conf
