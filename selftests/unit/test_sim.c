@@ -147,6 +147,90 @@ TEST(a_racks_deaths_share_frames)
 	ASSERT_GE(res.notice_items, 2 * res.notice_frames);
 }
 
+/*
+ * --spanning (proto/span.h, a what-if until the module sends so): a
+ * notice reaches each live member once over a tree of the fingers, where
+ * the flood sends ~log2 N copies each; acknowledged hop by hop, so no
+ * fewer members learn it, and no later than ceil(log2 N) + 2 hops.
+ */
+TEST(spanning_broadcast_one_copy_a_member)
+{
+	struct sim_config cfg;
+	struct sim_result flood, tree;
+
+	config(&cfg, 1000, SIM_SC_SINGLE);
+	ASSERT_EQ(0, sim_run(&cfg, &flood));
+	cfg.spanning = true;
+	ASSERT_EQ(0, sim_run(&cfg, &tree));
+	TH_LOG("one death, 1,000 nodes: %llu notice frames flooded, %llu over the tree (+ %llu acks), hops %u",
+	       (unsigned long long)flood.notice_frames, (unsigned long long)tree.notice_frames,
+	       (unsigned long long)tree.span_acks, tree.hops_max);
+	ASSERT_EXACTLY_ONCE(tree);
+	ASSERT_TRUE(tree.spanning);
+	ASSERT_LE(tree.hops_max, hop_bound(1000));
+	ASSERT_DETECTED_IN_WINDOW(cfg, tree);
+	/* One share to each of the 998 others, each acknowledged; a few direct frames besides. */
+	ASSERT_EQ(tree.receivers - 1, tree.span_acks);
+	ASSERT_LE(tree.notice_frames, tree.receivers + 8);
+	ASSERT_GE(flood.notice_frames, 8 * tree.notice_frames);
+	ASSERT_EQ(0, tree.span_resends);
+}
+
+/*
+ * A tree loses a whole share with one frame: without the repair's digests,
+ * only the acknowledgements, resends and handovers keep every pair
+ * delivered, at 5 % loss on every frame (acks included).
+ */
+TEST(spanning_loss_resent_exactly_once)
+{
+	static const enum sim_scenario sc[] = { SIM_SC_SINGLE, SIM_SC_ADJACENT, SIM_SC_PARTITION };
+	struct sim_config cfg;
+	struct sim_result res;
+	u64 resends = 0, seed;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sc); i++) {
+		for (seed = 1; seed <= 3; seed++) {
+			config(&cfg, 1000, sc[i]);
+			cfg.spanning = true;
+			cfg.no_repair = true;
+			cfg.net.loss = 0.05;
+			cfg.seed = seed;
+			ASSERT_EQ(0, sim_run(&cfg, &res));
+			ASSERT_EXACTLY_ONCE(res);
+			ASSERT_EQ(0, res.repairs);
+			resends += res.span_resends;
+		}
+	}
+	ASSERT_GT(resends, 0);	/* else this test shows nothing */
+	TH_LOG("9 runs at 5 %% loss, no repair: every pair delivered once, %llu shares sent again",
+	       (unsigned long long)resends);
+}
+
+/*
+ * A rack whose members hold shares: a share sent to a dead member is
+ * handed over, at doubling distances, to the live members past the run.
+ */
+TEST(spanning_rack_hands_dead_holders_shares_over)
+{
+	struct sim_config cfg;
+	struct sim_result res;
+
+	config(&cfg, 1000, SIM_SC_ADJACENT);
+	cfg.adjacent = 64;
+	cfg.spanning = true;
+	cfg.no_repair = true;
+	ASSERT_EQ(0, sim_run(&cfg, &res));
+	TH_LOG("rack of 64: all know %.2fms, %llu frames, %llu handovers, %.3f frames a node and death",
+	       res.all_know_ns / 1e6, (unsigned long long)res.notice_frames,
+	       (unsigned long long)res.span_handovers, res.notice_per_node_failure);
+	ASSERT_EXACTLY_ONCE(res);
+	ASSERT_LE(res.all_know_ns, 2 * cfg.timeout_ns);
+	ASSERT_GT(res.span_handovers, 0);
+	/* The flood: 3.7 a node and death (a_racks_deaths_share_frames). */
+	ASSERT_LT(res.notice_per_node_failure, 0.5);
+}
+
 TEST(partition_majority_declares_each_once)
 {
 	struct sim_config cfg;

@@ -56,6 +56,11 @@ static void usage(FILE *f)
 "      --declare-unproven  what-if, not the module: a silence that ran out is\n"
 "                          judged at once, before anyone is heard after it\n"
 "                          (the module waits: ftd_detect_silence_proven)\n"
+"      --spanning          what-if, not the module yet: notices travel a\n"
+"                          spanning tree over the fingers, each member one\n"
+"                          copy, acknowledged hop by hop, sent again or\n"
+"                          handed over to the next holders (kmod/proto/span.h);\n"
+"                          a notice sent to a member alone is not forwarded\n"
 "Network:\n"
 "  -l, --latency DUR       mean one-way latency (default 20us)\n"
 "  -j, --jitter DUR        jitter around the mean (default 5us)\n"
@@ -172,7 +177,7 @@ static int split(char *s, char **out, const char *opt)
 
 int main(int argc, char **argv)
 {
-	enum { O_JDIST = 256, O_QUORUM, O_ISOLATED, O_NO_REPAIR, O_NO_RELAY, O_NO_TELL, O_UNPROVEN, O_ADJ, O_CUT, O_LAYOUT, O_MODE, O_FIRST, O_WARMUP, O_TAIL,
+	enum { O_JDIST = 256, O_QUORUM, O_ISOLATED, O_NO_REPAIR, O_NO_RELAY, O_NO_TELL, O_UNPROVEN, O_SPANNING, O_ADJ, O_CUT, O_LAYOUT, O_MODE, O_FIRST, O_WARMUP, O_TAIL,
 	       O_LIMIT, O_SEED, O_JSON };
 	static const struct option opts[] = {
 		{ "nodes", required_argument, NULL, 'n' },
@@ -188,6 +193,7 @@ int main(int argc, char **argv)
 		{ "no-relay", no_argument, NULL, O_NO_RELAY },
 		{ "no-tell-preds", no_argument, NULL, O_NO_TELL },
 		{ "declare-unproven", no_argument, NULL, O_UNPROVEN },
+		{ "spanning", no_argument, NULL, O_SPANNING },
 		{ "loss", required_argument, NULL, 'L' },
 		{ "scenario", required_argument, NULL, 's' },
 		{ "adjacent", required_argument, NULL, O_ADJ },
@@ -284,6 +290,9 @@ int main(int argc, char **argv)
 		case O_UNPROVEN:
 			base.declare_unproven = true;
 			break;
+		case O_SPANNING:
+			base.spanning = true;
+			break;
 		case O_ADJ:
 			base.adjacent = parse_u64("--adjacent", optarg, 1, 1000000);
 			break;
@@ -371,7 +380,7 @@ int main(int argc, char **argv)
 		     jit[FTU_DURATION_BUFSZ];
 
 		printf("# period %s, timeout %s, k %u, quorum %u, latency %s +- %s (%s), seed %" PRIu64
-		       "%s%s%s\n",
+		       "%s%s%s%s\n",
 		       ftu_duration_format(base.period_ns, per, sizeof(per)),
 		       ftu_duration_format(base.timeout_ns, to, sizeof(to)), base.k, base.quorum,
 		       ftu_duration_format(base.net.latency_ns, lat, sizeof(lat)),
@@ -380,7 +389,8 @@ int main(int argc, char **argv)
 		       base.net.jitter == SIM_JITTER_EXP ? "exp" : "uniform", seeds[0],
 		       n_seeds > 1 ? ".." : "",
 		       base.isolated_after_ns ? ", WHAT-IF isolation rule (not the module's)" : "",
-		       base.declare_unproven ? ", WHAT-IF unproven silences judged (not the module)" : "");
+		       base.declare_unproven ? ", WHAT-IF unproven silences judged (not the module)" : "",
+		       base.spanning ? ", WHAT-IF spanning broadcast (not the module yet)" : "");
 		sim_report_table_header(stdout);
 	}
 	for (a = 0; a < n_nodes; a++) {

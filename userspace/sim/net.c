@@ -29,6 +29,7 @@ int sim_net_init(struct sim_net *net, const struct sim_net_config *cfg, u32 n, u
 	net->size[SIM_MSG_PROBE_REQ] = net->size[SIM_MSG_RELAY_PROBE] = net->size[FTD_FRAME_NOTICE];
 	net->size[SIM_MSG_RELAY_ANSWER] = net->size[SIM_MSG_RELAY] = net->size[FTD_FRAME_NOTICE];
 	net->size[SIM_MSG_JUDGE_PROBE] = net->size[SIM_MSG_JUDGE_ANSWER] = net->size[FTD_FRAME_NOTICE];
+	net->size[SIM_MSG_SPAN_ACK] = net->size[FTD_FRAME_NOTICE];
 	return 0;
 }
 

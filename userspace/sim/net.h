@@ -106,6 +106,8 @@ enum {
 	SIM_MSG_RELAY,
 	SIM_MSG_JUDGE_PROBE,
 	SIM_MSG_JUDGE_ANSWER,
+	SIM_MSG_SPAN_ACK,	/* a share received (span.h); ref: its frame */
+	SIM_MSG_SPAN_TIMER,	/* a node's share timer (span.h), not a frame; ref: when */
 	__SIM_MSG_MAX
 };
 

@@ -74,11 +74,46 @@ static void send_notice(struct sim *s, u32 v, const struct ftd_notice *n, const 
 	sim_send_notices(s, v, payload, sizeof(payload), to, n_to, (u16)hops);
 }
 
-/* dissem.c broadcast(): n to v's fingers, except the node it came from. */
+/* The item (view.h) a DEAD or PROC_DEAD notice is about, -1 for any other. */
+static int32_t notice_item(struct sim *s, const struct ftd_notice *n)
+{
+	u32 pos = sim_node_pos(n->subject);
+
+	if (n->kind == FTD_NOTICE_DEAD)
+		return sim_view_node_item(&s->view, pos);
+	if (n->kind == FTD_NOTICE_PROC_DEAD)
+		return sim_view_proc_item(&s->view, pos, n->job, n->rank, n->regid);
+	return -1;
+}
+
+/* --spanning: n from v to the shares of the arc (v, end) (span.h). */
+static void span_out(struct sim *s, u32 v, const struct ftd_notice *n, u32 end, u32 hops)
+{
+	u8 payload[FTD_WIRE_NOTICE_LEN];
+
+	if (sim_outbox_tree(s, v, n, end, (u16)hops))
+		return;
+	ftd_notice_encode(payload, n);
+	sim_span_send(s, v, end, payload, sizeof(payload), (u16)hops);
+}
+
+/*
+ * dissem.c broadcast(): n to v's fingers, except the node it came from;
+ * --spanning: to v's shares of the whole ring.
+ */
 static void broadcast(struct sim *s, u32 v, const struct ftd_notice *n, u32 except, u32 hops)
 {
 	u32 fingers[FTD_MAX_FINGERS], cnt;
+	int32_t item;
 
+	if (s->cfg->spanning) {
+		/* Ours: a copy of another declarer's tree is not forwarded again. */
+		item = notice_item(s, n);
+		if (item >= 0)
+			sim_span_forwarded(s, v, (u32)item);
+		span_out(s, v, n, v, hops + 1);
+		return;
+	}
 	cnt = sim_view_fingers(&s->view, v, fingers, FTD_MAX_FINGERS);
 	send_notice(s, v, n, fingers, cnt, except, hops + 1);
 }
@@ -704,10 +739,11 @@ static void rx_notice(struct sim *s, u32 v, const struct sim_msg *m, const struc
 		sim_report_deliver(s, v, item, m->hops);
 		news = true;
 	}
-	if (news)
-		broadcast(s, v, &n, m->src, m->hops);
-	else
+	if (!news)
 		s->rep.notices_dup++;
+	/* --spanning: a share goes on in notice_rx; a frame sent to v alone stops here. */
+	else if (!s->cfg->spanning)
+		broadcast(s, v, &n, m->src, m->hops);
 }
 
 /* hb_rx.c ftd_hb_rx (checks) + dissem.c ftd_dissem_rx: every notice of the frame. */
@@ -718,6 +754,7 @@ static void notice_rx(struct sim *s, u32 v, const struct sim_msg *m)
 	struct ftd_notice n;
 	struct ftd_frame f;
 	u16 cnt = 0, i;
+	int32_t item;
 	bool ok;
 
 	ok = ftd_wire_decode(sim_frame_buf(fr), fr->len, &f) == FTD_WIRE_OK &&
@@ -735,11 +772,24 @@ static void notice_rx(struct sim *s, u32 v, const struct sim_msg *m)
 	}
 	s->nodes[v].last_rx_ns = s->now;
 	s->rep.notices_rx++;
+	if (s->cfg->spanning && m->about)
+		sim_span_ack(s, v, m);
 	/* What the frame brings as news goes on together (outbox.h). */
 	sim_outbox_begin(s, v);
 	for (i = 0; i < cnt; i++) {
 		ftd_notice_decode(payload + i * FTD_WIRE_NOTICE_LEN, FTD_WIRE_NOTICE_LEN, &n);
 		rx_notice(s, v, m, &n);
+	}
+	/*
+	 * A share goes on to v's own shares of it, news or not (v may have
+	 * been told directly; the members of its share have this one copy
+	 * only), unless v forwarded it in a share already (span.h).
+	 */
+	for (i = 0; s->cfg->spanning && m->about && i < cnt; i++) {
+		ftd_notice_decode(payload + i * FTD_WIRE_NOTICE_LEN, FTD_WIRE_NOTICE_LEN, &n);
+		item = notice_item(s, &n);
+		if (item >= 0 && !sim_span_forwarded(s, v, (u32)item))
+			span_out(s, v, &n, m->about - 1, m->hops + 1u);
 	}
 	sim_outbox_end(s);
 }
@@ -758,6 +808,10 @@ void sim_node_rx(struct sim *s, const struct sim_msg *m)
 {
 	struct sim_node *node = &s->nodes[m->dst];
 
+	if (m->type == SIM_MSG_SPAN_TIMER) {
+		sim_span_timer(s, m);
+		return;
+	}
 	if (!node->up) {
 		s->rep.to_dead++;
 		if (m->type == FTD_FRAME_NOTICE)
@@ -789,6 +843,10 @@ void sim_node_rx(struct sim *s, const struct sim_msg *m)
 	case SIM_MSG_JUDGE_PROBE:	/* fresh.c: answered at once */
 		send_msg(s, &(struct sim_msg){ .src = m->dst, .dst = m->src, .ref = m->ref,
 					       .about = m->about, .type = SIM_MSG_JUDGE_ANSWER });
+		return;
+	case SIM_MSG_SPAN_ACK:
+		node->last_rx_ns = s->now;
+		sim_span_acked(s, m);
 		return;
 	case SIM_MSG_JUDGE_ANSWER:
 		node->last_rx_ns = s->now;

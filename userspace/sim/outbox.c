@@ -2,8 +2,7 @@
 #include "sim/sim.h"
 #include "sim/outbox.h"
 
-void sim_send_notices(struct sim *s, u32 v, const u8 *payload, u16 len, const u32 *dst, u32 cnt,
-		      u16 hops)
+s64 sim_notice_frame(struct sim *s, u32 v, const u8 *payload, u16 len)
 {
 	struct ftd_frame f = {
 		.type = FTD_FRAME_NOTICE,
@@ -14,15 +13,28 @@ void sim_send_notices(struct sim *s, u32 v, const u8 *payload, u16 len, const u3
 	};
 	struct sim_frame *fr;
 	s64 idx;
-	u32 i;
 
 	idx = sim_net_frame_new(&s->net, FTD_WIRE_HDR_LEN + len);
 	if (idx < 0) {
 		sim_fail(s, "out of memory (frames)");
-		return;
+		return -1;
 	}
 	fr = sim_net_frame(&s->net, idx);
 	fr->len = ftd_wire_encode(sim_frame_buf(fr), fr->cap, &f, payload, len, s->key);
+	return idx;
+}
+
+void sim_send_notices(struct sim *s, u32 v, const u8 *payload, u16 len, const u32 *dst, u32 cnt,
+		      u16 hops)
+{
+	struct sim_frame *fr;
+	s64 idx;
+	u32 i;
+
+	idx = sim_notice_frame(s, v, payload, len);
+	if (idx < 0)
+		return;
+	fr = sim_net_frame(&s->net, idx);
 	for (i = 0; i < cnt; i++) {
 		struct sim_msg m = {
 			.src = v,
@@ -38,6 +50,53 @@ void sim_send_notices(struct sim *s, u32 v, const u8 *payload, u16 len, const u3
 	s->rep.notice_items += (u64)cnt * (len / FTD_WIRE_NOTICE_LEN);
 	if (!fr->refs)
 		sim_net_frame_put(&s->net, idx);
+}
+
+/* The tree's notices, a frame of those of one arc at a time (span.h). */
+static void flush_tree(struct sim *s)
+{
+	struct sim_outbox *o = &s->outbox;
+	u8 payload[FTD_WIRE_NOTICES_MAX * FTD_WIRE_NOTICE_LEN];
+	u8 sent[SIM_OUTBOX_NOTICES] = { 0 };
+	u32 i, j, end;
+	u16 len;
+
+	for (i = 0; i < o->n_tree; i++) {
+		if (sent[i])
+			continue;
+		end = o->tree_end[i];
+		len = 0;
+		for (j = i; j < o->n_tree; j++) {
+			if (sent[j] || o->tree_end[j] != end)
+				continue;
+			sent[j] = 1;
+			memcpy(payload + len, o->tree[j], FTD_WIRE_NOTICE_LEN);
+			len += FTD_WIRE_NOTICE_LEN;
+			if (len == sizeof(payload)) {
+				sim_span_send(s, o->src, end, payload, len, o->tree_hops);
+				len = 0;
+			}
+		}
+		if (len)
+			sim_span_send(s, o->src, end, payload, len, o->tree_hops);
+	}
+	o->n_tree = 0;
+	o->tree_hops = 0;
+}
+
+bool sim_outbox_tree(struct sim *s, u32 v, const struct ftd_notice *n, u32 end, u16 hops)
+{
+	struct sim_outbox *o = &s->outbox;
+
+	if (!o->open || o->src != v)
+		return false;
+	if (o->n_tree == SIM_OUTBOX_NOTICES)
+		flush_tree(s);
+	ftd_notice_encode(o->tree[o->n_tree], n);
+	o->tree_end[o->n_tree++] = end;
+	if (hops > o->tree_hops)
+		o->tree_hops = hops;
+	return true;
 }
 
 static bool same_notices(const struct sim_outbox_dst *a, const struct sim_outbox_dst *b)
@@ -84,6 +143,7 @@ static void flush(struct sim *s)
 	o->n_notices = 0;
 	o->n_dsts = 0;
 	o->hops = 0;
+	flush_tree(s);
 }
 
 void sim_outbox_begin(struct sim *s, u32 v)
@@ -94,6 +154,8 @@ void sim_outbox_begin(struct sim *s, u32 v)
 		sim_fail(s, "an outbox pass inside another");
 	o->open = true;
 	o->src = v;
+	o->n_tree = 0;
+	o->tree_hops = 0;
 	o->n_notices = 0;
 	o->n_dsts = 0;
 	o->hops = 0;

@@ -117,7 +117,7 @@ static int setup(struct sim *s, const struct sim_config *cfg)
 		return -1;
 	cap = failures + (failures > SIM_SPARE_ITEMS ? failures : SIM_SPARE_ITEMS);
 	if (sim_view_init(&s->view, n, cap, cfg->k) || sim_report_init(&s->rep, n, s->view.cap) ||
-	    sim_quorum_init(&s->quorum, n, s->view.cap))
+	    sim_quorum_init(&s->quorum, n, s->view.cap) || (cfg->spanning && sim_span_init(&s->span, n, s->view.words)))
 		return -1;
 	return sim_scenario_setup(s);
 }
@@ -126,6 +126,7 @@ static void teardown(struct sim *s)
 {
 	u32 n = s->cfg->nodes, i;
 
+	sim_span_free(&s->span, n);
 	sim_quorum_free(&s->quorum);
 	sim_report_free(&s->rep);
 	sim_view_free(&s->view);

@@ -26,6 +26,7 @@
 #include "sim/quorum.h"
 #include "sim/outbox.h"
 #include "sim/rng.h"
+#include "sim/span.h"
 
 enum sim_scenario {
 	SIM_SC_SINGLE,		/* one node dies */
@@ -53,6 +54,7 @@ struct sim_config {
 	bool no_relay;		/* what-if: no indirect probes (before relay.c) */
 	bool no_tell_preds;	/* what-if: a declarer tells the broadcast only */
 	bool declare_unproven;	/* what-if: no ftd_detect_silence_proven() */
+	bool spanning;		/* what-if: notices over a spanning tree (proto/span.h) */
 	struct sim_net_config net;
 	u32 adjacent;		/* SIM_SC_ADJACENT: how many */
 	u32 cut;		/* SIM_SC_PARTITION: how many */
@@ -83,6 +85,7 @@ struct sim {
 	struct sim_report rep;
 	struct sim_quorum quorum;
 	struct sim_outbox outbox;	/* the pass of the node whose event runs */
+	struct sim_span span;		/* shares waiting for their acknowledgement */
 	struct sim_rng repair_rng;	/* whom a digest goes to, and when */
 	struct sim_rng relay_rng;	/* whom a suspect's observer asks to probe it */
 	struct sim_node *nodes;

@@ -219,3 +219,12 @@ u32 sim_view_fingers(struct sim_view *v, u32 node, u32 *out, u32 max)
 	leave(v, f);
 	return r;
 }
+
+u32 sim_view_span(struct sim_view *v, u32 node, u32 from, u32 end, struct ftd_span_share *out,
+		  u32 max)
+{
+	u32 f = enter(v, node), r = ftd_span_split(&v->ring, from, end, out, max);
+
+	leave(v, f);
+	return r;
+}

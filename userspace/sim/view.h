@@ -25,6 +25,7 @@
 #define FTD_SIM_VIEW_H
 
 #include "proto/ring.h"
+#include "proto/span.h"
 
 enum sim_item_kind {
 	SIM_ITEM_NODE_DEAD,	/* a node held dead: it leaves the ring */
@@ -92,5 +93,8 @@ u32 sim_view_successors_of(struct sim_view *v, u32 node, u32 pos, u32 *out);
 u32 sim_view_live(struct sim_view *v, u32 node);
 /* Up to max of node's own live predecessors (past k: the walk of proto/watch.h). */
 u32 sim_view_predecessors_far(struct sim_view *v, u32 node, u32 max, u32 *out);
+/* The shares of the arc (from, end) as node sees its ring (proto/span.h). */
+u32 sim_view_span(struct sim_view *v, u32 node, u32 from, u32 end, struct ftd_span_share *out,
+		  u32 max);
 
 #endif

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Spanning broadcast: a notice reaches each live member once instead of
+ * over ~log2 N paths (El-Ansary et al., "Efficient broadcast in structured
+ * P2P networks", IPTPS 2003, over this ring's fingers).
+ *
+ * A broadcast hands out arcs of the ring. The holder of the arc (from,
+ * end) sends the notices to its fingers inside it, each with the share
+ * from that finger up to the next one (the last: up to end), and each
+ * holder does the same with its share: a binomial tree, every live member
+ * of the arc once, ceil(log2 N) hops deep. The originator's arc is the
+ * whole ring (end == from).
+ *
+ * A tree loses a whole share with one frame, so a share is acknowledged
+ * hop by hop and sent again while unacknowledged. After FTD_SPAN_SENDS
+ * sends, or at once when its holder is held dead, the rest of it is handed
+ * over to the shares its holder would have made (ftd_span_split from the
+ * holder's position, the holder left out): a run of dead holders (a rack)
+ * is so split at doubling distances, a round per level, and the live
+ * members past it are reached in the first round after the handover. The
+ * holder keeps a share of itself alone, sent again until it answers, is
+ * held dead, or a give-up time went by (then the repair's business).
+ *
+ * Positions are those of struct ftd_ring; the caller's view decides who
+ * is live. Views that differ only cost copies (a member in two shares
+ * gets two) or a handover (a member held live that is dead).
+ */
+#ifndef FTD_PROTO_SPAN_H
+#define FTD_PROTO_SPAN_H
+
+#include "compat.h"
+#include "ring.h"
+
+/* Sends of a share before it is handed over to its holder's own shares. */
+#define FTD_SPAN_SENDS	3
+
+struct ftd_span_share {
+	u32 to;		/* the member the share is sent to, and who forwards it */
+	u32 end;	/* the share is the arc [to, end) of the ring */
+};
+
+/* Members from a to b going forward in a ring of n; a == b: the whole ring, n. */
+static inline u32 ftd_span_dist(u32 n, u32 a, u32 b)
+{
+	return a == b ? n : b > a ? b - a : n - a + b;
+}
+
+/*
+ * The shares of the arc (from, end), from excluded: up to max, nearest
+ * first, each [finger, next finger) of from's fingers that lie inside it,
+ * the last one up to end. from need not be live (a handover). Returns how
+ * many were written; 0 when the arc holds no live member.
+ */
+u32 ftd_span_split(const struct ftd_ring *r, u32 from, u32 end, struct ftd_span_share *out,
+		   u32 max);
+
+/*
+ * How long a share waits for its acknowledgement before it is sent again:
+ * four round trips (rtt_ns: the slow-to-forget one of proto/watch.h, 0 if
+ * none yet), at least a sixteenth and at most half of a period. A timer
+ * of its own looks, not the tick: a loss at each of a tree's ~log2 N hops
+ * would otherwise cost a period (ftdsim, 100,000 nodes, 1 % loss: the
+ * last node knew 30 ms later than with no loss).
+ */
+static inline u64 ftd_span_resend_after(u64 period_ns, u64 rtt_ns)
+{
+	u64 t = 4 * rtt_ns;
+
+	if (t < period_ns / 16)
+		t = period_ns / 16;
+	return t < period_ns / 2 ? t : period_ns / 2;
+}
+
+/* Is a share last sent at sent_ns, unacknowledged at now, due for ftd_span_step()? */
+static inline bool ftd_span_due(u64 now, u64 sent_ns, u64 resend_after)
+{
+	return now > sent_ns && now - sent_ns >= resend_after;
+}
+
+enum ftd_span_step {
+	FTD_SPAN_RESEND,	/* send the share again */
+	FTD_SPAN_HAND_OVER,	/* the rest of it to its holder's own shares (ftd_span_split
+				 * from the holder); the holder keeps itself alone, or is
+				 * dropped if held dead */
+	FTD_SPAN_DROP,		/* forget it */
+};
+
+/*
+ * What to do with a share due: first sent at first_ns, sent `sends`
+ * times, to a holder held dead or not, alone in its share or not (the
+ * split from the holder is empty). give_up_after: how long a holder alone
+ * is sent to (the timeout: by then it is declared dead or was heard).
+ */
+enum ftd_span_step ftd_span_step(u64 now, u64 first_ns, u32 sends, u64 give_up_after,
+				 bool holder_dead, bool alone);
+
+#endif

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The spanning broadcast's shares (kmod/proto/span.c): over random rings
+ * and liveness, the tree they make reaches every live member exactly once,
+ * within ceil(log2 live) hops, and a share handed over from a dead holder
+ * still reaches every live member of it.
+ */
+#include <stdlib.h>
+#include "harness.h"
+#include "proto/span.h"
+
+#define RING_MAX 700
+
+struct walk {
+	u32 got[RING_MAX];
+	u32 depth_max;
+};
+
+/* Deliver to every holder of the arc (from, end), recursively, as the tree would. */
+static void spread(const struct ftd_ring *r, u32 from, u32 end, u32 depth, struct walk *w)
+{
+	struct ftd_span_share sh[FTD_MAX_FINGERS];
+	u32 n = ftd_span_split(r, from, end, sh, FTD_MAX_FINGERS), i;
+
+	for (i = 0; i < n; i++) {
+		w->got[sh[i].to]++;
+		if (depth + 1 > w->depth_max)
+			w->depth_max = depth + 1;
+		spread(r, sh[i].to, sh[i].end, depth + 1, w);
+	}
+}
+
+static u32 log2_ceil(u32 x)
+{
+	u32 l = 0;
+
+	while ((1ULL << l) < x)
+		l++;
+	return l;
+}
+
+static void random_ring(struct ftd_ring *r, u32 *mem, u32 n, u32 dead_pct, unsigned int *seed)
+{
+	u32 i;
+
+	ftd_ring_init(r, n, mem);
+	for (i = 0; i < n; i++)
+		if ((u32)rand_r(seed) % 100 < dead_pct)
+			ftd_ring_set_live(r, i, false);
+}
+
+TEST(by_hand_eight_members)
+{
+	u32 mem[64];
+	struct ftd_ring r;
+	struct ftd_span_share sh[8];
+
+	ftd_ring_init(&r, 8, mem);
+	/* Root 0, whole ring: fingers 1, 2, 4 with shares [1,2) [2,4) [4,0). */
+	ASSERT_EQ(3, ftd_span_split(&r, 0, 0, sh, 8));
+	EXPECT_EQ(1, sh[0].to);
+	EXPECT_EQ(2, sh[0].end);
+	EXPECT_EQ(2, sh[1].to);
+	EXPECT_EQ(4, sh[1].end);
+	EXPECT_EQ(4, sh[2].to);
+	EXPECT_EQ(0, sh[2].end);
+	/* 4's share [4, 0): 5, 6 with [5,6) [6,0); 6's: 7 up to 0. */
+	ASSERT_EQ(2, ftd_span_split(&r, 4, 0, sh, 8));
+	EXPECT_EQ(5, sh[0].to);
+	EXPECT_EQ(6, sh[0].end);
+	EXPECT_EQ(6, sh[1].to);
+	EXPECT_EQ(0, sh[1].end);
+	ASSERT_EQ(1, ftd_span_split(&r, 6, 0, sh, 8));
+	EXPECT_EQ(7, sh[0].to);
+	EXPECT_EQ(0, sh[0].end);
+	/* A share of one member: nothing to hand on. */
+	EXPECT_EQ(0, ftd_span_split(&r, 1, 2, sh, 8));
+	/* 4 is dead: its share handed over from its position reaches 5, 6, 7. */
+	ftd_ring_set_live(&r, 4, false);
+	ASSERT_EQ(2, ftd_span_split(&r, 4, 0, sh, 8));
+	EXPECT_EQ(5, sh[0].to);
+	EXPECT_EQ(6, sh[1].to);
+	/* Wrapping: the arc (6, 3) holds 7, 0, 1, 2. */
+	ASSERT_EQ(3, ftd_span_split(&r, 6, 3, sh, 8));
+	EXPECT_EQ(7, sh[0].to);
+	EXPECT_EQ(0, sh[1].to);
+	EXPECT_EQ(2, sh[2].to);
+	EXPECT_EQ(3, sh[2].end);
+}
+
+TEST(every_live_member_once_within_log2_hops)
+{
+	static u32 mem[RING_MAX + RING_MAX / 4 + 8];
+	static struct walk w;
+	unsigned int seed = 7;
+	struct ftd_ring r;
+	u32 trial, i, n, root, dead_pct;
+
+	for (trial = 0; trial < 300; trial++) {
+		n = 1 + (u32)rand_r(&seed) % RING_MAX;
+		dead_pct = (u32)rand_r(&seed) % 60;
+		random_ring(&r, mem, n, dead_pct, &seed);
+		root = (u32)rand_r(&seed) % n;
+		if (!r.is_live[root])
+			continue;
+		memset(&w, 0, sizeof(w));
+		spread(&r, root, root, 0, &w);
+		for (i = 0; i < n; i++)
+			ASSERT_EQ(i != root && r.is_live[i] ? 1u : 0u, w.got[i]) {
+				TH_LOG("n %u root %u member %u", n, root, i);
+			}
+		ASSERT_LE(w.depth_max, log2_ceil(r.live));
+	}
+}
+
+TEST(a_share_handed_over_reaches_its_live_members)
+{
+	static u32 mem[RING_MAX + RING_MAX / 4 + 8];
+	static struct walk w;
+	struct ftd_span_share top[FTD_MAX_FINGERS];
+	unsigned int seed = 11;
+	struct ftd_ring r;
+	u32 trial, i, n, root, cnt, pick, holder, end, d;
+
+	for (trial = 0; trial < 300; trial++) {
+		n = 2 + (u32)rand_r(&seed) % (RING_MAX - 1);
+		random_ring(&r, mem, n, (u32)rand_r(&seed) % 40, &seed);
+		root = (u32)rand_r(&seed) % n;
+		if (!r.is_live[root])
+			continue;
+		cnt = ftd_span_split(&r, root, root, top, FTD_MAX_FINGERS);
+		if (!cnt)
+			continue;
+		pick = (u32)rand_r(&seed) % cnt;
+		holder = top[pick].to;
+		end = top[pick].end;
+		/* The holder dies with the share unacknowledged (a rack: its next ones too). */
+		for (i = 0, d = 0; i < 1 + (u32)rand_r(&seed) % 8 && d < ftd_span_dist(n, holder, end);
+		     i++, d++)
+			ftd_ring_set_live(&r, (holder + d) % n, false);
+		memset(&w, 0, sizeof(w));
+		spread(&r, holder, end, 0, &w);
+		for (d = 1; d < ftd_span_dist(n, holder, end); d++) {
+			i = (holder + d) % n;
+			ASSERT_EQ(r.is_live[i] ? 1u : 0u, w.got[i]) {
+				TH_LOG("n %u holder %u end %u member %u", n, holder, end, i);
+			}
+		}
+		EXPECT_EQ(0, w.got[holder]);
+	}
+}
+
+TEST(resend_then_hand_over_then_drop)
+{
+	u64 t0 = 1000000000ULL, after = ftd_span_resend_after(10000000, 0), give_up = 50000000;
+
+	/* Four round trips, between a sixteenth and half of a period. */
+	EXPECT_EQ(625000, after);
+	EXPECT_EQ(625000, ftd_span_resend_after(10000000, 40000));
+	EXPECT_EQ(4000000, ftd_span_resend_after(10000000, 1000000));
+	EXPECT_EQ(5000000, ftd_span_resend_after(10000000, 3000000));
+	EXPECT_FALSE(ftd_span_due(t0 + after - 1, t0, after));
+	EXPECT_TRUE(ftd_span_due(t0 + after, t0, after));
+	/* A stamp from after now (another CPU) is no time ago: not due. */
+	EXPECT_FALSE(ftd_span_due(t0, t0 + 5, after));
+
+	EXPECT_EQ(FTD_SPAN_RESEND, ftd_span_step(t0 + after, t0, 1, give_up, false, false));
+	EXPECT_EQ(FTD_SPAN_RESEND,
+		  ftd_span_step(t0 + after, t0, FTD_SPAN_SENDS - 1, give_up, false, false));
+	EXPECT_EQ(FTD_SPAN_HAND_OVER,
+		  ftd_span_step(t0 + after, t0, FTD_SPAN_SENDS, give_up, false, false));
+	/* A holder held dead gets no more sends: its share at once to the others. */
+	EXPECT_EQ(FTD_SPAN_HAND_OVER, ftd_span_step(t0, t0, 1, give_up, true, false));
+	EXPECT_EQ(FTD_SPAN_DROP, ftd_span_step(t0, t0, 1, give_up, true, true));
+	/* Alone in its share, a holder is sent to until the give-up time. */
+	EXPECT_EQ(FTD_SPAN_RESEND, ftd_span_step(t0 + give_up - 1, t0, 9, give_up, false, true));
+	EXPECT_EQ(FTD_SPAN_DROP, ftd_span_step(t0 + give_up, t0, 9, give_up, false, true));
+}
+
+TEST_HARNESS_MAIN
