@@ -669,7 +669,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	minority |= ftd_reach_tick(fn, now_ns, starved, restarted, overloaded);
 	if (minority) {
 		if (straw != FTD_NODE_NONE)
-			ftd_dissem_last_straw(fn, straw, straw_inc, FTD_NODE_NONE);
+			ftd_dissem_last_straw(fn, straw, straw_inc);
 		ftd_fence_minority(fn, self_inc);
 	} else if (fence) {
 		/* Why: the last news we processed, and our own timer's health then. */

@@ -19,6 +19,7 @@
 #include "fresh.h"
 #include "outbox.h"
 #include "fence.h"
+#include "span.h"
 
 void ftd_dissem_send_to(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_notice *n)
 {
@@ -31,18 +32,28 @@ void ftd_dissem_send_to(struct ftd_net *fn, struct ftd_peer *peer, const struct 
 	ftd_outbox_send(fn, peer, payload, sizeof(payload));
 }
 
-/* Forward (or originate) n to our fingers in the live ring. */
-static void broadcast(struct ftd_net *fn, const struct ftd_notice *n, u32 except)
+/*
+ * Spread what one frame brought or one pass decided, encoded, over our
+ * shares of the arc that ends before end (span.h): in the pass with the
+ * rest for that arc (outbox.h), else at once.
+ */
+static void share_out(struct ftd_net *fn, u32 end, const u8 *payload)
 {
-	struct ftd_peer *fingers[FTD_MAX_FINGERS];
-	u32 i, cnt;
-
 	rcu_read_lock();
-	cnt = ftd_members_fingers(fn, fingers, FTD_MAX_FINGERS);
-	for (i = 0; i < cnt; i++)
-		if (fingers[i]->id != except && fingers[i]->id != n->subject)
-			ftd_dissem_send_to(fn, fingers[i], n);
+	if (!ftd_outbox_share(fn, end, payload))
+		ftd_span_send(fn, end, payload, FTD_WIRE_NOTICE_LEN);
 	rcu_read_unlock();
+}
+
+/* Originate n: the whole ring is ours to hand out. */
+static void broadcast(struct ftd_net *fn, const struct ftd_notice *n)
+{
+	u8 payload[FTD_WIRE_NOTICE_LEN];
+
+	ftd_notice_encode(payload, n);
+	/* Ours: a copy in another declarer's tree is not forwarded again. */
+	ftd_span_forwarded(fn, payload);
+	share_out(fn, fn->cfg.node, payload);
 }
 
 static void emit(struct ftd_net *fn, enum ftd_event_type type, u32 node, u32 incarnation,
@@ -189,7 +200,7 @@ out:
 	return news;
 }
 
-void ftd_dissem_last_straw(struct ftd_net *fn, u32 subject, u32 incarnation, u32 except)
+void ftd_dissem_last_straw(struct ftd_net *fn, u32 subject, u32 incarnation)
 {
 	struct ftd_notice n = {
 		.kind = FTD_NOTICE_DEAD,
@@ -198,17 +209,16 @@ void ftd_dissem_last_straw(struct ftd_net *fn, u32 subject, u32 incarnation, u32
 		.origin = fn->cfg.node,
 	};
 
-	broadcast(fn, &n, except);
+	broadcast(fn, &n);
 }
 
 /*
  * The state changes a notice asks for, if it is news. Each returns true
- * when it changed something: only then is it delivered and forwarded, which
- * is the whole of deduplication. apply_gone's from: the node that told us
- * (FTD_NODE_NONE: our own conclusion).
+ * when it changed something: only then is it delivered, which is the
+ * whole of deduplication (forwarding follows the share, span.h).
  */
 static bool apply_gone(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
-		       enum ftd_node_state to, u32 from)
+		       enum ftd_node_state to)
 {
 	enum ftd_partition_verdict pv = FTD_PARTITION_APPLY;
 	u32 self_inc = READ_ONCE(fn->incarnation);	/* the one a verdict is about */
@@ -237,7 +247,7 @@ static bool apply_gone(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
 	if (news)
 		ftd_members_sync(fn, peer);
 	if (pv == FTD_PARTITION_FENCE) {
-		ftd_dissem_last_straw(fn, peer->id, inc, from);
+		ftd_dissem_last_straw(fn, peer->id, inc);
 		ftd_fence_minority(fn, self_inc);
 	}
 	return news;
@@ -316,7 +326,7 @@ void ftd_dissem_declare_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 inca
 	ftd_members_sync(fn, peer);
 	tell_dead(fn, peer, incarnation, n.origin, &fn->stats.declared);
 	report_ranks_dead(fn, peer, incarnation, n.origin);
-	broadcast(fn, &n, FTD_NODE_NONE);
+	broadcast(fn, &n);
 	tell_senders(fn, peer, &n);
 	/*
 	 * A run of deaths is a hole in the overlay: the fingers of the nodes
@@ -421,7 +431,7 @@ static void conclude(struct ftd_net *fn, struct ftd_peer *peer, u32 inc, u32 fre
 {
 	if (fresh < ftd_vote_needed(READ_ONCE(fn->cfg.quorum), judges))
 		return;
-	if (apply_gone(fn, peer, inc, FTD_NODE_DEAD, FTD_NODE_NONE))
+	if (apply_gone(fn, peer, inc, FTD_NODE_DEAD))
 		ftd_dissem_declare_dead(fn, peer, inc, NULL, 0);
 }
 
@@ -460,7 +470,7 @@ void ftd_dissem_announce_alive(struct ftd_net *fn, u32 node, u32 incarnation)
 		.origin = fn->cfg.node,
 	};
 
-	broadcast(fn, &n, FTD_NODE_NONE);
+	broadcast(fn, &n);
 }
 
 void ftd_dissem_announce_left(struct ftd_net *fn)
@@ -472,7 +482,7 @@ void ftd_dissem_announce_left(struct ftd_net *fn)
 		.origin = fn->cfg.node,
 	};
 
-	broadcast(fn, &n, FTD_NODE_NONE);
+	broadcast(fn, &n);
 }
 
 static void emit_iface(struct ftd_net *fn, enum ftd_event_type type, u32 node, u32 inc,
@@ -502,7 +512,7 @@ void ftd_dissem_iface(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation
 	/* The caller already flipped peer->rails_down and raised report_key. */
 	emit_iface(fn, dead ? FTD_EV_IFACE_DEAD : FTD_EV_IFACE_RESTORED, peer->id, incarnation,
 		   rail, n.origin);
-	broadcast(fn, &n, FTD_NODE_NONE);
+	broadcast(fn, &n);
 }
 
 /*
@@ -553,7 +563,7 @@ void ftd_dissem_proc(struct ftd_net *fn, u8 kind, u32 job, u32 rank, u32 regid, 
 	};
 
 	if (READ_ONCE(fn->up))
-		broadcast(fn, &n, FTD_NODE_NONE);
+		broadcast(fn, &n);
 }
 
 void ftd_dissem_tell_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation)
@@ -641,6 +651,11 @@ static void rx_notice(struct ftd_net *fn, struct ftd_peer *sender, const u8 *pay
 	}
 	if (ftd_notice_is_probe(n.kind))
 		return;		/* consumed by ftd_fresh_accept() */
+	if (n.kind == FTD_NOTICE_SHARE_ACK) {
+		if (n.subject == sender->id)
+			ftd_span_acked(fn, sender, n.nonce);
+		return;
+	}
 	/* Indirect probes (proto/relay.h): about a suspect, never forwarded. */
 	if (n.kind == FTD_NOTICE_PROBE_REQ) {
 		ftd_relay_request(fn, sender, &n);
@@ -659,7 +674,7 @@ static void rx_notice(struct ftd_net *fn, struct ftd_peer *sender, const u8 *pay
 
 	switch (n.kind) {
 	case FTD_NOTICE_DEAD:
-		news = apply_gone(fn, subject, n.subject_incarnation, FTD_NODE_DEAD, sender->id);
+		news = apply_gone(fn, subject, n.subject_incarnation, FTD_NODE_DEAD);
 		if (news) {
 			tell_dead(fn, subject, n.subject_incarnation, n.origin,
 				  &fn->stats.told);
@@ -667,7 +682,7 @@ static void rx_notice(struct ftd_net *fn, struct ftd_peer *sender, const u8 *pay
 		}
 		break;
 	case FTD_NOTICE_LEFT:
-		news = apply_gone(fn, subject, n.subject_incarnation, FTD_NODE_LEFT, sender->id);
+		news = apply_gone(fn, subject, n.subject_incarnation, FTD_NODE_LEFT);
 		if (news)
 			emit(fn, FTD_EV_NODE_LEFT, n.subject, n.subject_incarnation, n.origin);
 		break;
@@ -725,9 +740,8 @@ static void rx_notice(struct ftd_net *fn, struct ftd_peer *sender, const u8 *pay
 		}
 		break;
 	}
-	if (news)
-		broadcast(fn, &n, sender->id);
-	else
+	/* A share goes on in ftd_dissem_rx; a frame sent to us alone stops here. */
+	if (!news)
 		atomic64_inc(&fn->stats.notices_dup);
 }
 
@@ -747,9 +761,19 @@ void ftd_dissem_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 		ftd_dissem_tell_dead(fn, sender, f->incarnation);
 		return;
 	}
-	/* What the frame brings as news goes on together, a frame per finger. */
+	if (f->flags & FTD_WIRE_F_SHARE)
+		ftd_span_ack(fn, sender, f);
+	/* What the frame brings goes on together, a frame per share (outbox.h). */
 	ftd_outbox_begin();
 	for (i = 0; i < cnt; i++)
 		rx_notice(fn, sender, f->payload + i * FTD_WIRE_NOTICE_LEN);
+	/*
+	 * A share goes on to our own shares of its arc, news to us or not (we
+	 * may have been told directly; the members of our arc have this one
+	 * copy only), unless we forwarded it in a share already (span.h).
+	 */
+	for (i = 0; (f->flags & FTD_WIRE_F_SHARE) && i < cnt; i++)
+		if (!ftd_span_forwarded(fn, f->payload + i * FTD_WIRE_NOTICE_LEN))
+			share_out(fn, f->span_end, f->payload + i * FTD_WIRE_NOTICE_LEN);
 	ftd_outbox_end();
 }

@@ -20,7 +20,7 @@
  * counts it too and fences with us, where it would otherwise wait for a
  * declaration that none of our side may be left to make.
  */
-void ftd_dissem_last_straw(struct ftd_net *fn, u32 subject, u32 incarnation, u32 except);
+void ftd_dissem_last_straw(struct ftd_net *fn, u32 subject, u32 incarnation);
 void ftd_dissem_declare_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation,
 			     struct ftd_peer *const *edges, u32 n_edges);
 /* With quorum > 1: this observer votes peer dead; declares it on a quorum. */

@@ -9,6 +9,7 @@
 #include "fresh.h"
 #include "majority.h"
 #include "outbox.h"
+#include "span.h"
 
 /*
  * What a fenced node concluded while it was cut off is not to be trusted:
@@ -134,6 +135,11 @@ static void fence(struct ftd_net *fn, u32 origin, bool minority, u32 old)
 	else
 		forget_own_verdicts(fn);
 	rcu_read_unlock();
+	/*
+	 * Our shares went out under the old incarnation, and what we forwarded
+	 * then is to be learnt (and forwarded) again.
+	 */
+	ftd_span_reset(fn);
 	ftd_dissem_announce_alive(fn, fn->cfg.node, new);
 	if (minority)
 		pr_info("node %u lost the majority of %u members: fenced itself, declaring nobody until it hears more than half of them, as incarnation %u\n",

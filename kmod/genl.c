@@ -706,7 +706,13 @@ static int ftd_get_stats(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_NOTICE_ITEMS_RX,
 			      atomic64_read(&s->notice_items_rx), FTDETECT_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TICKS_RX_STUCK,
-			      atomic64_read(&s->ticks_rx_stuck), FTDETECT_A_STATS_PAD))
+			      atomic64_read(&s->ticks_rx_stuck), FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_SHARES_RESENT,
+			      atomic64_read(&s->shares_resent), FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_SHARES_HANDED_OVER,
+			      atomic64_read(&s->shares_handed_over), FTDETECT_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_SHARES_DROPPED,
+			      atomic64_read(&s->shares_dropped), FTDETECT_A_STATS_PAD))
 		goto err;
 	nla_nest_end(msg, nest);
 	genlmsg_end(msg, hdr);

@@ -70,7 +70,8 @@ static void rx_frame(struct ftd_net *fn, const u8 *buf, unsigned int len,
 	 * checked once here, its notices then decoded where each is applied.
 	 */
 	if (f.type == FTD_FRAME_NOTICE) {
-		notices = ftd_notices_check(f.payload, f.payload_len);
+		notices = ftd_notices_check(f.payload, f.payload_len,
+					    f.flags & FTD_WIRE_F_SHARE);
 		if (!notices)
 			goto malformed;
 	}

@@ -50,18 +50,20 @@ static int tx_rdma(struct ftd_net *fn, struct ftd_peer *peer, struct ftd_frame *
 	return 0;
 }
 
-int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type,
-		 const u8 *payload, u16 payload_len)
+static int tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type, u8 flags,
+		    u32 span_end, const u8 *payload, u16 payload_len, u64 *seq)
 {
 	struct ftd_rail *rail = &peer->rails[rail_idx];
 	const union ftd_addr *src;
 	struct ftd_frame f = {
 		.type = type,
 		.rail = rail_idx,
+		.flags = flags,
 		.cluster = fn->cfg.cluster,
 		.sender = fn->cfg.node,
 		.incarnation = READ_ONCE(fn->incarnation),
 		.receiver = peer->id,
+		.span_end = span_end,
 	};
 	size_t len = FTD_WIRE_HDR_LEN + payload_len;
 	struct sk_buff *skb;
@@ -104,10 +106,25 @@ int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type
 	rcu_read_unlock();
 	WRITE_ONCE(peer->tx, peer->tx + 1);
 	atomic64_inc(&fn->stats.tx);
+	if (seq)
+		*seq = f.seq;
 	return 0;
 err:
 	atomic64_inc(&fn->stats.tx_err);
 	return -ENOBUFS;
+}
+
+int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type,
+		 const u8 *payload, u16 payload_len)
+{
+	return tx_frame(fn, peer, rail_idx, type, 0, 0, payload, payload_len, NULL);
+}
+
+int ftd_tx_share(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, const u8 *notices,
+		 u16 len, u32 span_end, u64 *seq)
+{
+	return tx_frame(fn, peer, rail_idx, FTD_FRAME_NOTICE, FTD_WIRE_F_SHARE, span_end, notices,
+			len, seq);
 }
 
 void ftd_tx_heartbeat(struct ftd_net *fn, struct ftd_peer *peer)

@@ -17,6 +17,13 @@
 int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type,
 		 const u8 *payload, u16 payload_len);
 
+/*
+ * A share of a spanning broadcast (span.h): notices in a frame flagged
+ * FTD_WIRE_F_SHARE whose arc ends before span_end. *seq: the frame's.
+ */
+int ftd_tx_share(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, const u8 *notices,
+		 u16 len, u32 span_end, u64 *seq);
+
 /* We hear peer again after a silence: socket.h, ftd_socket_hurry_neighbour(). */
 void ftd_tx_hurry_neighbours(struct ftd_net *fn, struct ftd_peer *peer);
 

@@ -6,6 +6,7 @@
 #include "proto/detect.h"
 #include "proto/reach.h"
 #include "proto/watch.h"
+#include "proto/span.h"
 
 /* Room for n members: the peer array and the ring's memory, one allocation. */
 static struct ftd_members *members_alloc(u32 n)
@@ -287,6 +288,39 @@ u32 ftd_members_predecessors_far(struct ftd_net *fn, struct ftd_peer **out, u32 
 		n = ftd_ring_predecessors(&m->ring, pos, max, pos_buf);
 	for (i = 0; i < n; i++)
 		out[i] = m->peers[pos_buf[i]];
+	spin_unlock_bh(&fn->ring_lock);
+	return n;
+}
+
+u32 ftd_members_shares(struct ftd_net *fn, u32 from, u32 end, struct ftd_peer **to, u32 *ends,
+		       u32 max)
+{
+	struct ftd_span_share sh[FTD_MAX_FINGERS];
+	struct ftd_members *m;
+	u32 n = 0, i, lo, hi;
+	s64 pos;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "ftd_members_* without rcu_read_lock");
+	if (max > FTD_MAX_FINGERS)
+		max = FTD_MAX_FINGERS;
+	spin_lock_bh(&fn->ring_lock);
+	m = rcu_dereference(fn->members);
+	if (!m || !m->n || (pos = position_of(m, from)) < 0)
+		goto out;
+	/* The arc ends at the first member at or after end (it need not be one of ours). */
+	for (lo = 0, hi = m->n; lo < hi;) {
+		i = lo + (hi - lo) / 2;
+		if (m->peers[i]->id < end)
+			lo = i + 1;
+		else
+			hi = i;
+	}
+	n = ftd_span_split(&m->ring, pos, lo % m->n, sh, max);
+	for (i = 0; i < n; i++) {
+		to[i] = m->peers[sh[i].to];
+		ends[i] = m->peers[sh[i].end]->id;
+	}
+out:
 	spin_unlock_bh(&fn->ring_lock);
 	return n;
 }

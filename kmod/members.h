@@ -81,6 +81,14 @@ u32 ftd_members_predecessors_of(struct ftd_net *fn, u32 id, struct ftd_peer **ou
 u32 ftd_members_successors_of(struct ftd_net *fn, u32 id, struct ftd_peer **out, u32 max);
 u32 ftd_members_fingers(struct ftd_net *fn, struct ftd_peer **out, u32 max);
 /*
+ * The shares of the arc (from, end) of our ring (proto/span.h), from left
+ * out, end the node id it ends before (from: the whole ring): up to max,
+ * each member in to[i] with its share's end in ends[i]. 0 when from is no
+ * member of ours, or the arc holds no live one.
+ */
+u32 ftd_members_shares(struct ftd_net *fn, u32 from, u32 end, struct ftd_peer **to, u32 *ends,
+		       u32 max);
+/*
  * Up to max members held dead (ftd_watch_tells_of) after node id `from`
  * and before the local node, nearest `from` first, looking at most `scan`
  * positions. Caller holds rcu_read_lock. Returns the count.

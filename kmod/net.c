@@ -20,6 +20,7 @@
 #include "majority.h"
 #include "keys.h"
 #include "rdma_ud.h"
+#include "span.h"
 
 unsigned int ftd_net_id __read_mostly;
 
@@ -183,6 +184,7 @@ static void net_down_locked(struct ftd_net *fn)
 	ftd_dissem_announce_left(fn);	/* not a failure: tell the group */
 	WRITE_ONCE(fn->up, false);
 	ftd_timer_stop(fn);
+	ftd_span_stop(fn);	/* after the timer: no share is sent again */
 	ftd_ud_stop(fn);	/* after the timer: nothing sends on it now */
 	ftd_socket_close(fn);
 	/*
@@ -278,6 +280,10 @@ static __net_init int ftd_net_pernet_init(struct net *net)
 	keys = ftd_keys_new(&fn->cfg);
 	if (!keys)
 		return -ENOMEM;
+	if (ftd_span_init(fn)) {
+		ftd_keys_free(keys);
+		return -ENOMEM;
+	}
 	RCU_INIT_POINTER(fn->keys, keys);
 	return 0;
 }
@@ -296,6 +302,7 @@ static __net_exit void ftd_net_pernet_exit(struct net *net)
 	ftd_link_net_exit(fn);
 	xa_destroy(&fn->peers);
 	ftd_detect_free(fn);
+	ftd_span_free(fn);
 	/* Its last file took the status table and the event log away (ftd_reader_destroy). */
 	if (WARN_ON(fn->status))
 		ftd_status_free(fn->status);

@@ -68,6 +68,7 @@ struct ftd_stats {
 	atomic64_t fenced;
 	atomic64_t rx_stale, rx_replay, rx_unproven;
 	atomic64_t repairs;		/* repair.c */
+	atomic64_t shares_resent, shares_handed_over, shares_dropped;	/* span.c */
 	atomic64_t events_by_type[__FTD_EV_MAX];	/* event.c */
 	/* Silence of the dead at NODE_DEAD (dissem.c): ours, and told us. */
 	struct ftd_latency_hist declared, told;
@@ -127,6 +128,12 @@ struct ftd_net {
 	struct socket __rcu *sock6;
 	struct hrtimer timer;		/* heartbeat emission and detection tick */
 	atomic64_t notice_seq;		/* the seq of our last notice frame */
+	/* span.c: our shares of spanning broadcasts waiting for their acknowledgement */
+	spinlock_t shares_lock;		/* _bh */
+	struct list_head shares;	/* struct ftd_share, oldest first */
+	u32 n_shares;
+	struct hrtimer share_timer;	/* sends them again, hands them over */
+	u64 *shares_seen;		/* FTD_SHARES_SEEN hashes of notices forwarded */
 	struct delayed_work view_work;	/* view.c */
 	struct delayed_work probe_work;	/* fresh.c */
 	struct delayed_work repair_work;	/* repair.c, and its own: */

@@ -4,6 +4,7 @@
 #include <linux/rcupdate.h>
 #include "outbox.h"
 #include "hb_tx.h"
+#include "span.h"
 
 /*
  * Notices queued by the open pass, in order, whatever their peer: a pass
@@ -15,7 +16,8 @@
 
 struct outbox_entry {
 	struct ftd_net *fn;
-	struct ftd_peer *peer;
+	struct ftd_peer *peer;	/* NULL: for the shares of the arc before end (span.h) */
+	u32 end;
 	u8 notice[FTD_WIRE_NOTICE_LEN];
 };
 
@@ -53,24 +55,26 @@ void ftd_outbox_send(struct ftd_net *fn, struct ftd_peer *peer, const u8 *notice
 }
 
 /*
- * Each peer's notices, in the order queued, as few frames as they fit in.
- * A send may queue more (it never opens a pass of its own here, but stay
- * safe): the loop takes whatever is queued until nothing is.
+ * Each peer's notices, and each arc's, in the order queued, as few frames
+ * as they fit in. A send may queue more (it never opens a pass of its own
+ * here, but stay safe): the loop takes whatever is queued until nothing is.
  */
 static void flush(struct outbox *o)
 {
 	struct ftd_net *fn;
 	struct ftd_peer *peer;
-	u32 i, kept;
+	u32 i, kept, end;
 	u16 len;
 
 	while (o->n) {
 		fn = o->e[0].fn;
 		peer = o->e[0].peer;
+		end = o->e[0].end;
 		len = 0;
 		kept = 0;
 		for (i = 0; i < o->n; i++) {
-			if (o->e[i].fn == fn && o->e[i].peer == peer && len < sizeof(o->frame)) {
+			if (o->e[i].fn == fn && o->e[i].peer == peer && o->e[i].end == end &&
+			    len < sizeof(o->frame)) {
 				memcpy(o->frame + len, o->e[i].notice, FTD_WIRE_NOTICE_LEN);
 				len += FTD_WIRE_NOTICE_LEN;
 			} else {
@@ -80,7 +84,10 @@ static void flush(struct outbox *o)
 			}
 		}
 		o->n = kept;
-		ftd_outbox_send(fn, peer, o->frame, len);
+		if (peer)
+			ftd_outbox_send(fn, peer, o->frame, len);
+		else
+			ftd_span_send(fn, end, o->frame, len);
 	}
 }
 
@@ -101,7 +108,7 @@ void ftd_outbox_end(void)
 	local_bh_enable();
 }
 
-bool ftd_outbox_add(struct ftd_net *fn, struct ftd_peer *peer, const u8 *notice)
+static bool add(struct ftd_net *fn, struct ftd_peer *peer, u32 end, const u8 *notice)
 {
 	struct outbox *o;
 	bool queued = false;
@@ -118,6 +125,7 @@ bool ftd_outbox_add(struct ftd_net *fn, struct ftd_peer *peer, const u8 *notice)
 			flush(o);
 		o->e[o->n].fn = fn;
 		o->e[o->n].peer = peer;
+		o->e[o->n].end = end;
 		memcpy(o->e[o->n].notice, notice, FTD_WIRE_NOTICE_LEN);
 		o->n++;
 		queued = true;
@@ -125,13 +133,25 @@ bool ftd_outbox_add(struct ftd_net *fn, struct ftd_peer *peer, const u8 *notice)
 	return queued;
 }
 
+bool ftd_outbox_add(struct ftd_net *fn, struct ftd_peer *peer, const u8 *notice)
+{
+	return add(fn, peer, 0, notice);
+}
+
+bool ftd_outbox_share(struct ftd_net *fn, u32 end, const u8 *notice)
+{
+	return add(fn, NULL, end, notice);
+}
+
 void ftd_outbox_flush(void)
 {
 	struct outbox *o;
 
 	local_bh_disable();
+	rcu_read_lock();
 	o = this_cpu_ptr(outboxes);
 	if (o->depth)
 		flush(o);
+	rcu_read_unlock();
 	local_bh_enable();
 }

@@ -29,6 +29,13 @@ void ftd_outbox_end(void);
 bool ftd_outbox_add(struct ftd_net *fn, struct ftd_peer *peer, const u8 *notice);
 
 /*
+ * Queue the encoded notice (a batchable kind) for our shares of the arc
+ * that ends before end (span.h): what a pass spreads goes out as one
+ * frame per share. False when no pass is open: the caller sends it.
+ */
+bool ftd_outbox_share(struct ftd_net *fn, u32 end, const u8 *notice);
+
+/*
  * Send what this CPU's pass has queued, now: before a fence, whose new
  * incarnation the receivers have not proven (a frame signed with it would
  * be refused), and which must not overtake what was decided before it.

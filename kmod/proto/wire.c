@@ -38,13 +38,17 @@ enum ftd_wire_status ftd_wire_decode(const u8 *buf, size_t len, struct ftd_frame
 	f->rail = buf[H(rail)];
 	f->flags = buf[H(flags)];
 	f->length = ftd_get_be16(buf + H(length));
+	f->span_end = ftd_get_be32(buf + H(span_end));
+	/* The reserved field, and span_end where it means nothing, must be zero. */
 	if (f->length != len || len > FTD_MAX_FRAME || ftd_get_be16(buf + H(reserved)) ||
-	    ftd_get_be32(buf + H(reserved2)))
-		return FTD_WIRE_BAD_LENGTH;	/* the reserved fields too */
+	    (f->span_end && !(f->flags & FTD_WIRE_F_SHARE)))
+		return FTD_WIRE_BAD_LENGTH;
 	if (f->flags & ~__FTD_WIRE_F_ALL)
 		return FTD_WIRE_BAD_FLAGS;
 	if (f->type == 0 || f->type >= __FTD_FRAME_MAX)
 		return FTD_WIRE_BAD_TYPE;
+	if ((f->flags & FTD_WIRE_F_SHARE) && f->type != FTD_FRAME_NOTICE)
+		return FTD_WIRE_BAD_FLAGS;
 
 	f->cluster = ftd_get_be32(buf + H(cluster));
 	f->sender = ftd_get_be32(buf + H(sender));
@@ -92,7 +96,7 @@ size_t ftd_wire_encode(u8 *buf, size_t cap, const struct ftd_frame *f,
 	ftd_put_be64(buf + FTD_WIRE_TX_OFF, f->tx_ns);
 	ftd_put_be64(buf + FTD_WIRE_RX_OFF, 0);
 	ftd_put_be32(buf + H(receiver), f->receiver);
-	ftd_put_be32(buf + H(reserved2), 0);
+	ftd_put_be32(buf + H(span_end), f->flags & FTD_WIRE_F_SHARE ? f->span_end : 0);
 	if (payload_len)
 		memcpy(buf + FTD_WIRE_HDR_LEN, payload, payload_len);
 	ftd_put_be64(buf + FTD_WIRE_MAC_OFF, ftd_wire_mac(buf, len, key));
@@ -165,7 +169,7 @@ bool ftd_notice_decode(const u8 *p, u16 len, struct ftd_notice *n)
 	return true;
 }
 
-u16 ftd_notices_check(const u8 *payload, u16 len)
+u16 ftd_notices_check(const u8 *payload, u16 len, bool share)
 {
 	struct ftd_notice n;
 	u16 i, cnt = len / FTD_WIRE_NOTICE_LEN;
@@ -175,7 +179,7 @@ u16 ftd_notices_check(const u8 *payload, u16 len)
 	for (i = 0; i < cnt; i++)
 		if (!ftd_notice_decode(payload + i * FTD_WIRE_NOTICE_LEN, FTD_WIRE_NOTICE_LEN,
 				       &n) ||
-		    (cnt > 1 && !ftd_notice_batchable(n.kind)))
+		    ((cnt > 1 || share) && !ftd_notice_batchable(n.kind)))
 			return 0;
 	return cnt;
 }

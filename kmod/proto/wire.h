@@ -24,6 +24,7 @@ struct ftd_frame {
 	u64 rx_ns;
 	u64 mac;
 	u32 receiver;	/* the node it is for */
+	u32 span_end;	/* FTD_WIRE_F_SHARE: where its arc ends (proto/span.h) */
 	const u8 *payload;
 	u16 payload_len;
 };
@@ -83,7 +84,8 @@ static inline bool ftd_notice_is_probe(u8 kind)
 static inline bool ftd_notice_has_word(u8 kind)
 {
 	return ftd_notice_is_probe(kind) || kind == FTD_NOTICE_DIGEST ||
-	       kind == FTD_NOTICE_PROBE_REQ || kind == FTD_NOTICE_PROBE_RELAY;
+	       kind == FTD_NOTICE_PROBE_REQ || kind == FTD_NOTICE_PROBE_RELAY ||
+	       kind == FTD_NOTICE_SHARE_ACK;
 }
 
 static inline bool ftd_notice_is_proc(u8 kind)
@@ -114,9 +116,10 @@ void ftd_notice_encode(u8 *payload, const struct ftd_notice *n);
 bool ftd_notice_decode(const u8 *payload, u16 len, struct ftd_notice *n);
 /*
  * A notice frame's payload of len bytes: how many notices it holds, or 0
- * if it is malformed as a whole (any notice malformed, or a control kind
- * beside others). Notice i is then at payload + i * FTD_WIRE_NOTICE_LEN.
+ * if it is malformed as a whole (any notice malformed, a control kind
+ * beside others, or in a share). Notice i is then at payload + i *
+ * FTD_WIRE_NOTICE_LEN.
  */
-u16 ftd_notices_check(const u8 *payload, u16 len);
+u16 ftd_notices_check(const u8 *payload, u16 len, bool share);
 
 #endif

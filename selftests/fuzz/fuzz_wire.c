@@ -105,7 +105,7 @@ static void check_notice_bytes(const u8 *p, u16 len)
 /* A batch is accepted whole or not at all, by the rules of the uapi's "Batches". */
 static void check_batch(const u8 *p, u16 len)
 {
-	u16 cnt = ftd_notices_check(p, len), i, n = len / FTD_WIRE_NOTICE_LEN;
+	u16 cnt = ftd_notices_check(p, len, false), i, n = len / FTD_WIRE_NOTICE_LEN;
 	bool all_ok = len && len % FTD_WIRE_NOTICE_LEN == 0 && n <= FTD_WIRE_NOTICES_MAX;
 	struct ftd_notice m;
 
@@ -194,7 +194,8 @@ static void check_datagram(const u8 *buf, size_t len)
 	CHECK(g.type == f.type && g.rail == f.rail && g.flags == f.flags &&
 	      g.length == f.length && g.cluster == f.cluster && g.sender == f.sender &&
 	      g.incarnation == f.incarnation && g.seq == f.seq && g.tx_ns == f.tx_ns &&
-	      g.rx_ns == 0 && g.receiver == f.receiver && g.payload_len == f.payload_len);
+	      g.rx_ns == 0 && g.receiver == f.receiver && g.payload_len == f.payload_len &&
+	      g.span_end == f.span_end);
 
 	if (f.type == FTD_FRAME_NOTICE)
 		check_batch(f.payload, f.payload_len);
@@ -245,6 +246,7 @@ static void check_encode(const u8 *data, size_t size)
 	f.tx_ns = get64(&r);
 	f.rx_ns = get64(&r);	/* must not reach the wire */
 	f.receiver = get32(&r);
+	f.span_end = get32(&r);	/* on the wire only for a share */
 	/* Room to spare, or too little: a short buffer must be refused. */
 	cap = sel & 0x40 ? get16(&r) % sizeof(out) : sizeof(out);
 
@@ -299,6 +301,10 @@ static void check_encode(const u8 *data, size_t size)
 		CHECK(st == FTD_WIRE_BAD_TYPE);
 		return;
 	}
+	if ((f.flags & FTD_WIRE_F_SHARE) && f.type != FTD_FRAME_NOTICE) {
+		CHECK(st == FTD_WIRE_BAD_FLAGS);
+		return;
+	}
 	if ((f.type == FTD_FRAME_HEARTBEAT && plen != 0) ||
 	    (f.type == FTD_FRAME_NOTICE && (!plen || plen % FTD_WIRE_NOTICE_LEN))) {
 		CHECK(st == FTD_WIRE_BAD_PAYLOAD);
@@ -309,12 +315,13 @@ static void check_encode(const u8 *data, size_t size)
 	      g.length == len && g.cluster == f.cluster && g.sender == f.sender &&
 	      g.incarnation == f.incarnation && g.seq == f.seq && g.tx_ns == f.tx_ns &&
 	      g.rx_ns == 0 && g.receiver == f.receiver && g.payload_len == plen &&
+	      g.span_end == (f.flags & FTD_WIRE_F_SHARE ? f.span_end : 0) &&
 	      g.mac == ftd_wire_mac(out, len, key));
 	CHECK(!memcmp(g.payload, payload, plen));
 	if (f.type == FTD_FRAME_NOTICE && plen == FTD_WIRE_NOTICE_LEN) {
 		CHECK(ftd_notice_decode(g.payload, g.payload_len, &m));
 		CHECK(notice_eq(&n, &m));
-		CHECK(ftd_notices_check(g.payload, g.payload_len) == 1);
+		CHECK(ftd_notices_check(g.payload, g.payload_len, false) == 1);
 	}
 }
 

@@ -52,14 +52,18 @@ static void write_seed(const char *target, const char *name, const void *buf, si
 
 /* ---------------------------------------------------------------- fuzz_wire */
 
-/* A frame of type carrying the cnt notices n[] (none: a heartbeat). */
-static void frame_seed_of(const char *name, u8 type, const struct ftd_notice *n, u16 cnt,
-			  u64 rx_ns)
+/*
+ * A frame of type carrying the cnt notices n[] (none: a heartbeat); a
+ * share of a spanning broadcast ending before span_end if that is not 0.
+ */
+static void frame_seed_span(const char *name, u8 type, const struct ftd_notice *n, u16 cnt,
+			    u64 rx_ns, u32 span_end)
 {
 	struct ftd_frame f = {
 		.type = type, .rail = 1, .cluster = 42, .sender = 3, .incarnation = 1700000000,
 		.seq = type == FTD_FRAME_HEARTBEAT ? (5ULL << 32) + 17 : 9,
 		.tx_ns = 1234567890123ULL, .receiver = 1,
+		.flags = span_end ? FTD_WIRE_F_SHARE : 0, .span_end = span_end,
 	};
 	u8 payload[FTD_WIRE_NOTICES_MAX * FTD_WIRE_NOTICE_LEN], buf[FTD_MAX_FRAME];
 	size_t len;
@@ -73,6 +77,12 @@ static void frame_seed_of(const char *name, u8 type, const struct ftd_notice *n,
 	/* As the receiver's XDP program leaves it: outside the MAC. */
 	ftd_put_be64(buf + FTD_WIRE_RX_OFF, rx_ns);
 	write_seed("fuzz_wire", name, buf, len);
+}
+
+static void frame_seed_of(const char *name, u8 type, const struct ftd_notice *n, u16 cnt,
+			  u64 rx_ns)
+{
+	frame_seed_span(name, type, n, cnt, rx_ns, 0);
 }
 
 static void frame_seed(const char *name, u8 type, const struct ftd_notice *n, u64 rx_ns)
@@ -122,6 +132,11 @@ static void wire_seeds(void)
 					      .subject_incarnation = 1700000001, .origin = 9,
 					      .job = 77, .rank = 3, .regid = 2, .uid = 1000 };
 		frame_seed_of("notice-batch", FTD_FRAME_NOTICE, run, 4, 0);
+		/* The same as a share of a spanning broadcast, and its acknowledgement. */
+		frame_seed_span("notice-share", FTD_FRAME_NOTICE, run, 4, 0, 12);
+		n = (struct ftd_notice){ .kind = FTD_NOTICE_SHARE_ACK, .subject = 3, .origin = 3,
+					 .subject_incarnation = 1700000000, .nonce = 9 };
+		frame_seed("notice-share-ack", FTD_FRAME_NOTICE, &n, 0);
 	}
 }
 

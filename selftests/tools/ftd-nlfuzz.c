@@ -264,7 +264,13 @@ static const char *ename(int e)
 	return buf;
 }
 
-/* ------------------------------------------------------------------ the family's attribute tree */
+/*
+ * ------------------------------------------------------------------ the family's attribute tree
+ *
+ * Each level's table has an entry for every attribute up to its MAX, so
+ * that def_of() never reads past one (an attribute left out is K_UNKNOWN:
+ * any length).
+ */
 
 enum kind { K_UNKNOWN, K_PAD, K_U8, K_U16, K_U32, K_BE32, K_U64, K_IN6, K_KEY, K_HIST, K_NEST };
 enum level { L_TOP, L_NODE, L_ADDRS, L_ADDR, L_DELAY, L_STATS, L_EVENT, L_COUNT };
@@ -277,7 +283,7 @@ struct adef {
 
 enum { V_ANY, V_NODE, V_PORT, V_PERIOD, V_TIMEOUT, V_UP, V_OBS };
 
-static const struct adef top_defs[] = {
+static const struct adef top_defs[FTDETECT_A_MAX + 1] = {
 	[FTDETECT_A_PAD] = { K_PAD },
 	[FTDETECT_A_CLUSTER_ID] = { K_U32 },
 	[FTDETECT_A_LOCAL_NODE] = { K_U32, 0, V_NODE },
@@ -294,7 +300,7 @@ static const struct adef top_defs[] = {
 	[FTDETECT_A_QUORUM] = { K_U8, 0, V_OBS },
 };
 
-static const struct adef node_defs[] = {
+static const struct adef node_defs[FTDETECT_A_NODE_MAX + 1] = {
 	[FTDETECT_A_NODE_PAD] = { K_PAD },
 	[FTDETECT_A_NODE_ID] = { K_U32, 0, V_NODE },
 	[FTDETECT_A_NODE_ADDRS] = { K_NEST, L_ADDRS },
@@ -315,11 +321,11 @@ static const struct adef node_defs[] = {
 	[FTDETECT_A_NODE_PROVEN] = { K_U32 },
 };
 
-static const struct adef addrs_defs[] = {
+static const struct adef addrs_defs[FTDETECT_A_ADDRS_MAX + 1] = {
 	[FTDETECT_A_ADDR] = { K_NEST, L_ADDR },
 };
 
-static const struct adef addr_defs[] = {
+static const struct adef addr_defs[FTDETECT_A_ADDR_MAX + 1] = {
 	[FTDETECT_A_ADDR_PAD] = { K_PAD },
 	[FTDETECT_A_ADDR_INET] = { K_BE32 },
 	[FTDETECT_A_ADDR_INET6] = { K_IN6 },
@@ -330,7 +336,7 @@ static const struct adef addr_defs[] = {
 	[FTDETECT_A_ADDR_DELAY] = { K_NEST, L_DELAY },
 };
 
-static const struct adef delay_defs[] = {
+static const struct adef delay_defs[FTDETECT_A_DELAY_MAX + 1] = {
 	[FTDETECT_A_DELAY_PAD] = { K_PAD },
 	[FTDETECT_A_DELAY_SAMPLES] = { K_U64 },
 	[FTDETECT_A_DELAY_MIN_NS] = { K_U64 },
@@ -339,12 +345,16 @@ static const struct adef delay_defs[] = {
 	[FTDETECT_A_DELAY_HIST] = { K_HIST },
 };
 
-static const struct adef stats_defs[] = {
+static const struct adef stats_defs[FTDETECT_A_STATS_MAX + 1] = {
 	[FTDETECT_A_STATS_PAD] = { K_PAD },
-	[FTDETECT_A_STATS_TX ... FTDETECT_A_STATS_RX_UNPROVEN] = { K_U64 },
+	[FTDETECT_A_STATS_TX ... FTDETECT_A_STATS_TICKS_RX_BEHIND] = { K_U64 },
+	/* EVENTS_BY_TYPE, DECLARED_HIST, TOLD_HIST: arrays, K_UNKNOWN (any length) */
+	[FTDETECT_A_STATS_DECLARED_SUM_NS] = { K_U64 },
+	[FTDETECT_A_STATS_TOLD_SUM_NS] = { K_U64 },
+	[FTDETECT_A_STATS_TICKS_RX_DROPPED ... FTDETECT_A_STATS_MAX] = { K_U64 },
 };
 
-static const struct adef event_defs[] = {
+static const struct adef event_defs[FTDETECT_A_EVENT_MAX + 1] = {
 	[FTDETECT_A_EVENT_PAD] = { K_PAD },
 	[FTDETECT_A_EVENT_TYPE] = { K_U16 },
 	[FTDETECT_A_EVENT_SEQ] = { K_U64 },

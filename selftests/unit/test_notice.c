@@ -150,15 +150,15 @@ TEST(a_batch_of_news_holds_every_notice_in_order)
 
 	/* As many as fit in the largest frame, header included. */
 	EXPECT_EQ(FTD_MAX_FRAME, FTD_WIRE_HDR_LEN + len);
-	ASSERT_EQ(FTD_WIRE_NOTICES_MAX, ftd_notices_check(buf, len));
+	ASSERT_EQ(FTD_WIRE_NOTICES_MAX, ftd_notices_check(buf, len, false));
 	for (i = 0; i < FTD_WIRE_NOTICES_MAX; i++) {
 		ASSERT_TRUE(ftd_notice_decode(buf + i * FTD_WIRE_NOTICE_LEN, FTD_WIRE_NOTICE_LEN,
 					      &out));
 		EXPECT_EQ(i + 1, out.subject);
 	}
-	EXPECT_EQ(1, ftd_notices_check(buf, FTD_WIRE_NOTICE_LEN));
-	EXPECT_EQ(0, ftd_notices_check(buf, 0));
-	EXPECT_EQ(0, ftd_notices_check(buf, FTD_WIRE_NOTICE_LEN + 1));
+	EXPECT_EQ(1, ftd_notices_check(buf, FTD_WIRE_NOTICE_LEN, false));
+	EXPECT_EQ(0, ftd_notices_check(buf, 0, false));
+	EXPECT_EQ(0, ftd_notices_check(buf, FTD_WIRE_NOTICE_LEN + 1, false));
 }
 
 TEST(one_bad_notice_spoils_the_whole_batch)
@@ -166,19 +166,19 @@ TEST(one_bad_notice_spoils_the_whole_batch)
 	u8 buf[4 * FTD_WIRE_NOTICE_LEN];
 	u16 len = batch_of(buf, FTD_NOTICE_ALIVE, 4);
 
-	ASSERT_EQ(4, ftd_notices_check(buf, len));
+	ASSERT_EQ(4, ftd_notices_check(buf, len, false));
 	buf[3 * FTD_WIRE_NOTICE_LEN + 2] = 1;	/* the last one's reserved byte */
-	EXPECT_EQ(0, ftd_notices_check(buf, len));
+	EXPECT_EQ(0, ftd_notices_check(buf, len, false));
 	buf[3 * FTD_WIRE_NOTICE_LEN + 2] = 0;
 	buf[FTD_WIRE_NOTICE_LEN] = __FTD_NOTICE_MAX;	/* the second's kind */
-	EXPECT_EQ(0, ftd_notices_check(buf, len));
+	EXPECT_EQ(0, ftd_notices_check(buf, len, false));
 }
 
 TEST(control_notices_are_alone_in_their_frame)
 {
 	u8 control[] = { FTD_NOTICE_SYNC, FTD_NOTICE_SUSPECT, FTD_NOTICE_PROBE,
 			 FTD_NOTICE_PROBE_ACK, FTD_NOTICE_DIGEST, FTD_NOTICE_PROBE_REQ,
-			 FTD_NOTICE_PROBE_RELAY };
+			 FTD_NOTICE_PROBE_RELAY, FTD_NOTICE_SHARE_ACK };
 	u8 news[] = { FTD_NOTICE_DEAD, FTD_NOTICE_LEFT, FTD_NOTICE_ALIVE, FTD_NOTICE_PROC_REG,
 		      FTD_NOTICE_PROC_DEAD, FTD_NOTICE_PROC_EXIT, FTD_NOTICE_IFACE_DEAD,
 		      FTD_NOTICE_IFACE_RESTORED };
@@ -189,14 +189,17 @@ TEST(control_notices_are_alone_in_their_frame)
 		EXPECT_FALSE(ftd_notice_batchable(control[i]));
 		batch_of(buf, FTD_NOTICE_DEAD, 2);
 		batch_of(buf + FTD_WIRE_NOTICE_LEN, control[i], 1);
-		EXPECT_EQ(0, ftd_notices_check(buf, sizeof(buf)));	/* behind news */
+		EXPECT_EQ(0, ftd_notices_check(buf, sizeof(buf), false));	/* behind news */
 		batch_of(buf, control[i], 1);
-		EXPECT_EQ(1, ftd_notices_check(buf, FTD_WIRE_NOTICE_LEN));	/* alone */
+		EXPECT_EQ(1, ftd_notices_check(buf, FTD_WIRE_NOTICE_LEN, false));	/* alone */
+		/* Never in a share: only news is forwarded. */
+		EXPECT_EQ(0, ftd_notices_check(buf, FTD_WIRE_NOTICE_LEN, true));
 	}
 	for (i = 0; i < sizeof(news); i++) {
 		EXPECT_TRUE(ftd_notice_batchable(news[i]));
 		batch_of(buf, news[i], 2);
-		EXPECT_EQ(2, ftd_notices_check(buf, sizeof(buf)));
+		EXPECT_EQ(2, ftd_notices_check(buf, sizeof(buf), false));
+		EXPECT_EQ(2, ftd_notices_check(buf, sizeof(buf), true));
 	}
 	/* Every kind is one or the other. */
 	EXPECT_EQ(__FTD_NOTICE_MAX - 1, sizeof(control) + sizeof(news));

@@ -187,6 +187,34 @@ TEST(every_covered_byte_is_authenticated)
 	EXPECT_FALSE(ftd_wire_mac_ok(buf, len, key2));
 }
 
+/* A share of a spanning broadcast: the flag and its arc's end travel, under the MAC. */
+TEST(share_round_trip)
+{
+	struct ftd_frame in = sample_frame(), out;
+	u8 buf[FTD_MAX_FRAME], notice[FTD_WIRE_NOTICE_LEN];
+	struct ftd_notice n = { .kind = FTD_NOTICE_DEAD, .subject = 9, .subject_incarnation = 2,
+				.origin = 7 };
+	size_t len;
+
+	ftd_notice_encode(notice, &n);
+	in.type = FTD_FRAME_NOTICE;
+	in.flags = FTD_WIRE_F_SHARE;
+	in.span_end = 77;
+	len = ftd_wire_encode(buf, sizeof(buf), &in, notice, sizeof(notice), ref_key);
+	ASSERT_EQ(FTD_WIRE_OK, ftd_wire_decode(buf, len, &out));
+	EXPECT_EQ(FTD_WIRE_F_SHARE, out.flags);
+	EXPECT_EQ(77, out.span_end);
+	EXPECT_EQ(1, ftd_notices_check(out.payload, out.payload_len, true));
+	EXPECT_TRUE(ftd_wire_mac_ok(buf, len, ref_key));
+	buf[62] ^= 1;	/* another arc: the MAC says no */
+	EXPECT_FALSE(ftd_wire_mac_ok(buf, len, ref_key));
+	/* Not a share: span_end goes out as zero whatever the caller left in it. */
+	in.flags = 0;
+	len = ftd_wire_encode(buf, sizeof(buf), &in, notice, sizeof(notice), ref_key);
+	ASSERT_EQ(FTD_WIRE_OK, ftd_wire_decode(buf, len, &out));
+	EXPECT_EQ(0, out.span_end);
+}
+
 TEST(malformed_frames_are_classified)
 {
 	struct ftd_frame in = sample_frame(), out;
@@ -202,13 +230,15 @@ TEST(malformed_frames_are_classified)
 	EXPECT_EQ(FTD_WIRE_BAD_VERSION, ftd_wire_decode(bad, len, &out));
 	memcpy(bad, buf, len); bad[4] = FTD_WIRE_VERSION - 1;	/* before freshness */
 	EXPECT_EQ(FTD_WIRE_BAD_VERSION, ftd_wire_decode(bad, len, &out));
-	memcpy(bad, buf, len); bad[63] = 1;	/* reserved2 */
+	memcpy(bad, buf, len); bad[63] = 1;	/* span_end, without the share flag */
 	EXPECT_EQ(FTD_WIRE_BAD_LENGTH, ftd_wire_decode(bad, len, &out));
 	memcpy(bad, buf, len); ftd_put_be16(bad + 8, len + 1);
 	EXPECT_EQ(FTD_WIRE_BAD_LENGTH, ftd_wire_decode(bad, len, &out));
 	memcpy(bad, buf, len); ftd_put_be16(bad + 10, 1);
 	EXPECT_EQ(FTD_WIRE_BAD_LENGTH, ftd_wire_decode(bad, len, &out));
-	memcpy(bad, buf, len); bad[7] = 1;
+	memcpy(bad, buf, len); bad[7] = 1;	/* a share, but a heartbeat */
+	EXPECT_EQ(FTD_WIRE_BAD_FLAGS, ftd_wire_decode(bad, len, &out));
+	memcpy(bad, buf, len); bad[7] = 2;	/* no such flag */
 	EXPECT_EQ(FTD_WIRE_BAD_FLAGS, ftd_wire_decode(bad, len, &out));
 	memcpy(bad, buf, len); bad[5] = 0;
 	EXPECT_EQ(FTD_WIRE_BAD_TYPE, ftd_wire_decode(bad, len, &out));

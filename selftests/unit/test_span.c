@@ -159,10 +159,15 @@ TEST(resend_then_hand_over_then_drop)
 	EXPECT_EQ(625000, ftd_span_resend_after(10000000, 40000));
 	EXPECT_EQ(4000000, ftd_span_resend_after(10000000, 1000000));
 	EXPECT_EQ(5000000, ftd_span_resend_after(10000000, 3000000));
-	EXPECT_FALSE(ftd_span_due(t0 + after - 1, t0, after));
-	EXPECT_TRUE(ftd_span_due(t0 + after, t0, after));
+	EXPECT_FALSE(ftd_span_due(t0 + after - 1, t0, 1, after));
+	EXPECT_TRUE(ftd_span_due(t0 + after, t0, 1, after));
+	/* Twice as long after each further send. */
+	EXPECT_FALSE(ftd_span_due(t0 + 2 * after - 1, t0, 2, after));
+	EXPECT_TRUE(ftd_span_due(t0 + 2 * after, t0, 2, after));
+	EXPECT_TRUE(ftd_span_due(t0 + 4 * after, t0, 3, after));
+	EXPECT_EQ(t0 + 128 * after, ftd_span_due_at(t0, 20, after));
 	/* A stamp from after now (another CPU) is no time ago: not due. */
-	EXPECT_FALSE(ftd_span_due(t0, t0 + 5, after));
+	EXPECT_FALSE(ftd_span_due(t0, t0 + 5, 1, after));
 
 	EXPECT_EQ(FTD_SPAN_RESEND, ftd_span_step(t0 + after, t0, 1, give_up, false, false));
 	EXPECT_EQ(FTD_SPAN_RESEND,

@@ -122,6 +122,9 @@ static const struct nla_policy stats_policy[FTDETECT_A_STATS_MAX + 1] = {
 	[FTDETECT_A_STATS_NOTICE_ITEMS_TX] = U64,
 	[FTDETECT_A_STATS_NOTICE_ITEMS_RX] = U64,
 	[FTDETECT_A_STATS_TICKS_RX_STUCK] = U64,
+	[FTDETECT_A_STATS_SHARES_RESENT] = U64,
+	[FTDETECT_A_STATS_SHARES_HANDED_OVER] = U64,
+	[FTDETECT_A_STATS_SHARES_DROPPED] = U64,
 	/* Arrays of any length: checked where they are copied. */
 	[FTDETECT_A_STATS_EVENTS_BY_TYPE] = { .type = NLA_UNSPEC },
 	[FTDETECT_A_STATS_DECLARED_HIST] = { .type = NLA_UNSPEC },
@@ -497,6 +500,9 @@ int ftu_msg_parse_stats(struct nl_msg *msg, struct ftu_stats *st)
 	st->notice_items_tx = get_u64(tb, FTDETECT_A_STATS_NOTICE_ITEMS_TX, &st->present);
 	st->notice_items_rx = get_u64(tb, FTDETECT_A_STATS_NOTICE_ITEMS_RX, &st->present);
 	st->ticks_rx_stuck = get_u64(tb, FTDETECT_A_STATS_TICKS_RX_STUCK, &st->present);
+	st->shares_resent = get_u64(tb, FTDETECT_A_STATS_SHARES_RESENT, &st->present);
+	st->shares_handed_over = get_u64(tb, FTDETECT_A_STATS_SHARES_HANDED_OVER, &st->present);
+	st->shares_dropped = get_u64(tb, FTDETECT_A_STATS_SHARES_DROPPED, &st->present);
 	if (tb[FTDETECT_A_STATS_EVENTS_BY_TYPE]) {
 		struct nlattr *a = tb[FTDETECT_A_STATS_EVENTS_BY_TYPE];
 		size_t n = (size_t)nla_len(a) / sizeof(uint64_t);

@@ -134,6 +134,7 @@ struct ftu_stats {
 	uint64_t relays_asked, relays_sent, relays_heard;	/* indirect probes */
 	uint64_t notice_items_tx, notice_items_rx;	/* notices in the notice frames */
 	uint64_t ticks_rx_stuck;	/* frames waited on a CPU that drained nothing */
+	uint64_t shares_resent, shares_handed_over, shares_dropped;	/* spanning broadcast */
 	/*
 	 * EVENTS_BY_TYPE: the types both this build and the module know;
 	 * the others read 0 (an older module) or are dropped (a newer one).

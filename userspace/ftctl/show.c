@@ -163,7 +163,10 @@ void ftctl_show_print(FILE *f, const struct ftu_config *cfg,
 	X(FTDETECT_A_STATS_RELAYS_HEARD, "relays_heard", relays_heard) \
 	X(FTDETECT_A_STATS_NOTICE_ITEMS_TX, "notice_items_tx", notice_items_tx) \
 	X(FTDETECT_A_STATS_NOTICE_ITEMS_RX, "notice_items_rx", notice_items_rx) \
-	X(FTDETECT_A_STATS_TICKS_RX_STUCK, "ticks_rx_stuck", ticks_rx_stuck)
+	X(FTDETECT_A_STATS_TICKS_RX_STUCK, "ticks_rx_stuck", ticks_rx_stuck) \
+	X(FTDETECT_A_STATS_SHARES_RESENT, "shares_resent", shares_resent) \
+	X(FTDETECT_A_STATS_SHARES_HANDED_OVER, "shares_handed_over", shares_handed_over) \
+	X(FTDETECT_A_STATS_SHARES_DROPPED, "shares_dropped", shares_dropped)
 
 /* The silence histograms: by whom the death was found, and their attributes. */
 static const struct {

@@ -190,6 +190,14 @@ static void instance(FILE *f, const struct ftu_config *cfg, const struct ftu_sta
 	stat_counter(f, st, FTDETECT_A_STATS_TICKS_RX_STUCK, "ticks_rx_stuck_total",
 		     "Ticks at which received frames waited on a CPU that processed none for a period, at least 1 ms (verdicts and the lease held).",
 		     st->ticks_rx_stuck);
+	stat_counter(f, st, FTDETECT_A_STATS_SHARES_RESENT, "shares_resent_total",
+		     "Shares of a spanning broadcast sent again, unacknowledged.",
+		     st->shares_resent);
+	stat_counter(f, st, FTDETECT_A_STATS_SHARES_HANDED_OVER, "shares_handed_over_total",
+		     "Shares handed over to their holder's own shares (unacknowledged, or the holder held dead).",
+		     st->shares_handed_over);
+	stat_counter(f, st, FTDETECT_A_STATS_SHARES_DROPPED, "shares_dropped_total",
+		     "Shares given up (the digests repair what they carried).", st->shares_dropped);
 	if (FTU_HAS(st, FTDETECT_A_STATS_TICK_LATE_MAX_NS)) {
 		family(f, "tick_late_max_seconds", "gauge", "The latest a tick has fired.");
 		seconds(f, "tick_late_max_seconds", "", st->tick_late_max_ns);

@@ -25,8 +25,7 @@ struct sim_msg {
 	u64 ref;	/* heartbeat: its sequence number; notice: its frame (net.h) */
 	u16 hops;	/* notices: hops from the origin, kept out of band */
 	u8 type;	/* enum ftd_frame_type */
-	u32 about;	/* indirect probes: the suspect, or the requester; a notice
-			 * frame with --spanning: its share's end + 1 (span.h) */
+	u32 about;	/* indirect probes: the suspect, or the requester */
 };
 
 /* A queued frame: 16 bytes; the frame itself is msgs[msg]. */

@@ -56,11 +56,10 @@ static void usage(FILE *f)
 "      --declare-unproven  what-if, not the module: a silence that ran out is\n"
 "                          judged at once, before anyone is heard after it\n"
 "                          (the module waits: ftd_detect_silence_proven)\n"
-"      --spanning          what-if, not the module yet: notices travel a\n"
-"                          spanning tree over the fingers, each member one\n"
-"                          copy, acknowledged hop by hop, sent again or\n"
-"                          handed over to the next holders (kmod/proto/span.h);\n"
-"                          a notice sent to a member alone is not forwarded\n"
+"      --flood             what-if, not the module: notices are flooded, each\n"
+"                          node forwarding news to all its fingers (~log2 N\n"
+"                          copies a member; the module before wire v7, whose\n"
+"                          spanning broadcast sends one, kmod/proto/span.h)\n"
 "Network:\n"
 "  -l, --latency DUR       mean one-way latency (default 20us)\n"
 "  -j, --jitter DUR        jitter around the mean (default 5us)\n"
@@ -177,7 +176,7 @@ static int split(char *s, char **out, const char *opt)
 
 int main(int argc, char **argv)
 {
-	enum { O_JDIST = 256, O_QUORUM, O_ISOLATED, O_NO_REPAIR, O_NO_RELAY, O_NO_TELL, O_UNPROVEN, O_SPANNING, O_ADJ, O_CUT, O_LAYOUT, O_MODE, O_FIRST, O_WARMUP, O_TAIL,
+	enum { O_JDIST = 256, O_QUORUM, O_ISOLATED, O_NO_REPAIR, O_NO_RELAY, O_NO_TELL, O_UNPROVEN, O_FLOOD, O_ADJ, O_CUT, O_LAYOUT, O_MODE, O_FIRST, O_WARMUP, O_TAIL,
 	       O_LIMIT, O_SEED, O_JSON };
 	static const struct option opts[] = {
 		{ "nodes", required_argument, NULL, 'n' },
@@ -193,7 +192,7 @@ int main(int argc, char **argv)
 		{ "no-relay", no_argument, NULL, O_NO_RELAY },
 		{ "no-tell-preds", no_argument, NULL, O_NO_TELL },
 		{ "declare-unproven", no_argument, NULL, O_UNPROVEN },
-		{ "spanning", no_argument, NULL, O_SPANNING },
+		{ "flood", no_argument, NULL, O_FLOOD },
 		{ "loss", required_argument, NULL, 'L' },
 		{ "scenario", required_argument, NULL, 's' },
 		{ "adjacent", required_argument, NULL, O_ADJ },
@@ -290,8 +289,8 @@ int main(int argc, char **argv)
 		case O_UNPROVEN:
 			base.declare_unproven = true;
 			break;
-		case O_SPANNING:
-			base.spanning = true;
+		case O_FLOOD:
+			base.flood = true;
 			break;
 		case O_ADJ:
 			base.adjacent = parse_u64("--adjacent", optarg, 1, 1000000);
@@ -390,7 +389,7 @@ int main(int argc, char **argv)
 		       n_seeds > 1 ? ".." : "",
 		       base.isolated_after_ns ? ", WHAT-IF isolation rule (not the module's)" : "",
 		       base.declare_unproven ? ", WHAT-IF unproven silences judged (not the module)" : "",
-		       base.spanning ? ", WHAT-IF spanning broadcast (not the module yet)" : "");
+		       base.flood ? ", WHAT-IF flooded notices (not the module)" : "");
 		sim_report_table_header(stdout);
 	}
 	for (a = 0; a < n_nodes; a++) {

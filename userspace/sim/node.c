@@ -86,7 +86,7 @@ static int32_t notice_item(struct sim *s, const struct ftd_notice *n)
 	return -1;
 }
 
-/* --spanning: n from v to the shares of the arc (v, end) (span.h). */
+/* n from v to the shares of the arc (v, end) (span.h). */
 static void span_out(struct sim *s, u32 v, const struct ftd_notice *n, u32 end, u32 hops)
 {
 	u8 payload[FTD_WIRE_NOTICE_LEN];
@@ -98,15 +98,15 @@ static void span_out(struct sim *s, u32 v, const struct ftd_notice *n, u32 end, 
 }
 
 /*
- * dissem.c broadcast(): n to v's fingers, except the node it came from;
- * --spanning: to v's shares of the whole ring.
+ * dissem.c broadcast(): n to v's shares of the whole ring; --flood: to
+ * v's fingers, except the node it came from.
  */
 static void broadcast(struct sim *s, u32 v, const struct ftd_notice *n, u32 except, u32 hops)
 {
 	u32 fingers[FTD_MAX_FINGERS], cnt;
 	int32_t item;
 
-	if (s->cfg->spanning) {
+	if (!s->cfg->flood) {
 		/* Ours: a copy of another declarer's tree is not forwarded again. */
 		item = notice_item(s, n);
 		if (item >= 0)
@@ -741,8 +741,8 @@ static void rx_notice(struct sim *s, u32 v, const struct sim_msg *m, const struc
 	}
 	if (!news)
 		s->rep.notices_dup++;
-	/* --spanning: a share goes on in notice_rx; a frame sent to v alone stops here. */
-	else if (!s->cfg->spanning)
+	/* A share goes on in notice_rx; a frame sent to v alone stops here (--flood: news goes on). */
+	else if (s->cfg->flood)
 		broadcast(s, v, &n, m->src, m->hops);
 }
 
@@ -755,13 +755,15 @@ static void notice_rx(struct sim *s, u32 v, const struct sim_msg *m)
 	struct ftd_frame f;
 	u16 cnt = 0, i;
 	int32_t item;
-	bool ok;
+	bool ok, share;
 
 	ok = ftd_wire_decode(sim_frame_buf(fr), fr->len, &f) == FTD_WIRE_OK &&
 	     f.type == FTD_FRAME_NOTICE && f.cluster == s->cluster &&
 	     f.sender == sim_node_id(m->src) &&
 	     ftd_wire_mac_ok(sim_frame_buf(fr), fr->len, s->key) &&
-	     (cnt = ftd_notices_check(f.payload, f.payload_len)) != 0;
+	     (cnt = ftd_notices_check(f.payload, f.payload_len,
+				      f.flags & FTD_WIRE_F_SHARE)) != 0;
+	share = ok && (f.flags & FTD_WIRE_F_SHARE);
 	/* The frame goes back to the pool now: what is applied is a copy. */
 	if (ok)
 		memcpy(payload, f.payload, f.payload_len);
@@ -772,7 +774,7 @@ static void notice_rx(struct sim *s, u32 v, const struct sim_msg *m)
 	}
 	s->nodes[v].last_rx_ns = s->now;
 	s->rep.notices_rx++;
-	if (s->cfg->spanning && m->about)
+	if (share)
 		sim_span_ack(s, v, m);
 	/* What the frame brings as news goes on together (outbox.h). */
 	sim_outbox_begin(s, v);
@@ -785,11 +787,11 @@ static void notice_rx(struct sim *s, u32 v, const struct sim_msg *m)
 	 * been told directly; the members of its share have this one copy
 	 * only), unless v forwarded it in a share already (span.h).
 	 */
-	for (i = 0; s->cfg->spanning && m->about && i < cnt; i++) {
+	for (i = 0; share && i < cnt; i++) {
 		ftd_notice_decode(payload + i * FTD_WIRE_NOTICE_LEN, FTD_WIRE_NOTICE_LEN, &n);
 		item = notice_item(s, &n);
 		if (item >= 0 && !sim_span_forwarded(s, v, (u32)item))
-			span_out(s, v, &n, m->about - 1, m->hops + 1u);
+			span_out(s, v, &n, sim_node_pos(f.span_end), m->hops + 1u);
 	}
 	sim_outbox_end(s);
 }

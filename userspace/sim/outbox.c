@@ -2,14 +2,16 @@
 #include "sim/sim.h"
 #include "sim/outbox.h"
 
-s64 sim_notice_frame(struct sim *s, u32 v, const u8 *payload, u16 len)
+s64 sim_notice_frame(struct sim *s, u32 v, const u8 *payload, u16 len, bool share, u32 end)
 {
 	struct ftd_frame f = {
 		.type = FTD_FRAME_NOTICE,
+		.flags = share ? FTD_WIRE_F_SHARE : 0,
 		.cluster = s->cluster,
 		.sender = sim_node_id(v),
 		.incarnation = s->nodes[v].incarnation,
 		.tx_ns = s->now,
+		.span_end = share ? sim_node_id(end) : 0,
 	};
 	struct sim_frame *fr;
 	s64 idx;
@@ -31,7 +33,7 @@ void sim_send_notices(struct sim *s, u32 v, const u8 *payload, u16 len, const u3
 	s64 idx;
 	u32 i;
 
-	idx = sim_notice_frame(s, v, payload, len);
+	idx = sim_notice_frame(s, v, payload, len, false, 0);
 	if (idx < 0)
 		return;
 	fr = sim_net_frame(&s->net, idx);

@@ -27,7 +27,7 @@ struct sim_outbox {
 	u32 n_notices, n_dsts;
 	u8 notice[SIM_OUTBOX_NOTICES][FTD_WIRE_NOTICE_LEN];
 	struct sim_outbox_dst d[SIM_OUTBOX_DSTS];
-	/* --spanning: the notices for the tree, each with its arc's end (span.h) */
+	/* the notices for the shares, each with its arc's end (span.h) */
 	u32 n_tree;
 	u16 tree_hops;
 	u8 tree[SIM_OUTBOX_NOTICES][FTD_WIRE_NOTICE_LEN];
@@ -48,11 +48,15 @@ void sim_outbox_end(struct sim *s);
 bool sim_outbox_add(struct sim *s, u32 v, const struct ftd_notice *n, const u32 *dst, u32 cnt,
 		    u16 hops);
 
-/* A notice frame of v's holding the len bytes at payload, unsent (net.h); -1: no memory. */
-s64 sim_notice_frame(struct sim *s, u32 v, const u8 *payload, u16 len);
+/*
+ * A notice frame of v's holding the len bytes at payload, unsent (net.h);
+ * a share (span.h) if share, its arc ending before position end. -1: no
+ * memory.
+ */
+s64 sim_notice_frame(struct sim *s, u32 v, const u8 *payload, u16 len, bool share, u32 end);
 
 /*
- * --spanning: queue notice n from v for the shares of the arc (v, end),
+ * Queue notice n from v for the shares of the arc (v, end),
  * at hops; false when no pass of v's is open (the caller sends it alone).
  */
 bool sim_outbox_tree(struct sim *s, u32 v, const struct ftd_notice *n, u32 end, u16 hops);

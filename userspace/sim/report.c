@@ -176,7 +176,7 @@ void sim_report_finish(struct sim *s, struct sim_result *res)
 	res->probes = s->rep.probes;
 	res->relays_asked = s->rep.relays_asked;
 	res->relays_heard = s->rep.relays_heard;
-	res->spanning = s->cfg->spanning;
+	res->flood = s->cfg->flood;
 	res->span_acks = s->net.count[SIM_MSG_SPAN_ACK].sent;
 	res->span_resends = s->span.resends;
 	res->span_handovers = s->span.handovers;
@@ -298,7 +298,7 @@ void sim_report_json(FILE *f, const struct sim_result *res)
 	KU("relays_heard", res->relays_heard);
 	KU("isolated_after_ns", res->isolated_after_ns);
 	KB("declare_unproven", res->declare_unproven);
-	KB("spanning", res->spanning);
+	KB("flood", res->flood);
 	KU("span_acks", res->span_acks);
 	KU("span_resends", res->span_resends);
 	KU("span_handovers", res->span_handovers);

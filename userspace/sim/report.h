@@ -93,7 +93,7 @@ struct sim_result {
 	bool relay;				/* indirect probes: likewise */
 	u64 isolated_after_ns;			/* what-if knob, 0: as the module (timeout / 2) */
 	bool declare_unproven;			/* what-if knob, false: as the module */
-	bool spanning;				/* what-if: the spanning broadcast (span.h) */
+	bool flood;				/* what-if: flooded notices, not the spanning broadcast */
 	u64 span_acks, span_resends, span_handovers, span_drops;	/* its acknowledgements,
 							 * shares sent again, handed over, given up */
 	bool complete;			/* every receiver knew before the time limit */

@@ -117,7 +117,7 @@ static int setup(struct sim *s, const struct sim_config *cfg)
 		return -1;
 	cap = failures + (failures > SIM_SPARE_ITEMS ? failures : SIM_SPARE_ITEMS);
 	if (sim_view_init(&s->view, n, cap, cfg->k) || sim_report_init(&s->rep, n, s->view.cap) ||
-	    sim_quorum_init(&s->quorum, n, s->view.cap) || (cfg->spanning && sim_span_init(&s->span, n, s->view.words)))
+	    sim_quorum_init(&s->quorum, n, s->view.cap) || (!cfg->flood && sim_span_init(&s->span, n, s->view.words)))
 		return -1;
 	return sim_scenario_setup(s);
 }

@@ -54,7 +54,7 @@ struct sim_config {
 	bool no_relay;		/* what-if: no indirect probes (before relay.c) */
 	bool no_tell_preds;	/* what-if: a declarer tells the broadcast only */
 	bool declare_unproven;	/* what-if: no ftd_detect_silence_proven() */
-	bool spanning;		/* what-if: notices over a spanning tree (proto/span.h) */
+	bool flood;		/* what-if: notices flooded over the fingers (wire v6) */
 	struct sim_net_config net;
 	u32 adjacent;		/* SIM_SC_ADJACENT: how many */
 	u32 cut;		/* SIM_SC_PARTITION: how many */

@@ -80,47 +80,55 @@ static void arm(struct sim *s, u32 v, u64 t)
 		sim_fail(s, "out of memory (event queue)");
 }
 
-/* Send frame to the holder of [to, end), and wait for its acknowledgement. */
-static void send_share(struct sim *s, u32 v, u32 frame, u32 to, u32 end, u16 hops)
+/* The len bytes of notices to the holder of [to, end) in a share, waiting for its acknowledgement. */
+static void send_share(struct sim *s, u32 v, const u8 *payload, u16 len, u32 to, u32 end,
+		       u16 hops)
 {
 	struct sim_span *sp = &s->span;
+	s64 frame = sim_notice_frame(s, v, payload, len, true, end);
 	struct sim_msg m = {
 		.src = v,
 		.dst = to,
-		.ref = frame,
 		.hops = hops,
 		.type = FTD_FRAME_NOTICE,
-		.about = end + 1,
 	};
-	u32 i = wait_new(s);
+	u32 i;
 
-	if (i == SIM_SPAN_NONE)
+	if (frame < 0)
 		return;
+	i = wait_new(s);
+	if (i == SIM_SPAN_NONE) {
+		sim_net_frame_put(&s->net, (u32)frame);
+		return;
+	}
+	m.ref = (u64)frame;
 	sp->w[i] = (struct sim_span_wait){
-		.first_ns = s->now, .sent_ns = s->now, .frame = frame, .to = to, .end = end,
+		.first_ns = s->now, .sent_ns = s->now, .frame = (u32)frame, .to = to, .end = end,
 		.next = sp->head[v], .hops = hops, .sends = 1,
 	};
 	sp->head[v] = i;
 	sim_net_frame(&s->net, frame)->refs++;	/* the waiting share's */
+	s->rep.notice_items += len / FTD_WIRE_NOTICE_LEN;
 	if (sim_net_send(&s->net, s->now, &m))
 		sim_fail(s, "out of memory (event queue)");
 	arm(s, v, s->now + resend_after(s, v));
 }
 
-void sim_span_send(struct sim *s, u32 v, u32 end, const u8 *payload, u16 len, u16 hops)
+/* The len bytes of notices from v to the shares of the arc (from, end), from left out. */
+static u32 split(struct sim *s, u32 v, const u8 *payload, u16 len, u32 from, u32 end, u16 hops)
 {
 	struct ftd_span_share sh[FTD_MAX_FINGERS];
-	s64 frame = sim_notice_frame(s, v, payload, len);
 	u32 n, i;
 
-	if (frame < 0)
-		return;
-	sim_net_frame(&s->net, frame)->refs++;	/* ours, while the shares go out */
-	n = sim_view_span(&s->view, v, v, end, sh, FTD_MAX_FINGERS);
+	n = sim_view_span(&s->view, v, from, end, sh, FTD_MAX_FINGERS);
 	for (i = 0; i < n; i++)
-		send_share(s, v, (u32)frame, sh[i].to, sh[i].end, hops);
-	s->rep.notice_items += (u64)n * (len / FTD_WIRE_NOTICE_LEN);
-	sim_net_frame_put(&s->net, (u32)frame);
+		send_share(s, v, payload, len, sh[i].to, sh[i].end, hops);
+	return n;
+}
+
+void sim_span_send(struct sim *s, u32 v, u32 end, const u8 *payload, u16 len, u16 hops)
+{
+	split(s, v, payload, len, v, end, hops);
 }
 
 void sim_span_ack(struct sim *s, u32 v, const struct sim_msg *m)
@@ -173,10 +181,14 @@ void sim_span_timer(struct sim *s, const struct sim_msg *m)
 {
 	struct sim_span *sp = &s->span;
 	u32 v = m->dst, i = sp->head[v], next, kept = SIM_SPAN_NONE, n, j;
-	u64 after = resend_after(s, v), due = 0;
+	u64 after = resend_after(s, v), due = 0, t;
+	u8 payload[FTD_WIRE_NOTICES_MAX * FTD_WIRE_NOTICE_LEN];
 	struct ftd_span_share sh[FTD_MAX_FINGERS];
 	struct sim_span_wait w;
+	struct sim_frame *fr;
 	bool dead, keep;
+	s64 frame;
+	u16 len;
 
 	if (m->ref != sp->timer_at[v])
 		return;		/* armed again to fire sooner: that one counts */
@@ -189,9 +201,12 @@ void sim_span_timer(struct sim *s, const struct sim_msg *m)
 		w = sp->w[i];
 		next = w.next;
 		keep = true;
-		if (ftd_span_due(s->now, w.sent_ns, after)) {
+		if (ftd_span_due(s->now, w.sent_ns, w.sends, after)) {
 			dead = holds_dead(s, v, w.to);
 			n = sim_view_span(&s->view, v, w.to, w.end, sh, FTD_MAX_FINGERS);
+			fr = sim_net_frame(&s->net, w.frame);
+			len = fr->len - FTD_WIRE_HDR_LEN;
+			memcpy(payload, sim_frame_buf(fr) + FTD_WIRE_HDR_LEN, len);
 			switch (ftd_span_step(s->now, w.first_ns, w.sends, s->cfg->timeout_ns, dead,
 					      !n)) {
 			case FTD_SPAN_RESEND:
@@ -200,18 +215,27 @@ void sim_span_timer(struct sim *s, const struct sim_msg *m)
 				sp->resends++;
 				if (sim_net_send(&s->net, s->now, &(struct sim_msg){
 							.src = v, .dst = w.to, .ref = w.frame,
-							.hops = w.hops, .type = FTD_FRAME_NOTICE,
-							.about = w.end + 1 }))
+							.hops = w.hops, .type = FTD_FRAME_NOTICE }))
 					sim_fail(s, "out of memory (event queue)");
 				break;
 			case FTD_SPAN_HAND_OVER:
 				sp->handovers++;
 				/* send_share() may move the table: entries by index only. */
 				for (j = 0; j < n; j++)
-					send_share(s, v, w.frame, sh[j].to, sh[j].end, w.hops);
-				sp->w[i].end = sh[0].to;	/* the holder, alone */
-				sp->w[i].sent_ns = s->now;
+					send_share(s, v, payload, len, sh[j].to, sh[j].end, w.hops);
 				keep = !dead;
+				if (!keep)
+					break;
+				/* The holder, alone: its share's frame names the new end. */
+				frame = sim_notice_frame(s, v, payload, len, true, sh[0].to);
+				if (frame < 0)
+					break;
+				sim_net_frame(&s->net, frame)->refs++;
+				sim_net_frame_put(&s->net, w.frame);
+				w.frame = (u32)frame;
+				sp->w[i].frame = (u32)frame;
+				sp->w[i].end = sh[0].to;
+				sp->w[i].sent_ns = s->now;
 				break;
 			case FTD_SPAN_DROP:
 				sp->drops++;
@@ -232,8 +256,9 @@ void sim_span_timer(struct sim *s, const struct sim_msg *m)
 		next = sp->w[kept].next;
 		sp->w[kept].next = sp->head[v];
 		sp->head[v] = kept;
-		if (!due || sp->w[kept].sent_ns + after < due)
-			due = sp->w[kept].sent_ns + after;
+		t = ftd_span_due_at(sp->w[kept].sent_ns, sp->w[kept].sends, after);
+		if (!due || t < due)
+			due = t;
 		kept = next;
 	}
 	if (due)

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The spanning broadcast (kmod/proto/span.h) for simulated nodes, with
- * --spanning (a what-if until the module sends notices so): each share a
- * node sends is kept until its holder acknowledges it, sent again, or
- * handed over to the holder's own shares, when the sender's share timer
- * fires (a message to itself, SIM_MSG_SPAN_TIMER, never lost).
+ * the module's span.c: each share a node sends is kept until its holder
+ * acknowledges it, sent again, or handed over to the holder's own shares,
+ * when the sender's share timer fires (a message to itself,
+ * SIM_MSG_SPAN_TIMER, never lost). --flood: none of it.
  *
- * A share travels as a notice frame whose sim_msg.about is the share's
- * end + 1 (0: a frame sent to its receiver alone, which it forwards to
- * nobody); the acknowledgement names the frame (sim_msg.ref). A frame is
- * kept while a share of it waits, so that name is unique meanwhile.
+ * A share is a notice frame of its own, flagged FTD_WIRE_F_SHARE with its
+ * arc's end, as the module's; the acknowledgement names the frame
+ * (sim_msg.ref, where the module's names its seq). A frame is kept while
+ * its share waits, so that name is unique meanwhile.
  */
 #ifndef FTD_SIM_SPAN_H
 #define FTD_SIM_SPAN_H

@@ -60,7 +60,9 @@
  *                            are rewritten in flight and so are not covered
  *       56    4 receiver     the node id the frame is for: a frame captured on
  *                            its way to one node is worthless at another
- *       60    4 reserved2    zero
+ *       60    4 span_end     a share of a spanning broadcast (FTD_WIRE_F_SHARE,
+ *                            notice frames only): the node id its arc of the
+ *                            ring ends before (see "Notices" below); else zero
  *       64    - payload      type-specific, see below
  *
  * A frame is accepted only if magic, version, length, flags, cluster and mac
@@ -92,12 +94,15 @@
 #include <linux/ioctl.h>
 
 #define FTD_WIRE_MAGIC		0x46544454U	/* "FTDT" */
-#define FTD_WIRE_VERSION	6	/* 2: notice seq, receiver, PROBE, rank owner;
+#define FTD_WIRE_VERSION	7	/* 2: notice seq, receiver, PROBE, rank owner;
 					 * 3: DIGEST; 4: PROBE_REQ, PROBE_RELAY;
 					 * 5: DIGEST counts live ranks, views
 					 * carry ended ones (FTD_NOTICE_F_VIEW);
 					 * 6: a notice frame carries up to
-					 * FTD_WIRE_NOTICES_MAX news notices */
+					 * FTD_WIRE_NOTICES_MAX news notices;
+					 * 7: notices spread as shares of a
+					 * spanning broadcast (FTD_WIRE_F_SHARE,
+					 * span_end, SHARE_ACK) */
 #define FTD_DEFAULT_PORT	7061
 #define FTD_KEY_LEN		16		/* SipHash-2-4 key */
 #define FTD_KEYS_ACCEPTED_MAX	3		/* keys accepted besides the one we send with */
@@ -122,14 +127,27 @@ enum ftd_frame_type {
  * successors in the ring of members ordered by node id, and observes its k
  * live predecessors; seq numbers one stream per (sender, rail).
  *
- * Notices: what the group decided or must know, spread by reliable
- * broadcast: the originator sends a notice to its fingers (the live members
- * at ring distances 1, 2, 4, ...), and every node forwards a notice to its
- * own fingers the first time it sees it, so every live node receives it in
- * O(log N) hops over many paths. The header's sender is the forwarder; the
+ * Notices: what the group decided or must know, spread by a spanning
+ * broadcast over the fingers (the live members at ring distances 1, 2, 4,
+ * ...; kmod/proto/span.h): every live node receives one copy, within
+ * ceil(log2 N) hops. A broadcast hands out arcs of the ring: the
+ * originator's is the whole ring; the holder of an arc sends the notices
+ * to its fingers inside it, each as a share (FTD_WIRE_F_SHARE) whose
+ * arc runs from that finger up to the next one (the last: up to the end
+ * of the holder's arc), the header's span_end naming the node id the arc
+ * ends before (the originator's own id for the last share of the whole
+ * ring). A receiver acknowledges each share at once (SHARE_ACK, on the
+ * rail it came) and forwards its notices to its own shares of its arc,
+ * news to it or not, unless it forwarded them in a share already. A
+ * share not acknowledged is sent again (ftd_span_resend_after()), after
+ * FTD_SPAN_SENDS sends, or at once when its holder is held dead, the rest
+ * of its arc is handed over to the shares its holder would have made,
+ * and the holder alone is sent to until it answers, is held dead, or a
+ * timeout went by. A notice frame without the flag is for its receiver
+ * alone: applied, never forwarded. The header's sender is the forwarder; the
  * notice names the node it is about (subject, at an incarnation) and the
  * node that decided it (origin). Deduplication is by the subject's state:
- * a notice that changes nothing is neither delivered nor forwarded.
+ * a notice that changes nothing is not delivered.
  *
  *   kind                 subject              meaning
  *   FTD_NOTICE_DEAD      declared node        the origin observed it silent for the timeout
@@ -184,18 +202,22 @@ enum ftd_frame_type {
  *                                             forwarded). A lossy or broken link between
  *                                             two live nodes is thus no death while
  *                                             others reach the suspect (kmod/proto/relay.h)
+ *   FTD_NOTICE_SHARE_ACK the sender           a share received: the 64-bit word is the
+ *                                             seq of its frame; sent on the rail the
+ *                                             share came on (never forwarded)
  *
  * A node that first hears a node (it joined, or restarted) sends it its
  * view: one notice per node it knows (ALIVE, DEAD or LEFT, itself included),
  * and for each node up the registrations it holds of it (PROC_REG for a
  * live one, PROC_DEAD or PROC_EXIT with FTD_NOTICE_F_VIEW for one that
  * ended), directly, with a SYNC asking for the other's view in return. Whatever is
- * news in a view is applied and broadcast like any notice, so a node that
- * starts late, or was cut off, catches up with the group's state. The
- * DIGEST exchange does the same between any two members whose views differ
- * after a notice was lost, so every notice reaches every live node in the
- * end: a death or a leave at most once per incarnation, the end of a rank's
- * registration at most once per registration.
+ * news in a view is applied (not forwarded: it is for its receiver), so a
+ * node that starts late, or was cut off, catches up with the group's
+ * state. The DIGEST exchange does the same between any two members whose
+ * views differ after a notice was lost (a share lost past its resends, a
+ * holder that crashed while forwarding), so every notice reaches every
+ * live node in the end: a death or a leave at most once per incarnation,
+ * the end of a rank's registration at most once per registration.
  *
  * Rail reports come from several observers and may cross in flight, so
  * each carries the subject's heartbeat seq on that rail where it was made:
@@ -245,6 +267,7 @@ enum ftd_notice_kind {
 	FTD_NOTICE_DIGEST,
 	FTD_NOTICE_PROBE_REQ,
 	FTD_NOTICE_PROBE_RELAY,
+	FTD_NOTICE_SHARE_ACK,
 	__FTD_NOTICE_MAX
 };
 
@@ -273,7 +296,8 @@ struct ftd_wire_notice {
 		__be64 rail_seq;	/* IFACE_*: the rail's heartbeat seq the
 					 * report was made at (see below) */
 		__be64 nonce;		/* PROBE, PROBE_ACK, PROBE_REQ,
-					 * PROBE_RELAY; DIGEST: the digest */
+					 * PROBE_RELAY; DIGEST: the digest;
+					 * SHARE_ACK: the share's seq */
 	};
 	union {
 		struct {
@@ -295,10 +319,10 @@ struct ftd_wire_notice {
  * back: as many as fit in FTD_MAX_FRAME. Several only of the kinds that
  * are news to apply (ftd_notice_batchable() in kmod/proto/wire.h: DEAD,
  * LEFT, ALIVE, PROC_*, IFACE_*); a control notice (SYNC, PROBE,
- * PROBE_ACK, DIGEST, PROBE_REQ, PROBE_RELAY, SUSPECT) is alone in its
- * frame. A frame any of whose notices is malformed, or that mixes a
- * control notice with others, is malformed as a whole: nothing of it is
- * applied. The notices of a frame are applied in order, as if each had
+ * PROBE_ACK, DIGEST, PROBE_REQ, PROBE_RELAY, SUSPECT, SHARE_ACK) is
+ * alone in its frame, and never in a share. A frame any of whose notices
+ * is malformed, that mixes a control notice with others, or a share that
+ * holds one, is malformed as a whole: nothing of it is applied. The notices of a frame are applied in order, as if each had
  * come in a frame of its own (same sender, seq and freshness); a node
  * sends, in one frame to each finger, what one tick decided or one
  * received frame brought as news, so deaths declared together travel
@@ -307,7 +331,9 @@ struct ftd_wire_notice {
  */
 #define FTD_WIRE_NOTICES_MAX	((FTD_MAX_FRAME - FTD_WIRE_HDR_LEN) / FTD_WIRE_NOTICE_LEN)
 
-#define __FTD_WIRE_F_ALL	0x00
+/* Header flags: a notice frame that is a share of a spanning broadcast (span_end set). */
+#define FTD_WIRE_F_SHARE	0x01
+#define __FTD_WIRE_F_ALL	0x01
 
 struct ftd_wire_hdr {
 	__be32 magic;
@@ -325,7 +351,7 @@ struct ftd_wire_hdr {
 	__be64 rx_ns;
 	__be64 mac;
 	__be32 receiver;
-	__be32 reserved2;
+	__be32 span_end;
 };
 
 #define FTD_WIRE_HDR_LEN	64
@@ -900,6 +926,14 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *                                             a silence of less than 4 deadlines
  *                                             declared nobody then, and the lease held
  *                                             (the overload rule, docs/detection.md)
+ *       FTDETECT_A_STATS_SHARES_RESENT u64    shares of a spanning broadcast sent again,
+ *                                             unacknowledged (section 1, "Notices")
+ *       FTDETECT_A_STATS_SHARES_HANDED_OVER u64 shares whose rest went to their holder's
+ *                                             own shares (unacknowledged after
+ *                                             FTD_SPAN_SENDS sends, or the holder held dead)
+ *       FTDETECT_A_STATS_SHARES_DROPPED u64   shares given up: a holder alone that never
+ *                                             answered, or more shares waiting than
+ *                                             FTD_SHARES_WAITING_MAX (the digests repair)
  *
  *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
  *     FTDETECT_A_EVENT               nest
@@ -1112,6 +1146,9 @@ enum ftdetect_stats_attr {
 	FTDETECT_A_STATS_NOTICE_ITEMS_TX,
 	FTDETECT_A_STATS_NOTICE_ITEMS_RX,
 	FTDETECT_A_STATS_TICKS_RX_STUCK,
+	FTDETECT_A_STATS_SHARES_RESENT,
+	FTDETECT_A_STATS_SHARES_HANDED_OVER,
+	FTDETECT_A_STATS_SHARES_DROPPED,
 	__FTDETECT_A_STATS_MAX
 };
 #define FTDETECT_A_STATS_MAX (__FTDETECT_A_STATS_MAX - 1)
