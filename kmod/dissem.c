@@ -230,7 +230,10 @@ static bool apply_gone(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
 	    (inc == peer->incarnation && peer->state != FTD_NODE_DEAD &&
 	     peer->state != FTD_NODE_LEFT)) {
 		live = peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT;
-		/* Only a majority declares (proto/partition.h); a minority passes nothing on. */
+		/*
+		 * Only a majority declares (proto/partition.h): a minority applies
+		 * nothing (a share still goes on to its arc, whose members judge).
+		 */
 		if (to == FTD_NODE_DEAD)
 			pv = live ? ftd_majority_judge(fn, peer, now) :
 			     ftd_majority_takes_hearsay(fn) ? FTD_PARTITION_APPLY :

@@ -26,8 +26,8 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: ftdsim [OPTION]...\n"
 "Simulate the ftdetect protocol (heartbeats to k ring successors, suspicion,\n"
-"declaration, reliable broadcast of notices over ring fingers) for N nodes,\n"
-"with the protocol core the kernel module compiles (kmod/proto/). Every run\n"
+"declaration, a spanning broadcast of notices over the ring's fingers) for N\n"
+"nodes, with the protocol core the kernel module compiles (kmod/proto/). Every run\n"
 "checks that each live node delivers each failure exactly once.\n"
 "\n"
 "Lists (N, scenario, loss, seed) are comma-separated; every combination runs.\n"

@@ -240,9 +240,10 @@ enum ftd_frame_type {
  *
  * Only a majority declares (kmod/proto/partition.h): deaths that come
  * within four timeouts of each other are weighed against the members held
- * live before the first of them; a node applies (and passes on) such a
- * death only if the members it holds live stay more than half of those, or
- * exactly half with the lowest node id among them. A death that would
+ * live before the first of them; a node applies such a death only if the
+ * members it holds live stay more than half of those, or exactly half with
+ * the lowest node id among them (a share it holds goes on to its arc
+ * either way: each member there judges for itself). A death that would
  * leave it fewer fences it instead (FENCED, origin itself): it forgets its
  * view and declares nobody until it holds more than half of that
  * membership live again, when the partition heals. A node past k deaths
