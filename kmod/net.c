@@ -169,6 +169,8 @@ static int net_up_locked(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	WRITE_ONCE(fn->up, true);
 	ftd_link_recheck_net(fn);
 	ftd_status_config(fn);
+	/* A frame handled while we went down may have left a share behind. */
+	ftd_span_reset(fn);
 	ftd_timer_start(fn);
 	ftd_fresh_probe_kick(fn);
 	ftd_repair_start(fn);

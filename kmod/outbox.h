@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Notices to one peer within one pass (a tick, a received notice frame,
- * a slice of a view), sent together in one frame per rail: the uapi
- * header's "Batches". The deaths one tick declares, or the news one
- * frame brought, go to each finger in one frame instead of one each.
+ * Notices to one peer, or for the shares of one arc (span.h), within one
+ * pass (a tick, a received notice frame, a slice of a view), sent
+ * together in one frame per rail: the uapi header's "Batches". The deaths
+ * one tick declares, or what one share brought, go to each share in one
+ * frame instead of one each.
  * Per CPU, with BHs off from ftd_outbox_begin() to ftd_outbox_end();
  * passes nest, the outermost one sends.
  */
