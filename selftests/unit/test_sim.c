@@ -213,6 +213,33 @@ TEST(spanning_loss_resent_exactly_once)
 }
 
 /*
+ * Hops slower than half a period (1 ms / 10 ms, 3 ms +- 0.5 ms a hop): a
+ * share waits two round trips before it is sent again. Capped at half a
+ * period, every share went again and was handed over before its
+ * acknowledgement could come back: 86 frames a node and death.
+ */
+TEST(slow_hops_are_not_sent_again)
+{
+	struct sim_config cfg;
+	struct sim_result res;
+
+	config(&cfg, 1000, SIM_SC_SINGLE);
+	cfg.period_ns = 1000000;
+	cfg.timeout_ns = 10000000;
+	cfg.net.latency_ns = 3000000;
+	cfg.net.jitter_ns = 500000;
+	ASSERT_EQ(0, sim_run(&cfg, &res));
+	TH_LOG("3 ms a hop: all know %.1f ms, %.2f frames a node and death, %llu sent again",
+	       res.all_know_ns / 1e6,
+	       (double)(res.notice_frames + res.span_acks) / res.receivers / res.failures,
+	       (unsigned long long)res.span_resends);
+	ASSERT_EXACTLY_ONCE(res);
+	ASSERT_EQ(0, res.span_resends);
+	/* A share and an acknowledgement from each of the two declarers, and their tells. */
+	ASSERT_LE(res.notice_frames + res.span_acks, 5 * res.receivers);
+}
+
+/*
  * A rack whose members hold shares: a share sent to a dead member is
  * handed over, at doubling distances, to the live members past the run.
  */

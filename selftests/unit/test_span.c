@@ -158,7 +158,9 @@ TEST(resend_then_hand_over_then_drop)
 	EXPECT_EQ(625000, after);
 	EXPECT_EQ(625000, ftd_span_resend_after(10000000, 40000));
 	EXPECT_EQ(4000000, ftd_span_resend_after(10000000, 1000000));
-	EXPECT_EQ(5000000, ftd_span_resend_after(10000000, 3000000));
+	EXPECT_EQ(6000000, ftd_span_resend_after(10000000, 3000000));
+	/* Never before two round trips could bring the acknowledgement back. */
+	EXPECT_EQ(12000000, ftd_span_resend_after(1000000, 6000000));
 	EXPECT_FALSE(ftd_span_due(t0 + after - 1, t0, 1, after));
 	EXPECT_TRUE(ftd_span_due(t0 + after, t0, 1, after));
 	/* Twice as long after each further send. */
