@@ -514,7 +514,7 @@ dkms-install:
 	-dkms remove -m ftdetect -v $(DKMS_VERSION) --all >/dev/null 2>&1
 	rm -rf $(DKMS_SRC)
 	mkdir -p $(DKMS_SRC)/selftests/vm
-	cp -r Makefile dkms.conf kmod include $(DKMS_SRC)/
+	cp -r Makefile Kbuild dkms.conf kmod include $(DKMS_SRC)/
 	cp selftests/vm/kernel-release $(DKMS_SRC)/selftests/vm/
 	dkms add -m ftdetect -v $(DKMS_VERSION)
 	dkms build -m ftdetect -v $(DKMS_VERSION) -k $(DKMS_KERNEL)
@@ -545,4 +545,5 @@ deb: deps
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean
+	rm -f Module.symvers modules.order	# left by a build from the top (Kbuild)
 	rm -rf $(B)
