@@ -58,8 +58,8 @@ void ftd_members_discard(struct ftd_members *m)
 	kvfree(m);
 }
 
-/* Position of node id in m, or -1. */
-static s64 position_of(const struct ftd_members *m, u32 id)
+/* Position of the first member of m whose id is id or more (m->n: none). */
+static u32 position_at_or_after(const struct ftd_members *m, u32 id)
 {
 	u32 lo = 0, hi = m->n;
 
@@ -71,6 +71,14 @@ static s64 position_of(const struct ftd_members *m, u32 id)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* Position of node id in m, or -1. */
+static s64 position_of(const struct ftd_members *m, u32 id)
+{
+	u32 lo = position_at_or_after(m, id);
+
 	/* Not "cond ? lo : -1": that is a u32, and -1 would be a huge position. */
 	if (lo < m->n && m->peers[lo]->id == id)
 		return lo;
@@ -297,7 +305,7 @@ u32 ftd_members_shares(struct ftd_net *fn, u32 from, u32 end, struct ftd_peer **
 {
 	struct ftd_span_share sh[FTD_MAX_FINGERS];
 	struct ftd_members *m;
-	u32 n = 0, i, lo, hi;
+	u32 n = 0, i;
 	s64 pos;
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "ftd_members_* without rcu_read_lock");
@@ -308,14 +316,7 @@ u32 ftd_members_shares(struct ftd_net *fn, u32 from, u32 end, struct ftd_peer **
 	if (!m || !m->n || (pos = position_of(m, from)) < 0)
 		goto out;
 	/* The arc ends at the first member at or after end (it need not be one of ours). */
-	for (lo = 0, hi = m->n; lo < hi;) {
-		i = lo + (hi - lo) / 2;
-		if (m->peers[i]->id < end)
-			lo = i + 1;
-		else
-			hi = i;
-	}
-	n = ftd_span_split(&m->ring, pos, lo % m->n, sh, max);
+	n = ftd_span_split(&m->ring, pos, position_at_or_after(m, end) % m->n, sh, max);
 	for (i = 0; i < n; i++) {
 		to[i] = m->peers[sh[i].to];
 		ends[i] = m->peers[sh[i].end]->id;

@@ -433,6 +433,16 @@ first_event_time() { event_query first "$1" "$2" node "$3"; }
 
 has_event() { [ "$(count_events "$@")" -ge 1 ]; }
 
+# all_hold_dead VICTIM NODE...: every NODE's device log (watch_events) has
+# NODE_DEAD VICTIM.
+all_hold_dead() {
+	local victim=$1 i
+	shift
+	for i in "$@"; do
+		has_event "$FTD_TMP/dev.$i" NODE_DEAD "$victim" || return 1
+	done
+}
+
 # suspected_rejoiners SINCE_NS WINDOW_MS OBSERVERS -- REJOINERS: after a
 # heal at SINCE_NS, log each OBSERVER that suspected a REJOINER within
 # WINDOW_MS of learning it back (its first NODE_RESTORED or NODE_ALIVE of

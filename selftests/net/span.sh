@@ -44,13 +44,7 @@ sum_counter() {
 survivors=$(seq 1 9)
 frames0=$(notice_frames $survivors)
 cut_node 10 > /dev/null
-all_know_10() {
-	local i
-	for i in $survivors; do
-		has_event "$FTD_TMP/dev.$i" NODE_DEAD 10 || return 1
-	done
-}
-wait_until 20 all_know_10 || { n 1 ftstat; fail "node 10 not declared dead everywhere"; }
+wait_until 20 all_hold_dead 10 $survivors || { n 1 ftstat; fail "node 10 not declared dead everywhere"; }
 sleep $(( (2 * TIMEOUT_MS + 999) / 1000 ))	# time for a copy to show up
 notice_cost "$frames0" 1 $survivors
 for i in $survivors; do
@@ -70,13 +64,7 @@ resent0=$(sum_counter shares_resent $others)
 handed0=$(sum_counter shares_handed_over $others)
 cut=$(cut_node 9)
 after=$(jq '.after_ns' <<< "$cut")
-others_know_9() {
-	local i
-	for i in $others; do
-		has_event "$FTD_TMP/dev.$i" NODE_DEAD 9 || return 1
-	done
-}
-wait_until 20 others_know_9 || { n 1 ftstat; fail "node 9 not declared dead at $others"; }
+wait_until 20 all_hold_dead 9 $others || { n 1 ftstat; fail "node 9 not declared dead at $others"; }
 bound=$(( (2 * TIMEOUT_MS + 2 * PERIOD_MS) * 1000000 ))
 worst=0
 for i in $others; do
@@ -96,9 +84,8 @@ for i in $deaf; do
 	n "$i" tc qdisc del dev "n${i}r0" clsact || fail "filter off node $i"
 done
 
-knows_9() { has_event "$FTD_TMP/dev.$1" NODE_DEAD 9; }
 for i in $deaf; do
-	wait_until 30 knows_9 "$i" ||
+	wait_until 30 all_hold_dead 9 "$i" ||
 		{ n "$i" ftstat; n "$i" ftctl stats; fail "node $i never learnt of node 9's death"; }
 done
 sleep 1

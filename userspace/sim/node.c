@@ -47,13 +47,6 @@ static void learn(struct sim *s, u32 v, u32 item)
 	s->nodes[v].learned_ns = s->now;
 }
 
-static bool holds_dead(struct sim *s, u32 v, u32 pos)
-{
-	int32_t item = sim_view_find_node(&s->view, pos);
-
-	return item >= 0 && sim_view_knows(&s->view, v, item);
-}
-
 /*
  * dissem.c send_to / broadcast: n from v to each of dst[0..cnt) but
  * `except` and n's subject; in v's pass (outbox.h) with what else the
@@ -145,7 +138,7 @@ static struct ftd_digest digest_of(struct sim *s, u32 v)
 		if (it->kind == SIM_ITEM_NODE_DEAD)
 			ftd_digest_add(&d, sim_node_id(it->node), s->nodes[it->node].incarnation,
 				       FTD_NODE_DEAD);
-		else if (!holds_dead(s, v, it->node))
+		else if (!sim_view_holds_dead(&s->view, v, it->node))
 			ftd_digest_add_ranks(&d, sim_node_id(it->node),
 					     s->nodes[it->node].incarnation,
 					     0 - ftd_digest_rank_word(it->regid));
@@ -166,7 +159,7 @@ static void send_view(struct sim *s, u32 v, u32 to)
 		it = &s->view.items[i];
 		x = it->node;
 		if (!sim_view_knows(&s->view, v, i) ||
-		    (it->kind == SIM_ITEM_PROC_DEAD && holds_dead(s, v, x)))
+		    (it->kind == SIM_ITEM_PROC_DEAD && sim_view_holds_dead(&s->view, v, x)))
 			continue;
 		send_to(s, v, to, &(struct ftd_notice){
 				.kind = it->kind == SIM_ITEM_NODE_DEAD ? FTD_NOTICE_DEAD :
@@ -643,7 +636,7 @@ static void heard(struct sim *s, u32 v, const struct sim_msg *m)
 	enum ftd_node_state old;
 	struct sim_obs *o;
 
-	if (holds_dead(s, v, m->src)) {
+	if (sim_view_holds_dead(&s->view, v, m->src)) {
 		s->rep.tell_dead++;	/* fail-stop: the module tells it it is dead */
 		return;
 	}
@@ -697,7 +690,7 @@ static void rx_notice(struct sim *s, u32 v, const struct sim_msg *m, const struc
 	}
 	/* Both from the sender itself, never forwarded. */
 	if (n.kind == FTD_NOTICE_DIGEST || n.kind == FTD_NOTICE_SYNC) {
-		if (subject != m->src || holds_dead(s, v, m->src))
+		if (subject != m->src || sim_view_holds_dead(&s->view, v, m->src))
 			return;
 		if (n.kind == FTD_NOTICE_DIGEST)
 			digest_rx(s, v, m->src, &n);
@@ -838,7 +831,7 @@ void sim_node_rx(struct sim *s, const struct sim_msg *m)
 		 * carries the request back (the module keeps it, per suspect).
 		 */
 		node->last_rx_ns = s->now;
-		if (!holds_dead(s, m->dst, m->about))
+		if (!sim_view_holds_dead(&s->view, m->dst, m->about))
 			send_msg(s, &(struct sim_msg){ .src = m->dst, .dst = m->about, .ref = m->ref,
 						       .about = m->src, .type = SIM_MSG_RELAY_PROBE });
 		return;
@@ -861,7 +854,7 @@ void sim_node_rx(struct sim *s, const struct sim_msg *m)
 		return;
 	case SIM_MSG_RELAY:		/* relay.c ftd_relay_heard: about the suspect */
 		node->last_rx_ns = s->now;
-		if (!holds_dead(s, m->dst, m->about))	/* in the ring only */
+		if (!sim_view_holds_dead(&s->view, m->dst, m->about))	/* in the ring only */
 			heard(s, m->dst, &(struct sim_msg){ .src = m->about, .dst = m->dst,
 							    .ref = m->ref, .type = SIM_MSG_RELAY });
 		return;

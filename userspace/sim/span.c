@@ -170,13 +170,6 @@ void sim_span_acked(struct sim *s, const struct sim_msg *m)
 	/* Acknowledged already (a copy sent again), or handed over: nothing waits. */
 }
 
-static bool holds_dead(struct sim *s, u32 v, u32 pos)
-{
-	int32_t item = sim_view_find_node(&s->view, pos);
-
-	return item >= 0 && sim_view_knows(&s->view, v, item);
-}
-
 void sim_span_timer(struct sim *s, const struct sim_msg *m)
 {
 	struct sim_span *sp = &s->span;
@@ -202,11 +195,8 @@ void sim_span_timer(struct sim *s, const struct sim_msg *m)
 		next = w.next;
 		keep = true;
 		if (ftd_span_due(s->now, w.sent_ns, w.sends, after)) {
-			dead = holds_dead(s, v, w.to);
+			dead = sim_view_holds_dead(&s->view, v, w.to);
 			n = sim_view_span(&s->view, v, w.to, w.end, sh, FTD_MAX_FINGERS);
-			fr = sim_net_frame(&s->net, w.frame);
-			len = fr->len - FTD_WIRE_HDR_LEN;
-			memcpy(payload, sim_frame_buf(fr) + FTD_WIRE_HDR_LEN, len);
 			switch (ftd_span_step(s->now, w.first_ns, w.sends, s->cfg->timeout_ns, dead,
 					      !n)) {
 			case FTD_SPAN_RESEND:
@@ -220,6 +210,10 @@ void sim_span_timer(struct sim *s, const struct sim_msg *m)
 				break;
 			case FTD_SPAN_HAND_OVER:
 				sp->handovers++;
+				/* A copy: sim_notice_frame() may move the frames. */
+				fr = sim_net_frame(&s->net, w.frame);
+				len = fr->len - FTD_WIRE_HDR_LEN;
+				memcpy(payload, sim_frame_buf(fr) + FTD_WIRE_HDR_LEN, len);
 				/* send_share() may move the table: entries by index only. */
 				for (j = 0; j < n; j++)
 					send_share(s, v, payload, len, sh[j].to, sh[j].end, w.hops);

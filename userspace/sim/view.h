@@ -78,6 +78,14 @@ static inline bool sim_view_knows(const struct sim_view *v, u32 node, u32 item)
 	return v->known[(size_t)node * v->words + item / 64] >> (item % 64) & 1;
 }
 
+/* Does node hold the node at pos dead? */
+static inline bool sim_view_holds_dead(const struct sim_view *v, u32 node, u32 pos)
+{
+	int32_t item = sim_view_find_node(v, pos);
+
+	return item >= 0 && sim_view_knows(v, node, (u32)item);
+}
+
 /* node learns item (it must not know it yet). */
 void sim_view_learn(struct sim_view *v, u32 node, u32 item);
 
