@@ -15,8 +15,9 @@
 #   - node 1 neither declares anyone nor fences itself (its lease holds
 #     while frames wait on a CPU that processes none);
 #   - nobody declares node 1: its heartbeats leave on time from CPU 0;
-#   - the module counted the stuck ticks (TICKS_RX_STUCK): the stall
-#     happened, and the test fails if it did not.
+#   - the module counted the stuck ticks (TICKS_RX_STUCK) once node 1
+#     suspected someone; a stall too short for that (a busy host) runs the
+#     test again from the start (lib.sh again_or_fail), three tries.
 #
 #   n1 n2 n3 ── br0     n1r0's receives → CPU 1 (rps_cpus); timers on CPU 0
 #
@@ -121,6 +122,16 @@ for ((i = 1; i <= N; i++)); do
 done
 wait_until 10 all_alive || not_up "not every node held every other alive after the stall"
 stuck=$(($(stat_counter 1 ticks_rx_stuck) - stuck0))
+# The module looks at the backlogs only while a verdict is near (someone
+# suspect: half a timeout of silence). A stall that ended before node 1
+# suspected anyone (the burst handled before the hog took CPU 1, on a busy
+# host) brought no verdict near: the window this test needs was missed.
+suspected=0
+for ((j = 2; j <= N; j++)); do
+	suspected=$((suspected + $(count_events "$FTD_TMP/dev.1" NODE_SUSPECT "$j")))
+done
+[ "$stuck" -gt 0 ] || [ "$suspected" -gt 0 ] ||
+	again_or_fail "node 1's stall ended before it suspected anyone (stats: $(n 1 ftctl stats -j | jq -c '{ticks_rx_behind, ticks_rx_stuck}'))"
 [ "$stuck" -gt 0 ] ||
 	fail "node 1 counted no stuck tick, though its receives waited on CPU 1 (stats: $(n 1 ftctl stats -j | jq -c '{ticks, ticks_late, ticks_rx_behind, ticks_rx_dropped, ticks_rx_stuck}'))"
 log "node 1 counted $stuck stuck ticks; nobody declared anyone dead, nobody fenced"
