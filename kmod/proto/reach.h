@@ -21,23 +21,36 @@
  * FTD_REACH_SAMPLE members it holds live, drawn at random from the whole
  * ring (proto/ring.h ftd_ring_sample_live), each every quarter of a
  * timeout until heard, and after a timeout counts those it heard (an
- * answer, a heartbeat, anything valid). Fewer than a quarter heard: it is
+ * answer, a heartbeat, anything valid); a check that finds it in a
+ * minority is made once more at once, with a fresh sample, and only a
+ * second such verdict fences. Members of the sample it declared
+ * dead meanwhile count neither way: they are the burst's deaths, not the
+ * part of the cluster it fails to reach (counted, a node of the majority
+ * that drew half its sample among 490 of 1,000 cut off at random heard 7
+ * of 32 at 20 % loss now and then, and fenced itself: ftdsim). Fewer than
+ * a quarter of the rest heard: it is
  * in a minority of the burst's membership (or, without a burst, of the
  * members it held live when the check began), fenced as by the partition
  * rule, until it holds more than half of them live again. A burst's check is made again each time its deaths double, so
  * an island whose first check came before its cut is still caught.
  *
  * An island of a fraction f of the cluster hears about f of its sample
- * (binomial, 32 asked): it fences at its first check with a probability
- * of 0.96 at an eighth of the cluster, above 0.999 at a sixteenth, and
- * each doubling of the deaths checks again; islands larger than that are
- * fenced by the partition rule as their count crosses half. A node of the
- * majority hears at least half of its sample, less loss (each member is
- * asked four times, so 20 % loss each way leaves 98 % answering): a rack
- * failure leaves most of the sample answering, and in an even split of a
- * large cluster a node of the winning half is fenced by one check with a
- * probability of about 0.001 (7 or fewer heard of 32), the price of
- * catching islands without a cluster-wide exchange.
+ * (binomial, 32 asked): it fences at its first check and the one that
+ * confirms it with a probability of 0.92 at an eighth of the cluster, of
+ * 0.999 at a sixteenth, and each doubling of the deaths checks again;
+ * islands larger than that are fenced by the partition rule as their
+ * count crosses half. A node of the majority hears at least half of its
+ * sample, less loss (each member is asked four times, so 20 % loss each
+ * way leaves 98 % answering): a rack failure leaves most of the sample
+ * answering. In an even split of a large cluster, while the losing half
+ * is still held live, a node of the winning half finds itself in a
+ * minority with a probability of about 0.001 per check (7 or fewer heard
+ * of 32): with one check as the verdict, an even split of 10,000 nodes
+ * fenced a dozen of the winning half (ftdsim), each check repeated as
+ * the deaths double. The confirming check asks members drawn a timeout
+ * later, most of the losing half declared by then: at most about 1e-6
+ * per check, the price of catching islands without a cluster-wide
+ * exchange.
  *
  * A starved node judges nothing (answers may wait in its receive queues);
  * the check waits for a tick on time.
@@ -58,13 +71,15 @@ struct ftd_reach {
 	u32 deaths;			/* the burst's deaths that started it; 0: a restart */
 	u32 burst;			/* the burst the next check is for */
 	u32 next;			/* its deaths that start that check; 0: k + 1 */
+	bool confirming;		/* the check before found a minority */
 	u32 ids[FTD_REACH_SAMPLE];	/* the sample's node ids */
 };
 
 enum ftd_reach_verdict {
 	FTD_REACH_WAIT,		/* no check, or not over yet */
 	FTD_REACH_HELD,		/* we reach the cluster */
-	FTD_REACH_FENCE,	/* we do not: a minority */
+	FTD_REACH_AGAIN,	/* a minority once: ask a fresh sample now (ftd_reach_start) */
+	FTD_REACH_FENCE,	/* a minority twice running: we do not reach it */
 };
 
 /*
@@ -83,6 +98,7 @@ static inline bool ftd_reach_due(struct ftd_reach *r, u32 burst, u32 deaths, u32
 	}
 	if (r->since_ns)
 		return false;
+	r->confirming = false;	/* a confirmation that asked nobody lapsed */
 	r->deaths = 0;
 	if (deaths && deaths >= (r->next ? r->next : k + 1)) {
 		r->next = 2 * deaths;
@@ -92,7 +108,10 @@ static inline bool ftd_reach_due(struct ftd_reach *r, u32 burst, u32 deaths, u32
 	return restarted;
 }
 
-/* The sample is drawn (asked of a membership of members): the check runs from now_ns. */
+/*
+ * The sample is drawn (asked of a membership of members): the check runs
+ * from now_ns. After FTD_REACH_AGAIN, the same membership (r->members).
+ */
 static inline void ftd_reach_start(struct ftd_reach *r, u32 asked, u32 members, u64 now_ns)
 {
 	r->asked = asked;
@@ -102,16 +121,25 @@ static inline void ftd_reach_start(struct ftd_reach *r, u32 asked, u32 members, 
 
 /*
  * The check under way, at now_ns, heard: how many of the sample were
- * heard since it began. Over after a timeout, unless starved (then at the
- * next tick on time).
+ * heard since it began; held: how many of it we still hold live. Over
+ * after a timeout, unless starved (then at the next tick on time).
  */
-static inline enum ftd_reach_verdict ftd_reach_judge(struct ftd_reach *r, u32 heard, u64 now_ns,
-						     u64 timeout_ns, bool starved)
+static inline enum ftd_reach_verdict ftd_reach_judge(struct ftd_reach *r, u32 heard, u32 held,
+						     u64 now_ns, u64 timeout_ns, bool starved)
 {
 	if (!r->since_ns || ftd_elapsed(now_ns, r->since_ns) < timeout_ns || starved)
 		return FTD_REACH_WAIT;
 	r->since_ns = 0;
-	return 4 * heard < r->asked ? FTD_REACH_FENCE : FTD_REACH_HELD;
+	if (4 * heard >= held) {
+		r->confirming = false;
+		return FTD_REACH_HELD;
+	}
+	if (r->confirming) {
+		r->confirming = false;
+		return FTD_REACH_FENCE;
+	}
+	r->confirming = true;
+	return FTD_REACH_AGAIN;
 }
 
 #endif

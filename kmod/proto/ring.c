@@ -122,13 +122,44 @@ u32 ftd_ring_random_live(const struct ftd_ring *r, u32 j)
 	return live_select(r, j + 1);
 }
 
+static u32 gcd(u32 a, u32 b)
+{
+	while (b) {
+		u32 t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * About live / phi (40503 / 2^16), made coprime to live: successive asks
+ * land far apart (a run of silent members is left after a step or two),
+ * and live steps still meet every live member once.
+ */
+static u32 sweep_stride(u32 live)
+{
+	u32 s = (u32)(((u64)live * 40503) >> 16);
+
+	if (!s)
+		s = 1;
+	while (gcd(s, live) != 1)
+		s++;
+	return s;
+}
+
 u32 ftd_ring_sweep_live(const struct ftd_ring *r, u32 self, u32 *cursor, u32 max, u32 *out)
 {
-	u32 n = 0, i, pos;
+	u32 n = 0, i, pos, j, stride;
 
+	if (!r->live)
+		return 0;
+	stride = sweep_stride(r->live);
 	for (i = 0; n < max && i <= max && i < r->live; i++) {
-		pos = ftd_ring_random_live(r, *cursor % r->live);
-		*cursor = *cursor % r->live + 1;
+		j = *cursor % r->live;
+		pos = ftd_ring_random_live(r, j);
+		*cursor = j < r->live - stride ? j + stride : j - (r->live - stride);
 		if (pos != self)
 			out[n++] = pos;
 	}

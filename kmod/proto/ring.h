@@ -60,11 +60,15 @@ u32 ftd_ring_fingers(const struct ftd_ring *r, u32 pos, u32 *out, u32 max);
 u32 ftd_ring_random_live(const struct ftd_ring *r, u32 j);
 
 /*
- * Up to max live members other than self, in ring order from the
- * cursor-th live one, each at most once; the cursor moves past them. A
- * node that hears nobody asks members in turn: it reaches every live one
- * within live/max rounds, where random picks could miss the only one left
- * alive for long (and its lease would run out, proto/lease.h).
+ * Up to max live members other than self, from the cursor-th live one on
+ * in steps of about live / phi (coprime to live), each at most once; the
+ * cursor moves past them. A node that hears nobody asks members in turn:
+ * it reaches every live one within live/max rounds, where random picks
+ * could miss the only one left alive for long (and its lease would run
+ * out, proto/lease.h). Not in ring order: next to a run of silent members
+ * (a rack, a third of the ring cut off, not yet declared) asks in ring
+ * order met only the run for as many rounds as it is long, and the lease
+ * of a node on the side that goes on ran out (ftdsim).
  */
 u32 ftd_ring_sweep_live(const struct ftd_ring *r, u32 self, u32 *cursor, u32 max, u32 *out);
 

@@ -13,9 +13,11 @@
 #      reach checks, 2 deaths into the burst, hear the whole sample).
 #   2. 11 and 12 fence themselves (FENCED, origin itself) by their reach
 #      checks (the kernel says so for node 12): 2 deaths into the burst,
-#      each asks a sample of the cluster and hears only the other. The
-#      partition rule alone would have let each deliver 6 of the 10
-#      deaths first (7 timeouts); each delivers at most 4, then stays in a
+#      each asks a sample of the cluster and hears only the other, twice
+#      running (a verdict of minority is confirmed by a fresh sample, a
+#      timeout more). The partition rule alone would have let each
+#      deliver 6 of the 10 deaths first (7 timeouts); each delivers at
+#      most 5, then stays in a
 #      minority (ftctl stats: minority) and declares nobody while the cut
 #      lasts.
 #   3. heal: NODE_RESTORED 11 and 12 once at 1-10, everyone alive, no
@@ -66,13 +68,13 @@ log "nodes $ISLAND cut off together"
 wait_until 30 declared_island || { n 1 ftstat; fail "nodes 1-10 did not all declare $ISLAND dead"; }
 wait_until 30 island_fenced || { show_island; fail "nodes $ISLAND did not both fence themselves"; }
 wait_until 30 island_minority || { show_island; fail "nodes $ISLAND are not both in a minority"; }
-kernel_since "$mark" | grep -q "ftdetect: node 12 heard [0-9]* of the [0-9]* members it asked within a timeout, [0-9]* deaths into a burst" ||
+kernel_since "$mark" | grep -q "ftdetect: node 12 heard [0-9]* of the [0-9]* members it asked within a timeout, twice running, [0-9]* deaths into a burst" ||
 	{ show_island; fail "node 12 was not fenced by its reach check"; }
 for i in $ISLAND; do
 	d=0
 	for j in $MAJOR; do d=$((d + $(count_events "$FTD_TMP/dev.$i" NODE_DEAD "$j"))); done
 	log "node $i: fenced $(( ($(event_query first "$FTD_TMP/dev.$i" FENCED origin "$i") - before) / 1000000 )) ms after the cut, having delivered $d deaths, minority of $(stat_counter "$i" minority); kernel: $(kernel_since "$mark" | grep -o "node $i heard [0-9]* of the [0-9]* members it asked" | tail -1)"
-	[ "$d" -le 4 ] || { show_island; fail "node $i delivered $d deaths before it fenced"; }
+	[ "$d" -le 5 ] || { show_island; fail "node $i delivered $d deaths before it fenced"; }
 done
 
 cut_settled "$TIMEOUT_MS" "$MAJOR" "$ISLAND"

@@ -150,6 +150,36 @@ TEST(a_sweep_asks_every_live_member_in_turn)
 }
 
 /*
+ * A node next to a run of silent members (a rack, or a third of the ring
+ * cut off, not yet declared) that asks them in ring order hears nobody
+ * for as many rounds as the run is long, and its lease runs out although
+ * it is on the side that goes on (ftdsim: a node after a cut-off third
+ * fenced itself). Successive asks land far apart: of any four, one lies
+ * outside a run of a third of the ring, wherever the sweep starts.
+ */
+TEST(successive_sweeps_land_far_apart)
+{
+	static u32 mem[(1000 + 1) + 1000 / 4 + 1];
+	u32 out[2], picks[4], cursor, start, i, in_run;
+	struct ftd_ring r;
+
+	ftd_ring_init(&r, 1000, mem);
+	for (start = 0; start < 1000; start++) {
+		cursor = start;
+		in_run = 0;
+		for (i = 0; i < 4; i++) {
+			ASSERT_EQ(1, ftd_ring_sweep_live(&r, 999, &cursor, 1, out));
+			picks[i] = out[0];
+			in_run += picks[i] >= 100 && picks[i] < 433;
+		}
+		ASSERT_LT(in_run, 4) {
+			TH_LOG("from cursor %u: %u %u %u %u, all in the run", start, picks[0],
+			       picks[1], picks[2], picks[3]);
+		}
+	}
+}
+
+/*
  * A sample is distinct live members other than self, all of them when
  * there are fewer, and uniform: over many draws each live member is
  * picked about as often as any other.

@@ -74,7 +74,8 @@ static void usage(FILE *f)
 "                          partition  nodes are cut off from the rest\n"
 "                          proc       a registered rank crashes (PROC_DEAD)\n"
 "      --adjacent R        adjacent: how many consecutive nodes (default 3)\n"
-"      --cut M             partition: how many nodes are cut off (default 16)\n"
+"      --cut M             partition: how many nodes are cut off (default 16),\n"
+"                          or a share of N as P%% (33.3%%: 333 of 1000)\n"
 "      --cut-layout L      contiguous: consecutive node ids, a rack (default)\n"
 "                          random: anywhere in the ring\n"
 "      --cut-mode M        isolated: a cut node reaches nobody, not even\n"
@@ -140,6 +141,34 @@ static u64 parse_u64(const char *opt, const char *s, u64 min, u64 max)
 		die_usage(opt, s, why);
 	}
 	return v;
+}
+
+/* --cut P%: the share of each N cut off (0: --cut is a count). */
+static double cut_share;
+
+/* --cut M or P%: a count, or a share of N kept in cut_share. */
+static u32 parse_cut(const char *s)
+{
+	size_t len = strlen(s);
+	char *end;
+
+	if (len && s[len - 1] == '%') {
+		errno = 0;
+		cut_share = strtod(s, &end) / 100;
+		if (errno || end != s + len - 1 || !(cut_share > 0 && cut_share < 1))
+			die_usage("--cut", s, "expected a share in (0%, 100%), e.g. 33.3%");
+		return 0;
+	}
+	cut_share = 0;
+	return parse_u64("--cut", s, 1, 1000000);
+}
+
+/* The nodes cut off of n: --cut's count, or its share rounded down, at least one. */
+static u32 cut_of(const struct sim_config *base, u32 n)
+{
+	u32 m = (u32)(cut_share * n + 1e-9);
+
+	return !cut_share ? base->cut : m ? m : 1;
 }
 
 static double parse_loss(const char *opt, const char *s)
@@ -296,7 +325,7 @@ int main(int argc, char **argv)
 			base.adjacent = parse_u64("--adjacent", optarg, 1, 1000000);
 			break;
 		case O_CUT:
-			base.cut = parse_u64("--cut", optarg, 1, 1000000);
+			base.cut = parse_cut(optarg);
 			break;
 		case O_LAYOUT:
 			if (!strcmp(optarg, "contiguous"))
@@ -364,6 +393,7 @@ int main(int argc, char **argv)
 			cfg = base;
 			cfg.nodes = nodes[a];
 			cfg.scenario = scen[b];
+			cfg.cut = cut_of(&base, nodes[a]);
 			if (first && first > nodes[a])
 				die_usage("--first", "", "larger than the number of nodes");
 			why = sim_config_check(&cfg);
@@ -399,6 +429,7 @@ int main(int argc, char **argv)
 				cfg = base;
 				cfg.nodes = nodes[a];
 				cfg.scenario = scen[b];
+				cfg.cut = cut_of(&base, nodes[a]);
 				cfg.net.loss = loss[c];
 				cfg.seed = seeds[d];
 				cfg.first = first ? (s64)first - 1 : -1;

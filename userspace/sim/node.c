@@ -189,7 +189,8 @@ static void repair_tick(struct sim *s, u32 v)
 	u32 to, tries;
 	int32_t item;
 
-	if (s->cfg->no_repair || s->now < node->digest_next_ns || !settled(s, v))
+	if (s->cfg->no_repair || s->now < node->digest_next_ns || !settled(s, v) ||
+	    sim_minority_in(s, v))
 		return;
 	node->digest_next_ns = s->now + ftd_digest_every(s->cfg->timeout_ns,
 							 (u32)sim_rng_u64(&s->repair_rng));
@@ -251,6 +252,16 @@ static void declare_dead(struct sim *s, u32 v, u32 x, u32 item, u32 hops, const 
 
 	u32 preds[FTD_MAX_OBSERVERS], cnt;
 
+	/* Only a majority declares (proto/partition.h). */
+	switch (sim_minority_judge(s, v, x)) {
+	case FTD_PARTITION_APPLY:
+		break;
+	case FTD_PARTITION_FENCE:
+		broadcast(s, v, &n, FTD_NODE_NONE, 0);	/* the last straw: its side counts it too */
+		return;
+	default:
+		return;
+	}
 	s->rep.declarations++;
 	if (s->receiver[v])
 		s->rep.items[item].origins++;
@@ -524,6 +535,39 @@ static void tell_between(struct sim *s, u32 v, u32 p)
 	}
 }
 
+/*
+ * detect.c end_isolation: after a long isolation the watched nodes'
+ * silence counts from now (theirs was ours).
+ */
+static void end_isolation(struct sim *s, u32 v, const u32 *preds, u32 n)
+{
+	struct sim_node *node = &s->nodes[v];
+	bool long_one = s->now - node->isolated_since_ns >=
+			ftd_detect_suspect_after(s->cfg->timeout_ns);
+	struct sim_obs *o;
+	u32 i;
+
+	node->isolated_since_ns = 0;
+	for (i = 0; long_one && i < n; i++) {
+		o = find_obs(s, v, preds[i]);
+		if (o && o->baseline_ns < s->now)
+			o->baseline_ns = s->now;
+	}
+}
+
+/* detect.c check_own_reach: hearing nobody, v PROBEs k members in turn (answers are news). */
+static void check_own_reach(struct sim *s, u32 v)
+{
+	u32 some[FTD_MAX_OBSERVERS], n, i;
+
+	n = sim_view_sweep(&s->view, v, &s->nodes[v].reach_cursor, s->cfg->k, some);
+	for (i = 0; i < n; i++) {
+		s->rep.probes++;
+		send_msg(s, &(struct sim_msg){ .src = v, .dst = some[i], .ref = s->now,
+					       .type = SIM_MSG_PROBE });
+	}
+}
+
 static void detect_tick(struct sim *s, u32 v)
 {
 	u64 timeout = s->cfg->timeout_ns, since;
@@ -531,7 +575,7 @@ static void detect_tick(struct sim *s, u32 v)
 		    ftd_detect_suspect_after(timeout);
 	u64 ping_every = ftd_detect_ask_every(s->cfg->period_ns, timeout);
 	struct sim_node *node = &s->nodes[v];
-	u32 edges[2 * FTD_MAX_OBSERVERS], n_edges, n, i;
+	u32 edges[2 * FTD_MAX_OBSERVERS], n_edges, n, n_near, i;
 	enum ftd_node_state old;
 	enum ftd_event_type ev;
 	struct sim_obs *o;
@@ -539,6 +583,9 @@ static void detect_tick(struct sim *s, u32 v)
 	enum ftd_watch_ask ask;
 	int32_t item;
 
+	/* In a minority, silence is no evidence: it suspects nobody (proto/partition.h). */
+	if (sim_minority_in(s, v))
+		return;
 	n = sim_view_predecessors(&s->view, v, s->walk);
 	/*
 	 * Hearing nobody at all from several observed nodes, for the suspicion
@@ -546,6 +593,16 @@ static void detect_tick(struct sim *s, u32 v)
 	 */
 	isolated = n >= 2 && s->now - node->last_rx_ns >= alone;
 	can_tell = n >= 2 && !s->cfg->declare_unproven;
+	n_near = n;
+	if (isolated && !node->isolated_since_ns) {
+		node->isolated_since_ns = s->now;
+		/* isolated nodes ask different ones first */
+		node->reach_cursor = (u32)sim_rng_u64(&s->reach_rng);
+	} else if (!isolated && node->isolated_since_ns) {
+		end_isolation(s, v, s->walk, n);
+	}
+	if (isolated)
+		check_own_reach(s, v);
 	n = watch_further(s, v, n, !isolated);
 	note_observed(s, v, s->walk, n);
 	n_edges = ftd_watch_edges(s->vouched, n, s->cfg->k, edges, 2 * FTD_MAX_OBSERVERS);
@@ -594,6 +651,7 @@ static void detect_tick(struct sim *s, u32 v)
 				declare_dead(s, v, o[i].pos, item, 0, edges, n_edges);
 		}
 	}
+	sim_minority_tick(s, v, n_near);
 }
 
 /* timer.c send_heartbeats: one heartbeat to each of the k live successors. */
@@ -688,9 +746,10 @@ static void rx_notice(struct sim *s, u32 v, const struct sim_msg *m, const struc
 		s->rep.codec_errors++;
 		return;
 	}
-	/* Both from the sender itself, never forwarded. */
+	/* Both from the sender itself, never forwarded; a minority's view is forgotten. */
 	if (n.kind == FTD_NOTICE_DIGEST || n.kind == FTD_NOTICE_SYNC) {
-		if (subject != m->src || sim_view_holds_dead(&s->view, v, m->src))
+		if (subject != m->src || sim_view_holds_dead(&s->view, v, m->src) ||
+		    sim_minority_in(s, v))
 			return;
 		if (n.kind == FTD_NOTICE_DIGEST)
 			digest_rx(s, v, m->src, &n);
@@ -726,7 +785,23 @@ static void rx_notice(struct sim *s, u32 v, const struct sim_msg *m, const struc
 		sim_fail(s, "too many distinct nodes declared or suspected (item table full)");
 		return;
 	}
-	/* apply_gone / apply_proc: news only if it changes our state. */
+	/*
+	 * apply_gone / apply_proc: news only if it changes our state; a death
+	 * only where a majority judges it (proto/partition.h), the one that
+	 * leaves v in a minority passed on as the last straw.
+	 */
+	if (!sim_view_knows(&s->view, v, item) && n.kind == FTD_NOTICE_DEAD) {
+		switch (sim_minority_judge(s, v, subject)) {
+		case FTD_PARTITION_APPLY:
+			break;
+		case FTD_PARTITION_FENCE:
+			n.origin = sim_node_id(v);
+			broadcast(s, v, &n, FTD_NODE_NONE, 0);
+			return;
+		default:
+			return;
+		}
+	}
 	if (!sim_view_knows(&s->view, v, item)) {
 		learn(s, v, item);
 		sim_report_deliver(s, v, item, m->hops);
@@ -813,6 +888,7 @@ void sim_node_rx(struct sim *s, const struct sim_msg *m)
 			sim_net_frame_put(&s->net, m->ref);
 		return;
 	}
+	sim_minority_heard(s, m->dst, m->src);
 	if (m->type == FTD_FRAME_NOTICE) {
 		notice_rx(s, m->dst, m);
 		return;

@@ -31,6 +31,8 @@
 #define FTD_SIM_NODE_H
 
 #include "proto/compat.h"
+#include "proto/lease.h"
+#include "proto/partition.h"
 #include "proto/watch.h"
 #include "sim/evq.h"
 
@@ -48,6 +50,8 @@ struct sim_obs {
 
 struct sim_node {
 	u64 last_rx_ns;		/* any valid frame */
+	u64 isolated_since_ns;	/* hearing nobody since (detect.c), 0: not isolated */
+	u32 reach_cursor;	/* detect.c check_own_reach: whom it asks next */
 	u64 tx_seq;		/* heartbeats sent */
 	u32 incarnation;
 	u8 up;			/* running; 0 once crashed */
@@ -59,6 +63,11 @@ struct sim_node {
 	struct ftd_watch watch;	/* proto/watch.h */
 	u64 probe_rtt_ns;	/* ftd_watch_rtt over its answered PROBEs */
 	u8 fenced;		/* received its own DEAD notice */
+	u8 fenced_why;		/* enum sim_fence: how it fenced itself, 0: it did not */
+	u64 fenced_ns;		/* ... and when */
+	struct ftd_partition part;	/* proto/partition.h: only a majority declares */
+	struct ftd_lease lease;		/* proto/lease.h */
+	struct sim_reach *reach;	/* proto/reach.h: allocated at its first check */
 	u64 learned_ns;		/* repair: when its view last changed */
 	u64 digest_next_ns;	/* repair: when it sends its digest next */
 };

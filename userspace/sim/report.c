@@ -44,10 +44,12 @@ void sim_report_deliver(struct sim *s, u32 v, u32 item, u32 hops)
 		return;
 	}
 	*w |= bit;
-	/* A cut-off node's own view is not the group's: counted apart. */
+	/* A view off the side that goes on is not the group's: counted apart. */
 	if (!s->receiver[v]) {
-		if (s->net.in_cut[v])
+		if (s->net.in_cut[v] && s->cfg->cut_mode == SIM_CUT_ISOLATED)
 			st->cut_deliveries++;
+		else
+			r->minority_deliveries++;
 		return;
 	}
 	if (!st->t_first)
@@ -62,6 +64,23 @@ void sim_report_deliver(struct sim *s, u32 v, u32 item, u32 hops)
 		st->hops_sum += hops;
 		st->hops_n++;
 	}
+}
+
+void sim_report_fenced(struct sim *s, u32 v, int why)
+{
+	struct sim_report *r = &s->rep;
+
+	r->fenced_by[why]++;
+	if (!s->must_fence[v]) {
+		if (r->fenced_wrongly++ < 10)
+			fprintf(stderr, "ftdsim: VIOLATION: node %u, on the side that goes on, fenced itself (%s)\n",
+				sim_node_id(v), why == SIM_FENCE_MAJORITY ? "partition rule" :
+				why == SIM_FENCE_REACH ? "reach check" : "lease");
+		return;
+	}
+	r->t_fenced_last = s->now;
+	if (s->unfenced)
+		s->unfenced--;
 }
 
 static const char *jitter_name(enum sim_jitter j)
@@ -135,10 +154,17 @@ void sim_report_finish(struct sim *s, struct sim_result *res)
 		res->overshoot_max_ns = res->detect_max_ns - (s64)cfg->timeout_ns;
 	}
 	res->hops_mean = hops_n ? (double)hops_sum / hops_n : 0;
-	if (cfg->cut_mode == SIM_CUT_ISLAND)
-		res->island_declared = cut_deliveries;
-	else
-		res->cut_declared = cut_deliveries;
+	res->cut_declared = cut_deliveries;
+	res->minority_delivered = s->rep.minority_deliveries;
+	res->unfenced = s->unfenced;
+	res->fenced_wrongly = s->rep.fenced_wrongly;
+	res->fenced_majority = s->rep.fenced_by[SIM_FENCE_MAJORITY];
+	res->fenced_reach = s->rep.fenced_by[SIM_FENCE_REACH];
+	res->fenced_lease = s->rep.fenced_by[SIM_FENCE_LEASE];
+	res->fence_all_ns = s->rep.t_fenced_last > s->t_fail ? s->rep.t_fenced_last - s->t_fail : 0;
+	res->reach_checks = s->rep.reach_checks;
+	res->reach_probes = s->rep.reach_probes;
+	res->reach_nodes = s->rep.reach_nodes;
 
 	res->sim_ns = s->now;
 	secs = s->now / 1e9;
@@ -185,7 +211,8 @@ void sim_report_finish(struct sim *s, struct sim_result *res)
 	res->relay = !s->cfg->no_relay;
 	res->complete = !s->pending;
 	res->ok = !res->never_delivered && !res->delivered_again && !res->false_deaths && !res->cut_declared &&
-		  !res->codec_errors && res->complete && !s->err;
+		  !res->codec_errors && !res->unfenced && !res->fenced_wrongly && res->complete &&
+		  !s->err;
 }
 
 static double ms(s64 ns)
@@ -281,7 +308,16 @@ void sim_report_json(FILE *f, const struct sim_result *res)
 	KU("false_deaths", res->false_deaths);
 	KU("cut_declared", res->cut_declared);
 	KU("codec_errors", res->codec_errors);
-	KU("island_declared", res->island_declared);
+	KU("unfenced", res->unfenced);
+	KU("fenced_wrongly", res->fenced_wrongly);
+	KU("minority_delivered", res->minority_delivered);
+	KU("fenced_majority", res->fenced_majority);
+	KU("fenced_reach", res->fenced_reach);
+	KU("fenced_lease", res->fenced_lease);
+	KU("fence_all_ns", res->fence_all_ns);
+	KU("reach_checks", res->reach_checks);
+	KU("reach_probes", res->reach_probes);
+	KU("reach_nodes", res->reach_nodes);
 	KU("declarations", res->declarations);
 	KU("suspects", res->suspects);
 	KU("recoveries", res->recoveries);
@@ -334,7 +370,12 @@ int sim_report_violations(FILE *f, const struct sim_result *res)
 	  res->cut_declared);
 	V(res->codec_errors, "%" PRIu64 " simulated frames failed decoding or the MAC",
 	  res->codec_errors);
-	V(!res->complete && !res->never_delivered, "%s", "the run hit its time limit");
+	V(res->unfenced, "%" PRIu64 " nodes off the side that goes on never fenced themselves",
+	  res->unfenced);
+	V(res->fenced_wrongly, "%" PRIu64 " nodes of the side that goes on fenced themselves",
+	  res->fenced_wrongly);
+	V(!res->complete && !res->never_delivered && !res->unfenced, "%s",
+	  "the run hit its time limit");
 #undef V
 	return kinds;
 }

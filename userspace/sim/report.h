@@ -48,6 +48,12 @@ struct sim_report {
 	u64 digests, repairs;		/* DIGESTs sent; views exchanged on a difference */
 	u64 probes;			/* PROBEs of suspects and of nodes past a run */
 	u64 relays_asked, relays_heard;	/* PROBE_REQs sent; PROBE_RELAYs believed */
+	u64 minority_deliveries;	/* by nodes off the side that goes on, but isolated ones */
+	u64 fenced_by[4];		/* nodes that fenced themselves, by enum sim_fence */
+	u64 fenced_wrongly;		/* ... of the side that goes on */
+	u64 t_fenced_last;		/* the last node that had to fence did */
+	u64 reach_checks, reach_probes, reach_nodes;	/* proto/reach.h: checks, their PROBEs,
+							 * nodes that checked */
 };
 
 /* The numbers of one run (a JSON object, a table row). */
@@ -82,8 +88,14 @@ struct sim_result {
 	u64 false_deaths;		/* NODE_DEAD deliveries about a node that did not fail */
 	u64 cut_declared;		/* isolated mode: deliveries by cut-off nodes */
 	u64 codec_errors;
+	u64 unfenced;			/* nodes off the side that goes on that never fenced */
+	u64 fenced_wrongly;		/* nodes of the side that goes on that fenced themselves */
 	/* information */
-	u64 island_declared;		/* island mode: deliveries by cut-off nodes */
+	u64 minority_delivered;		/* deliveries by nodes off the side that goes on
+					 * (an island, or the rest), before they fenced */
+	u64 fenced_majority, fenced_reach, fenced_lease;	/* self-fenced, by rule (minority.h) */
+	u64 fence_all_ns;		/* from the failure until the last of them fenced */
+	u64 reach_checks, reach_probes, reach_nodes;
 	u64 declarations, suspects, recoveries, tell_dead, fenced, to_dead, votes;
 	u64 digests, repairs;			/* anti-entropy (repair.c) */
 	u64 probes;				/* PROBEs sent (each answered if it arrives) */
@@ -109,6 +121,9 @@ void sim_report_free(struct sim_report *r);
 
 /* Node v delivers item after hops (0: it declared it) at s->now. */
 void sim_report_deliver(struct sim *s, u32 v, u32 item, u32 hops);
+
+/* Node v fenced itself at s->now (why: enum sim_fence). */
+void sim_report_fenced(struct sim *s, u32 v, int why);
 
 /* Sum up the run into res. */
 void sim_report_finish(struct sim *s, struct sim_result *res);

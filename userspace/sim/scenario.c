@@ -71,6 +71,59 @@ static void choose(struct sim *s, u8 *fail)
 		fail[(first + i) % n] = 1;
 }
 
+/*
+ * A partition: does the side of `size` nodes go on (proto/partition.h)?
+ * A strict majority of the n, or exactly half with node id 1 (position 0).
+ */
+static bool goes_on(u32 size, u32 n, bool has_lowest)
+{
+	return 2 * (u64)size > n || (2 * (u64)size == n && has_lowest);
+}
+
+/*
+ * The partition's failures, marked in fail[]: the nodes off the side
+ * that goes on (all of them if none does: an isolated cut of half or more
+ * leaves every node in a minority). Each of them must fence itself.
+ */
+static void partition_sides(struct sim *s, u8 *fail)
+{
+	const struct sim_config *cfg = s->cfg;
+	u32 n = cfg->nodes, i;
+	bool cut_goes_on, rest_goes_on;
+
+	for (i = 0; i < n; i++)
+		s->net.in_cut[i] = fail[i];	/* takes effect at the cut */
+	cut_goes_on = cfg->cut_mode == SIM_CUT_ISLAND && goes_on(cfg->cut, n, fail[0]);
+	rest_goes_on = goes_on(n - cfg->cut, n, !fail[0]);
+	for (i = 0; i < n; i++) {
+		if (cut_goes_on)
+			fail[i] = !s->net.in_cut[i];
+		s->must_fence[i] = !(s->net.in_cut[i] ? cut_goes_on : rest_goes_on);
+		s->unfenced += s->must_fence[i];
+	}
+	s->no_side_goes_on = !cut_goes_on && !rest_goes_on;
+}
+
+/*
+ * Crashes that leave the survivors no majority: the same rule, on the
+ * deaths that come together (proto/partition.h), fences every survivor
+ * (a node cannot tell most of the cluster dying from a cut); nobody is
+ * left to deliver to. Without this, a survivor's fence counted as wrong
+ * (fuzz_sim, corpus crash-most-crash-survivors-fence: 25 adjacent of 34).
+ */
+static void crash_leaves_a_minority(struct sim *s, const u8 *fail, u32 failures)
+{
+	u32 n = s->cfg->nodes, i;
+
+	if (goes_on(n - failures, n, !fail[0]))
+		return;
+	for (i = 0; i < n; i++) {
+		s->must_fence[i] = !fail[i];
+		s->unfenced += s->must_fence[i];
+	}
+	s->no_side_goes_on = true;
+}
+
 int sim_scenario_setup(struct sim *s)
 {
 	const struct sim_config *cfg = s->cfg;
@@ -80,11 +133,11 @@ int sim_scenario_setup(struct sim *s)
 
 	memset(fail, 0, n);
 	choose(s, fail);
+	if (cfg->scenario == SIM_SC_PARTITION)
+		partition_sides(s, fail);
 	for (i = 0; i < n; i++) {
 		if (!fail[i])
 			continue;
-		if (cfg->scenario == SIM_SC_PARTITION)
-			s->net.in_cut[i] = 1;	/* takes effect at the cut */
 		if (cfg->scenario == SIM_SC_PROC)
 			item = sim_view_proc_item(&s->view, i, PROC_JOB, PROC_RANK, PROC_REGID);
 		else
@@ -94,9 +147,12 @@ int sim_scenario_setup(struct sim *s)
 		s->rep.items[item].expected = 1;
 		failures++;
 	}
+	if (cfg->scenario == SIM_SC_SINGLE || cfg->scenario == SIM_SC_ADJACENT)
+		crash_leaves_a_minority(s, fail, failures);
 	/* A rank crash leaves its node up: every node is a receiver. */
 	for (i = 0; i < n; i++)
-		s->receiver[i] = cfg->scenario == SIM_SC_PROC || !fail[i];
+		s->receiver[i] = cfg->scenario == SIM_SC_PROC ||
+				 (!fail[i] && !s->no_side_goes_on);
 	s->n_receivers = 0;
 	for (i = 0; i < n; i++)
 		s->n_receivers += s->receiver[i];

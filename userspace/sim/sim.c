@@ -11,6 +11,7 @@
 #define RNG_STREAM_KEY		4
 #define RNG_STREAM_REPAIR	5
 #define RNG_STREAM_RELAY	6
+#define RNG_STREAM_REACH	7
 #define SIM_CLUSTER		42
 /* Room for deaths nobody planned (false deaths, an island's declarations). */
 #define SIM_SPARE_ITEMS		64
@@ -56,8 +57,8 @@ const char *sim_config_check(const struct sim_config *cfg)
 		return "loss must be in [0, 1)";
 	if (cfg->scenario == SIM_SC_ADJACENT && (cfg->adjacent < 1 || cfg->adjacent >= cfg->nodes))
 		return "adjacent deaths must be 1..nodes-1";
-	if (cfg->scenario == SIM_SC_PARTITION && (cfg->cut < 1 || cfg->cut * 2 >= cfg->nodes))
-		return "the cut-off set must be at least 1 node and less than half the nodes";
+	if (cfg->scenario == SIM_SC_PARTITION && (cfg->cut < 1 || cfg->cut >= cfg->nodes))
+		return "the cut-off set must be 1..nodes-1 nodes";
 	failures = sim_scenario_failures(cfg);
 	if (failures > 1000000)
 		return "too many failures";
@@ -89,13 +90,15 @@ static int setup(struct sim *s, const struct sim_config *cfg)
 	s->nodes = sim_zalloc((size_t)n * sizeof(*s->nodes));
 	s->obs = sim_zalloc((size_t)n * cfg->k * sizeof(*s->obs));
 	s->receiver = sim_zalloc(n);
+	s->must_fence = sim_zalloc(n);
 	phase = sim_zalloc((size_t)n * sizeof(*phase));
-	if (!s->nodes || !s->obs || !s->receiver || !phase) {
+	if (!s->nodes || !s->obs || !s->receiver || !s->must_fence || !phase) {
 		sim_release(phase, (size_t)n * sizeof(*phase));
 		return -1;
 	}
 	sim_rng_seed(&s->repair_rng, cfg->seed, RNG_STREAM_REPAIR);
 	sim_rng_seed(&s->relay_rng, cfg->seed, RNG_STREAM_RELAY);
+	sim_rng_seed(&s->reach_rng, cfg->seed, RNG_STREAM_REACH);
 	for (i = 0; i < n; i++) {
 		s->nodes[i].up = 1;
 		s->nodes[i].incarnation = 1;
@@ -115,7 +118,10 @@ static int setup(struct sim *s, const struct sim_config *cfg)
 		return -1;
 	if (sim_net_init(&s->net, &cfg->net, n, cfg->seed, &s->q))
 		return -1;
-	cap = failures + (failures > SIM_SPARE_ITEMS ? failures : SIM_SPARE_ITEMS);
+	/* An island and the rest may each declare the other: room for every node. */
+	cap = cfg->scenario == SIM_SC_PARTITION && cfg->cut_mode == SIM_CUT_ISLAND ?
+	      n + SIM_SPARE_ITEMS :
+	      failures + (failures > SIM_SPARE_ITEMS ? failures : SIM_SPARE_ITEMS);
 	if (sim_view_init(&s->view, n, cap, cfg->k) || sim_report_init(&s->rep, n, s->view.cap) ||
 	    sim_quorum_init(&s->quorum, n, s->view.cap) || (!cfg->flood && sim_span_init(&s->span, n, s->view.words)))
 		return -1;
@@ -126,6 +132,8 @@ static void teardown(struct sim *s)
 {
 	u32 n = s->cfg->nodes, i;
 
+	if (s->nodes)
+		sim_minority_free(s);
 	sim_span_free(&s->span, n);
 	sim_quorum_free(&s->quorum);
 	sim_report_free(&s->rep);
@@ -137,6 +145,7 @@ static void teardown(struct sim *s)
 	sim_release(s->nodes, (size_t)n * sizeof(*s->nodes));
 	sim_release(s->obs, (size_t)n * s->cfg->k * sizeof(*s->obs));
 	sim_release(s->receiver, n);
+	sim_release(s->must_fence, n);
 }
 
 void sim_fail(struct sim *s, const char *what)
@@ -189,8 +198,8 @@ int sim_run(const struct sim_config *cfg, struct sim_result *res)
 		else
 			sim_node_rx(&s, &m);
 		events++;
-		/* Everyone knows: run a tail to catch anything late or repeated. */
-		if (injected && !s.pending && t_end == s.t_fail + limit && s.now + tail < t_end)
+		/* Everyone knows, the minority fenced: a tail to catch anything late or repeated. */
+		if (injected && !s.pending && !s.unfenced && t_end == s.t_fail + limit && s.now + tail < t_end)
 			t_end = s.now + tail;
 	}
 	s.now = t_end;

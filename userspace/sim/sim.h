@@ -9,6 +9,7 @@
  *   net.c       network model (latency, jitter, loss, partition)
  *   view.c      per-node knowledge and ring views over one shared ring
  *   quorum.c    votes, with quorum q > 1
+ *   minority.c  a node fences itself: partition rule, reach check, lease
  *   node.c      node model (the module's tick, receive and broadcast paths)
  *   scenario.c  failures: what fails, when, and who must learn it
  *   report.c    metrics, checks, table and JSON
@@ -27,6 +28,7 @@
 #include "sim/outbox.h"
 #include "sim/rng.h"
 #include "sim/span.h"
+#include "sim/minority.h"
 
 enum sim_scenario {
 	SIM_SC_SINGLE,		/* one node dies */
@@ -88,13 +90,17 @@ struct sim {
 	struct sim_span span;		/* shares waiting for their acknowledgement */
 	struct sim_rng repair_rng;	/* whom a digest goes to, and when */
 	struct sim_rng relay_rng;	/* whom a suspect's observer asks to probe it */
+	struct sim_rng reach_rng;	/* whom a reach check asks (minority.h) */
 	struct sim_node *nodes;
 	struct sim_obs *obs;	/* k per node (struct sim_node.wide: more) */
 	u32 walk[FTD_WATCH_MAX];	/* scratch of one tick: predecessors */
 	bool vouched[FTD_WATCH_MAX];
 	struct sim_obs old_obs[FTD_WATCH_MAX];
-	u8 *receiver;		/* per node: must deliver the failures */
+	u8 *receiver;		/* per node: must deliver the failures (the side that goes on) */
 	u32 n_receivers;
+	u8 *must_fence;		/* per node: on a side that must fence itself (minority.h) */
+	u32 unfenced;		/* ... and has not yet */
+	bool no_side_goes_on;	/* a partition leaves every node in a minority */
 	u32 pending;		/* (receiver, failure) deliveries still missing */
 	u32 failures;
 };

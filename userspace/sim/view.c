@@ -23,12 +23,13 @@ int sim_view_init(struct sim_view *v, u32 n, u32 cap, u32 k)
 	v->ref = sim_zalloc(v->words * sizeof(u64));
 	v->node_items = sim_zalloc(v->words * sizeof(u64));
 	v->item_of_node = sim_zalloc((size_t)n * sizeof(*v->item_of_node));
+	v->dead_held = sim_zalloc((size_t)n * sizeof(*v->dead_held));
 	v->flipped = sim_zalloc(v->cap * sizeof(*v->flipped));
 	v->cache_epoch = sim_zalloc((size_t)n * sizeof(*v->cache_epoch));
 	v->cache = sim_zalloc((size_t)n * 2 * k * sizeof(*v->cache));
 	v->cache_n = sim_zalloc((size_t)n * 2);
 	if (!v->ring_mem || !v->items || !v->known || !v->ref || !v->node_items ||
-	    !v->item_of_node || !v->flipped || !v->cache_epoch || !v->cache || !v->cache_n) {
+	    !v->item_of_node || !v->dead_held || !v->flipped || !v->cache_epoch || !v->cache || !v->cache_n) {
 		sim_view_free(v);
 		return -1;
 	}
@@ -46,6 +47,7 @@ void sim_view_free(struct sim_view *v)
 	sim_release(v->ref, v->words * sizeof(u64));
 	sim_release(v->node_items, v->words * sizeof(u64));
 	sim_release(v->item_of_node, (size_t)v->n * sizeof(*v->item_of_node));
+	sim_release(v->dead_held, (size_t)v->n * sizeof(*v->dead_held));
 	sim_release(v->flipped, v->cap * sizeof(*v->flipped));
 	sim_release(v->cache_epoch, (size_t)v->n * sizeof(*v->cache_epoch));
 	sim_release(v->cache, (size_t)v->n * 2 * v->k * sizeof(*v->cache));
@@ -108,8 +110,10 @@ void sim_view_learn(struct sim_view *v, u32 node, u32 item)
 
 	v->known[(size_t)node * v->words + item / 64] |= bit;
 	it->knowers++;
-	if (it->kind == SIM_ITEM_NODE_DEAD)
+	if (it->kind == SIM_ITEM_NODE_DEAD) {
 		v->cache_epoch[node] = 0;	/* its view changed */
+		v->dead_held[node]++;
+	}
 	/* Once most nodes hold it dead, the shared ring does too. */
 	if (it->kind == SIM_ITEM_NODE_DEAD && !(v->ref[item / 64] & bit) &&
 	    (u64)it->knowers * 2 > v->n) {
@@ -196,9 +200,37 @@ u32 sim_view_successors_of(struct sim_view *v, u32 node, u32 pos, u32 *out)
 	return r;
 }
 
+/*
+ * Without flipping the ring: the partition rule asks at every death a
+ * node applies, and a flip per death it holds and the shared ring does
+ * not made a rack of 1,000 at 10,000 nodes nine times slower.
+ */
 u32 sim_view_live(struct sim_view *v, u32 node)
 {
-	u32 f = enter(v, node), r = v->ring.live;
+	return v->n - v->dead_held[node];
+}
+
+u32 sim_view_live_lowest(struct sim_view *v, u32 node, u32 *lowest)
+{
+	u32 pos = 0;
+
+	while (pos + 1 < v->n && sim_view_holds_dead(v, node, pos))
+		pos++;
+	*lowest = pos;
+	return sim_view_live(v, node);
+}
+
+u32 sim_view_sweep(struct sim_view *v, u32 node, u32 *cursor, u32 max, u32 *out)
+{
+	u32 f = enter(v, node), r = ftd_ring_sweep_live(&v->ring, node, cursor, max, out);
+
+	leave(v, f);
+	return r;
+}
+
+u32 sim_view_sample(struct sim_view *v, u32 node, const u32 *rand, u32 m, u32 *out)
+{
+	u32 f = enter(v, node), r = ftd_ring_sample_live(&v->ring, node, rand, m, out);
 
 	leave(v, f);
 	return r;

@@ -49,6 +49,7 @@ struct sim_view {
 	u64 *ref;		/* words: items the shared ring holds dead */
 	u64 *node_items;	/* words: items that shape the ring */
 	int32_t *item_of_node;	/* n: the NODE_DEAD item of a node, or -1 */
+	u32 *dead_held;		/* n: NODE_DEAD items each node knows (its ring's live: n - it) */
 	u32 *flipped;		/* cap: scratch, items flipped for one query */
 	u64 flips;		/* ring flips done for queries (cost statistic) */
 	/* per-node cache of successors and predecessors */
@@ -99,6 +100,12 @@ u32 sim_view_predecessors_of(struct sim_view *v, u32 node, u32 pos, u32 *out);
 u32 sim_view_successors_of(struct sim_view *v, u32 node, u32 pos, u32 *out);
 /* Live members in node's ring, itself included. */
 u32 sim_view_live(struct sim_view *v, u32 node);
+/* Live members in node's ring, and the lowest position of them (*lowest). */
+u32 sim_view_live_lowest(struct sim_view *v, u32 node, u32 *lowest);
+/* Up to max live members of node's ring in turn from *cursor, not node (ftd_ring_sweep_live). */
+u32 sim_view_sweep(struct sim_view *v, u32 node, u32 *cursor, u32 max, u32 *out);
+/* Up to m random live members of node's ring, not node (ftd_ring_sample_live). */
+u32 sim_view_sample(struct sim_view *v, u32 node, const u32 *rand, u32 m, u32 *out);
 /* Up to max of node's own live predecessors (past k: the walk of proto/watch.h). */
 u32 sim_view_predecessors_far(struct sim_view *v, u32 node, u32 max, u32 *out);
 /* The shares of the arc (from, end) as node sees its ring (proto/span.h). */
