@@ -383,8 +383,9 @@ $(B)/unit/test_status: userspace/lib/status.c
 
 unit: $(UNIT_TESTS)
 
-test-unit: unit
-	selftests/run-unit $(UNIT_TESTS)
+# And ftdsim's command line (selftests/sim/cli.sh).
+test-unit: unit $(B)/bin/ftdsim
+	selftests/run-unit $(UNIT_TESTS) selftests/sim/cli.sh
 
 test-dkms: deps
 	selftests/dkms/test-dkms
