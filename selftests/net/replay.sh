@@ -4,7 +4,7 @@
 # replay.sh: an attacker on the wire, without the key, records every frame
 # node 1 receives while the cluster lives through events (a rank registers
 # and is killed on node 2, node 3 is cut off, voted on, declared dead and
-# fenced, then rejoins), and later sends every one of them again, byte for
+# fenced, then rejoins, and so does node 2), and later sends every one of them again, byte for
 # byte, from each sender's own address. Nothing may change: no event at
 # node 1, no view sent for a replayed SYNC, every replay counted (rx_replay
 # or rx_stale, per sender in ftstat). The same after node 1 restarts its
@@ -40,19 +40,22 @@ wait_until 10 grep -q ready "$FTD_TMP/rank.err" || fail "the rank did not regist
 sleep 0.5
 kill -9 "$rank"
 wait_until 10 has_event "$FTD_TMP/dev.1" PROC_DEAD 2 || fail "no PROC_DEAD for the killed rank"
-# Node 3, whose judges (its successors) are nodes 4 and 1 and whose
-# predecessors are nodes 1 and 2: node 1 receives node 4's vote, and the
-# DEAD every declarer sends the dead node's predecessors, whichever judge
-# concludes first. (Cutting node 4, judged by 1 and 2, once left node 1
-# without any DEAD frame, in a clean-clone CI run: when node 1 concludes
-# first, no path brings a DEAD back to it for sure; likely node 2 declares
-# to its finger node 3 only, which forwards nothing back to the node it
-# first heard the death from.)
+# Node 3, whose judges (its successors) are nodes 4 and 1: node 1 receives
+# node 4's vote (SUSPECT).
 cut_node 3 > /dev/null
 wait_until 10 has_event "$FTD_TMP/dev.1" NODE_DEAD 3 || fail "node 3 was not declared dead"
 sw ftd-link s3r0 up > /dev/null
 wait_until 20 has_event "$FTD_TMP/dev.1" NODE_RESTORED 3 || fail "node 3 did not come back"
 wait_until 20 all_alive || fail "the cluster did not settle after node 3 came back"
+# Node 1 judged node 3: when it concluded first, it declared, and nobody
+# sends the declarer a DEAD (a clean-clone CI run captured none). Node 2,
+# judged by nodes 3 and 4, has node 1 among its predecessors, whom the
+# declarer tells straight away: a DEAD frame at node 1 whoever concludes.
+cut_node 2 > /dev/null
+wait_until 10 has_event "$FTD_TMP/dev.1" NODE_DEAD 2 || fail "node 2 was not declared dead"
+sw ftd-link s2r0 up > /dev/null
+wait_until 20 has_event "$FTD_TMP/dev.1" NODE_RESTORED 2 || fail "node 2 did not come back"
+wait_until 20 all_alive || fail "the cluster did not settle after node 2 came back"
 kill -TERM "$rec"
 wait_until 10 test -s "$FTD_TMP/kept" || fail "ftd-replay did not stop"
 [ "$(cat "$FTD_TMP/kept")" -gt 0 ] || fail "nothing captured"
