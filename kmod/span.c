@@ -196,6 +196,7 @@ static enum hrtimer_restart share_timer_fired(struct hrtimer *timer)
 {
 	struct ftd_net *fn = container_of(timer, struct ftd_net, share_timer);
 	u64 now = ktime_get_ns(), after = resend_after(fn), next = 0, at;
+	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
 	struct ftd_share *s, *tmp;
 	LIST_HEAD(due);
 
@@ -204,7 +205,7 @@ static enum hrtimer_restart share_timer_fired(struct hrtimer *timer)
 	/* The due ones are taken off the list: what they hand over goes on it meanwhile. */
 	spin_lock(&fn->shares_lock);
 	list_for_each_entry_safe(s, tmp, &fn->shares, list) {
-		if (ftd_span_due(now, s->sent_ns, s->sends, after)) {
+		if (ftd_span_due(now, s->sent_ns, s->sends, after, timeout)) {
 			list_move_tail(&s->list, &due);
 			fn->n_shares--;
 		}
@@ -225,7 +226,7 @@ static enum hrtimer_restart share_timer_fired(struct hrtimer *timer)
 	while (fn->n_shares > FTD_SHARES_WAITING_MAX)
 		drop_oldest_locked(fn);
 	list_for_each_entry(s, &fn->shares, list) {
-		at = ftd_span_due_at(s->sent_ns, s->sends, after);
+		at = ftd_span_due_at(s->sent_ns, s->sends, after, timeout);
 		if (!next || at < next)
 			next = at;
 	}

@@ -22,11 +22,12 @@ u32 ftd_span_split(const struct ftd_ring *r, u32 from, u32 end, struct ftd_span_
 	return n;
 }
 
-enum ftd_span_step ftd_span_step(u64 now, u64 first_ns, u32 sends, u64 give_up_after,
+enum ftd_span_step ftd_span_step(u64 now, u64 first_ns, u32 sends, u64 timeout_ns,
 				 bool holder_dead, bool alone)
 {
 	if (alone)
-		return holder_dead || ftd_elapsed(now, first_ns) >= give_up_after ?
+		return holder_dead ||
+		       ftd_elapsed(now, first_ns) >= FTD_SPAN_ALONE_TIMEOUTS * timeout_ns ?
 		       FTD_SPAN_DROP : FTD_SPAN_RESEND;
 	return holder_dead || sends >= FTD_SPAN_SENDS ? FTD_SPAN_HAND_OVER : FTD_SPAN_RESEND;
 }

@@ -152,7 +152,9 @@ TEST(a_share_handed_over_reaches_its_live_members)
 
 TEST(resend_then_hand_over_then_drop)
 {
-	u64 t0 = 1000000000ULL, after = ftd_span_resend_after(10000000, 0), give_up = 50000000;
+	u64 t0 = 1000000000ULL, after = ftd_span_resend_after(10000000, 0), timeout = 50000000;
+	u64 alone_for = FTD_SPAN_ALONE_TIMEOUTS * timeout, t;
+	u32 sends;
 
 	/* Four round trips, between a sixteenth and half of a period. */
 	EXPECT_EQ(625000, after);
@@ -161,27 +163,46 @@ TEST(resend_then_hand_over_then_drop)
 	EXPECT_EQ(6000000, ftd_span_resend_after(10000000, 3000000));
 	/* Never before two round trips could bring the acknowledgement back. */
 	EXPECT_EQ(12000000, ftd_span_resend_after(1000000, 6000000));
-	EXPECT_FALSE(ftd_span_due(t0 + after - 1, t0, 1, after));
-	EXPECT_TRUE(ftd_span_due(t0 + after, t0, 1, after));
+	EXPECT_FALSE(ftd_span_due(t0 + after - 1, t0, 1, after, timeout));
+	EXPECT_TRUE(ftd_span_due(t0 + after, t0, 1, after, timeout));
 	/* Twice as long after each further send. */
-	EXPECT_FALSE(ftd_span_due(t0 + 2 * after - 1, t0, 2, after));
-	EXPECT_TRUE(ftd_span_due(t0 + 2 * after, t0, 2, after));
-	EXPECT_TRUE(ftd_span_due(t0 + 4 * after, t0, 3, after));
-	EXPECT_EQ(t0 + 128 * after, ftd_span_due_at(t0, 20, after));
+	EXPECT_FALSE(ftd_span_due(t0 + 2 * after - 1, t0, 2, after, timeout));
+	EXPECT_TRUE(ftd_span_due(t0 + 2 * after, t0, 2, after, timeout));
+	EXPECT_TRUE(ftd_span_due(t0 + 4 * after, t0, 3, after, timeout));
+	EXPECT_EQ(t0 + 128 * after, ftd_span_due_at(t0, 20, after, 1000000000));
+	/* ... up to a quarter timeout, or resend_after if that is longer. */
+	EXPECT_EQ(t0 + timeout / 4, ftd_span_due_at(t0, 20, after, timeout));
+	EXPECT_EQ(t0 + 8 * after, ftd_span_due_at(t0, 4, after, timeout));
+	EXPECT_EQ(t0 + after, ftd_span_due_at(t0, 20, after, 2 * after));
 	/* A stamp from after now (another CPU) is no time ago: not due. */
-	EXPECT_FALSE(ftd_span_due(t0, t0 + 5, 1, after));
+	EXPECT_FALSE(ftd_span_due(t0, t0 + 5, 1, after, timeout));
 
-	EXPECT_EQ(FTD_SPAN_RESEND, ftd_span_step(t0 + after, t0, 1, give_up, false, false));
+	EXPECT_EQ(FTD_SPAN_RESEND, ftd_span_step(t0 + after, t0, 1, timeout, false, false));
 	EXPECT_EQ(FTD_SPAN_RESEND,
-		  ftd_span_step(t0 + after, t0, FTD_SPAN_SENDS - 1, give_up, false, false));
+		  ftd_span_step(t0 + after, t0, FTD_SPAN_SENDS - 1, timeout, false, false));
 	EXPECT_EQ(FTD_SPAN_HAND_OVER,
-		  ftd_span_step(t0 + after, t0, FTD_SPAN_SENDS, give_up, false, false));
+		  ftd_span_step(t0 + after, t0, FTD_SPAN_SENDS, timeout, false, false));
 	/* A holder held dead gets no more sends: its share at once to the others. */
-	EXPECT_EQ(FTD_SPAN_HAND_OVER, ftd_span_step(t0, t0, 1, give_up, true, false));
-	EXPECT_EQ(FTD_SPAN_DROP, ftd_span_step(t0, t0, 1, give_up, true, true));
-	/* Alone in its share, a holder is sent to until the give-up time. */
-	EXPECT_EQ(FTD_SPAN_RESEND, ftd_span_step(t0 + give_up - 1, t0, 9, give_up, false, true));
-	EXPECT_EQ(FTD_SPAN_DROP, ftd_span_step(t0 + give_up, t0, 9, give_up, false, true));
+	EXPECT_EQ(FTD_SPAN_HAND_OVER, ftd_span_step(t0, t0, 1, timeout, true, false));
+	EXPECT_EQ(FTD_SPAN_DROP, ftd_span_step(t0, t0, 1, timeout, true, true));
+	/* Alone in its share, a holder is sent to for FTD_SPAN_ALONE_TIMEOUTS. */
+	EXPECT_EQ(FTD_SPAN_RESEND, ftd_span_step(t0 + timeout, t0, 9, timeout, false, true));
+	EXPECT_EQ(FTD_SPAN_RESEND, ftd_span_step(t0 + alone_for - 1, t0, 9, timeout, false, true));
+	EXPECT_EQ(FTD_SPAN_DROP, ftd_span_step(t0 + alone_for, t0, 9, timeout, false, true));
+	/*
+	 * Every due time followed, a holder alone is asked a few times each
+	 * timeout to the end: at 20 % loss each way (0.64 a round trip) all
+	 * of them fail with a probability below 1e-7 (16 sends).
+	 */
+	for (t = t0, sends = 1; ; sends++) {
+		t = ftd_span_due_at(t, sends, after, timeout);
+		if (ftd_span_step(t, t0, sends, timeout, false, true) == FTD_SPAN_DROP)
+			break;
+	}
+	TH_LOG("a holder alone: %u sends in %llu ms", sends,
+	       (unsigned long long)(alone_for / 1000000));
+	EXPECT_GE(sends, 16);
+	EXPECT_GE(ftd_span_due_at(t0, sends, after, timeout) - t0, timeout / 4);
 }
 
 TEST_HARNESS_MAIN

@@ -194,7 +194,7 @@ void sim_span_timer(struct sim *s, const struct sim_msg *m)
 		w = sp->w[i];
 		next = w.next;
 		keep = true;
-		if (ftd_span_due(s->now, w.sent_ns, w.sends, after)) {
+		if (ftd_span_due(s->now, w.sent_ns, w.sends, after, s->cfg->timeout_ns)) {
 			dead = sim_view_holds_dead(&s->view, v, w.to);
 			n = sim_view_span(&s->view, v, w.to, w.end, sh, FTD_MAX_FINGERS);
 			switch (ftd_span_step(s->now, w.first_ns, w.sends, s->cfg->timeout_ns, dead,
@@ -250,7 +250,8 @@ void sim_span_timer(struct sim *s, const struct sim_msg *m)
 		next = sp->w[kept].next;
 		sp->w[kept].next = sp->head[v];
 		sp->head[v] = kept;
-		t = ftd_span_due_at(sp->w[kept].sent_ns, sp->w[kept].sends, after);
+		t = ftd_span_due_at(sp->w[kept].sent_ns, sp->w[kept].sends, after,
+				    s->cfg->timeout_ns);
 		if (!due || t < due)
 			due = t;
 		kept = next;
