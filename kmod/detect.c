@@ -344,7 +344,8 @@ static u32 watch_further(struct ftd_net *fn, struct ftd_watchlist *w, u32 n, u32
 	vouch(w, 0, n, now, timeout);
 	return ftd_watch_trim(&w->rule, w->vouched, n, k, now,
 			      ftd_watch_grow_every(READ_ONCE(fn->cfg.period_ns),
-						   READ_ONCE(fn->probe_rtt_ns)));
+						   READ_ONCE(fn->probe_rtt_ns)),
+			      fn->reach.held_ns);
 }
 
 /*
@@ -561,11 +562,10 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		check_own_reach(fn, ping_every);
 	/*
 	 * Our lease: a timeout of hearing nobody, stretched by our receive
-	 * path's lag, and we fence ourselves. Drops do not hold it
-	 * (proto/overload.h): the others declare us a timeout after our last
-	 * frame reached them, drops here or not. Frames still waiting do.
+	 * path's lag, and we fence ourselves; an overloaded machine holds it
+	 * for a while (proto/lease.h).
 	 */
-	fence = ftd_lease_expired(&fn->lease, can_tell, starved, rx_stuck, &fn->rx_health,
+	fence = ftd_lease_expired(&fn->lease, can_tell, starved, overloaded, &fn->rx_health,
 				  READ_ONCE(fn->last_rx_ns), due_ns, now_ns,
 				  READ_ONCE(fn->cfg.period_ns), timeout);
 	n = watch_further(fn, w, n, live, k, now_ns, timeout, !starved && !isolated);
@@ -665,22 +665,27 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	}
 	rcu_read_unlock();
 	fn->rx_look = near_verdict;
-	/* An island that cannot cross half by its deaths: proto/reach.h. */
-	minority |= ftd_reach_tick(fn, now_ns, starved, restarted, overloaded);
+	/*
+	 * An island that cannot cross half by its deaths: proto/reach.h. A
+	 * walk over its whole cap asks too, before its silence counts.
+	 */
+	minority |= ftd_reach_tick(fn, now_ns, starved,
+				   restarted || ftd_watch_wants_reach(&w->rule), overloaded);
 	if (minority) {
 		if (straw != FTD_NODE_NONE)
 			ftd_dissem_last_straw(fn, straw, straw_inc);
 		ftd_fence_minority(fn, self_inc);
 	} else if (fence) {
 		/* Why: the last news we processed, and our own timer's health then. */
-		pr_info("node %u: last valid frame from anyone %llu ms ago (timeout %llu ms, our receive path's lag %llu ms), this tick %llu ms late, %lld ticks behind the receive path and %lld stuck so far\n",
+		pr_info("node %u: last valid frame from anyone %llu ms ago (timeout %llu ms, our receive path's lag %llu ms), this tick %llu ms late, %lld ticks behind the receive path and %lld stuck so far%s\n",
 			fn->cfg.node, ms_since_any_rx(fn, now_ns),
 			div_u64(timeout, NSEC_PER_MSEC),
 			div_u64(ftd_health_deadline(NULL, &fn->rx_health, timeout, now_ns) - timeout,
 				NSEC_PER_MSEC),
 			div_u64(ftd_elapsed(now_ns, due_ns), NSEC_PER_MSEC),
 			(s64)atomic64_read(&fn->stats.ticks_rx_behind),
-			(s64)atomic64_read(&fn->stats.ticks_rx_stuck));
+			(s64)atomic64_read(&fn->stats.ticks_rx_stuck),
+			overloaded ? "; past the overload excuse (this machine drops or leaves frames waiting)" : "");
 		ftd_fence(fn, fn->cfg.node, self_inc);
 	}
 }

@@ -41,7 +41,7 @@ static u32 hear_sample(struct ftd_net *fn, const struct ftd_reach *r, u64 timeou
 	return heard;
 }
 
-bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool restarted,
+bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool prompted,
 		    bool overloaded)
 {
 	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
@@ -55,7 +55,7 @@ bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool restarted
 		return false;
 	}
 	/* Nothing due and no check on, as on nearly every tick: no lock. */
-	if (!r->since_ns && !restarted &&
+	if (!r->since_ns && !prompted &&
 	    !ftd_partition_in_burst(&fn->partition, now_ns, timeout))
 		return false;
 	spin_lock_bh(&fn->partition_lock);
@@ -65,7 +65,7 @@ bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool restarted
 	spin_unlock_bh(&fn->partition_lock);
 	if (!r->since_ns) {
 		if (starved ||
-		    !ftd_reach_due(r, burst, deaths, READ_ONCE(fn->cfg.observers), restarted))
+		    !ftd_reach_due(r, burst, deaths, READ_ONCE(fn->cfg.observers), prompted))
 			return false;
 		/* The membership: the burst's, from before its deaths, if one is on. */
 		ftd_reach_start(r, ftd_members_sample(fn, r->ids, FTD_REACH_SAMPLE),
@@ -89,7 +89,7 @@ bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool restarted
 		pr_info("node %u heard %u of the %u members it asked within a timeout, twice running, %u deaths into a burst: cut off from the majority of %u members\n",
 			fn->cfg.node, heard, r->asked, r->deaths, r->members);
 	else if (lost)
-		pr_info("node %u heard %u of the %u members it asked within a timeout, twice running, when a predecessor came back as a new incarnation: cut off from the majority of %u members\n",
+		pr_info("node %u heard %u of the %u members it asked within a timeout, twice running, when a predecessor came back as a new incarnation or a silence behind it had no end it could find: cut off from the majority of %u members\n",
 			fn->cfg.node, heard, r->asked, r->members);
 	return lost;
 }

@@ -12,14 +12,15 @@
 #include "net.h"
 
 /*
- * One tick at now_ns: start, run or end a check (restarted: a predecessor
- * we observe came back as a new incarnation while we held it live;
+ * One tick at now_ns: start, run or end a check (prompted: a predecessor
+ * we observe came back as a new incarnation while we held it live, or our
+ * walk spans its whole cap, proto/watch.h;
  * overloaded: the machine drops received frames or leaves them waiting,
  * proto/overload.h, so the verdict waits, up to its limit). True when it put us in a minority: the
  * caller fences (ftd_fence_minority) once it dropped its locks. Timer
  * softirq; no lock held.
  */
-bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool restarted,
+bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool prompted,
 		    bool overloaded);
 
 /* The instance comes up: no check. */

@@ -23,12 +23,19 @@
  * processed, and a receive path that lags makes live members look silent:
  * the lease runs for the deadline we judge any node by, the timeout
  * stretched by our receive path's recent lag (ftd_health_deadline, at
- * most two timeouts), and while frames wait on a CPU that drains nothing
- * (the machine "stuck", proto/overload.h) it does not end, up to
+ * most two timeouts), and while the machine is overloaded (it dropped
+ * received frames within the last timeout, or frames wait on a CPU that
+ * drains nothing: proto/overload.h) it does not end, up to
  * FTD_OVERLOAD_EXCUSED such deadlines: the lease judges silence as every
- * deadline does. A node really cut off fences that much later than the others
- * declare it: its ranks may run on as zombies for up to a timeout (or,
- * stuck all along, that limit) past their declared death.
+ * deadline does. Frames dropped or waiting reached this machine, so it is
+ * not cut off from the wire, and any of them may be a member's: under
+ * full CPU load in the test VM (bench/suspect.sh, 1 ms / 10 ms, 10 runs,
+ * the machine dropping received frames in every run) one node fenced
+ * itself after 13 ms of silence, its tick on time and no frame seen
+ * waiting, while nobody had declared it. A node really cut
+ * off fences that much later than the others declare it: its ranks may
+ * run on as zombies for up to a timeout (or, overloaded all along, that
+ * limit) past their declared death.
  *
  * A node that sends but receives nothing (a broken receive path) is fenced
  * although the others still hear it: it could not take part in its job
@@ -51,11 +58,12 @@ struct ftd_lease {
 
 /*
  * One tick, due at due_ns, fired at now_ns; last_rx_ns: our last valid
- * frame from anyone; rx_stuck: frames wait on a CPU that drains nothing;
- * own_rx: our receive path's lag. True when the lease ran out: fence now.
+ * frame from anyone; overloaded: the machine drops received frames or
+ * leaves them waiting (proto/overload.h); own_rx: our receive path's lag.
+ * True when the lease ran out: fence now.
  */
 static inline bool ftd_lease_expired(struct ftd_lease *l, bool can_tell, bool starved,
-				     bool rx_stuck, const struct ftd_slowness *own_rx,
+				     bool overloaded, const struct ftd_slowness *own_rx,
 				     u64 last_rx_ns, u64 due_ns, u64 now_ns, u64 period_ns,
 				     u64 timeout_ns)
 {
@@ -73,7 +81,7 @@ static inline bool ftd_lease_expired(struct ftd_lease *l, bool can_tell, bool st
 	deadline = ftd_health_deadline(NULL, own_rx, timeout_ns, now_ns);
 	if (silent < deadline || starved || l->fenced)
 		return false;
-	if (rx_stuck && ftd_overload_excuses(silent, deadline))
+	if (overloaded && ftd_overload_excuses(silent, deadline))
 		return false;
 	l->fenced = true;
 	return true;

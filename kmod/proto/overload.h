@@ -20,11 +20,11 @@
  * frames it did receive. A longer silence is judged even while the
  * machine drops (a peer none of whose frames got through for that long is
  * as good as unreachable), so that a machine that drops all the time
- * still declares, that much later. The lease is not held: the others
- * declare us a timeout after our last frame reached them, whatever we
- * drop. Frames left waiting on a CPU that drains nothing (kmod/lag.h,
- * ftd_rx_stuck) hold verdicts within the same limit, and hold the lease
- * too (proto/lease.h): they will be processed, and may be a member's.
+ * still declares, that much later. The lease is held within the same
+ * limit (proto/lease.h): frames that reach the machine prove it is not
+ * cut off. Frames left waiting on a CPU that drains nothing (kmod/lag.h,
+ * ftd_rx_stuck) hold verdicts and the lease alike: they will be
+ * processed, and may be a member's.
  * The drops counted are the machine's, not the instance's: any frame
  * lost there may have been a heartbeat, and so any traffic that overruns
  * the backlog (another tenant's, on any interface) delays our verdicts.

@@ -13,11 +13,13 @@
  * island's nodes hear each other.
  *
  * So a node asks whether it still reaches the cluster when a burst passes
- * k deaths (more than the nearest observers of one node declare), or when
+ * k deaths (more than the nearest observers of one node declare), when
  * a predecessor it observes comes back as a new incarnation while held
  * live (it fenced itself: the lease of an island's first node, which hears
  * nobody, ends first, and its successors on the island hear only it and
- * would never learn a death to count). It PROBEs a sample of
+ * would never learn a death to count), or when its walk past a silent run
+ * spans its whole cap without an end (proto/watch.h: that silence counts
+ * only once a check begun since says we reach the cluster). It PROBEs a sample of
  * FTD_REACH_SAMPLE members it holds live, drawn at random from the whole
  * ring (proto/ring.h ftd_ring_sample_live), each every quarter of a
  * timeout until heard, and after a timeout counts those it heard (an
@@ -72,6 +74,8 @@ struct ftd_reach {
 	u32 burst;			/* the burst the next check is for */
 	u32 next;			/* its deaths that start that check; 0: k + 1 */
 	bool confirming;		/* the check before found a minority */
+	u64 held_ns;			/* the last check that found us reaching the
+					 * cluster began then; 0: none */
 	u32 ids[FTD_REACH_SAMPLE];	/* the sample's node ids */
 };
 
@@ -85,12 +89,13 @@ enum ftd_reach_verdict {
 /*
  * Should a check start now? burst: the partition rule's burst (its
  * number), deaths: the deaths applied in it so far (0: none under way),
- * k: the observers per node; restarted: a predecessor we observe came
- * back as a new incarnation while we held it live. A burst's next check
+ * k: the observers per node; prompted: a predecessor we observe came
+ * back as a new incarnation while we held it live, or our walk spans its
+ * whole cap without an end (ftd_watch_wants_reach). A burst's next check
  * waits for twice as many deaths.
  */
 static inline bool ftd_reach_due(struct ftd_reach *r, u32 burst, u32 deaths, u32 k,
-				 bool restarted)
+				 bool prompted)
 {
 	if (burst != r->burst) {
 		r->burst = burst;
@@ -105,7 +110,7 @@ static inline bool ftd_reach_due(struct ftd_reach *r, u32 burst, u32 deaths, u32
 		r->deaths = deaths;
 		return true;
 	}
-	return restarted;
+	return prompted;
 }
 
 /*
@@ -127,11 +132,14 @@ static inline void ftd_reach_start(struct ftd_reach *r, u32 asked, u32 members, 
 static inline enum ftd_reach_verdict ftd_reach_judge(struct ftd_reach *r, u32 heard, u32 held,
 						     u64 now_ns, u64 timeout_ns, bool starved)
 {
-	if (!r->since_ns || ftd_elapsed(now_ns, r->since_ns) < timeout_ns || starved)
+	u64 began = r->since_ns;
+
+	if (!began || ftd_elapsed(now_ns, began) < timeout_ns || starved)
 		return FTD_REACH_WAIT;
 	r->since_ns = 0;
 	if (4 * heard >= held) {
 		r->confirming = false;
+		r->held_ns = began;
 		return FTD_REACH_HELD;
 	}
 	if (r->confirming) {

@@ -10,6 +10,7 @@ u32 ftd_watch_span(struct ftd_watch *w, u32 k, bool near_vouched, bool may_exten
 	if (near_vouched || w->cap <= k) {
 		w->span = 0;
 		w->edge = false;
+		w->capped_ns = 0;
 		return k;
 	}
 	/* Starved, or hearing nobody: no new walk, no growth; one under way stays. */
@@ -34,7 +35,7 @@ u32 ftd_watch_edges(const bool *vouched, u32 n, u32 k, u32 *idx, u32 max)
 }
 
 u32 ftd_watch_trim(struct ftd_watch *w, const bool *vouched, u32 span, u32 k, u64 now,
-		   u64 grow_ns)
+		   u64 grow_ns, u64 reach_held_ns)
 {
 	u32 i, seen = 0;
 	u64 more;
@@ -43,10 +44,24 @@ u32 ftd_watch_trim(struct ftd_watch *w, const bool *vouched, u32 span, u32 k, u6
 		seen += vouched[i];
 		if (i + 1 >= k && seen >= k) {
 			w->edge = true;
+			w->capped_ns = 0;
 			return i + 1;
 		}
 	}
-	w->edge = false;
+	/*
+	 * A walk over the whole cap without k vouched: the silence goes on
+	 * past what one observer looks at (the far side of a partition, a run
+	 * longer than FTD_WATCH_MAX), there is no far edge to find. Its nodes
+	 * count as a run's once a reach check begun since says we are not an
+	 * island; the partition rule decides who applies them.
+	 */
+	if (w->span >= w->cap && span >= w->cap) {
+		if (!w->capped_ns)
+			w->capped_ns = now ? now : 1;
+	} else {
+		w->capped_ns = 0;
+	}
+	w->edge = w->capped_ns && reach_held_ns >= w->capped_ns;
 	/* Not k vouched yet: the next walk goes further, once a period. */
 	if (w->span && !w->frozen && w->span <= span &&
 	    (!w->grown_ns || ftd_elapsed(now, w->grown_ns) >= grow_ns)) {

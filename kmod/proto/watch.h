@@ -24,15 +24,20 @@
  * after it died, instead of ceil(r/k) timeouts.
  *
  * The walk never goes past FTD_WATCH_MAX nodes nor past half of the live
- * ring, and an observer that is starved or hears nobody starts no walk and
- * grows none (one under way stays as it is): then the fault is likely its
- * own. The silence of a node past the k nearest
- * counts only from the moment the walk has found the run's far edge (k
- * vouched nodes beyond it): a silence that reaches over half of the ring
- * is the other side of a partition, or more deaths than anyone can tell
- * from one. Those nodes are asked once a timeout, and declared as before,
- * k at a time, by the nearest observers, a timeout after they became the
- * nearest.
+ * ring (its cap), and an observer that is starved or hears nobody starts
+ * no walk and grows none (one under way stays as it is): then the fault
+ * is likely its own. The silence of a node past the k nearest counts only
+ * from the moment the walk has found the run's far edge (k vouched nodes
+ * beyond it), or has spanned its whole cap without finding k and a reach
+ * check begun since (proto/reach.h) found that we reach the cluster: a
+ * silence that long is the other side of a partition, or a run longer
+ * than one observer looks at. An island at the edge of a large ring
+ * walks over the whole cap too, and had its silence counted at once, it
+ * would declare up to FTD_WATCH_MAX live members of the majority a
+ * timeout later, whose notices reach them if the cut heals in the
+ * window; its reach check fences it instead. Past that, the partition
+ * rule (proto/partition.h) decides who applies those deaths. Until then
+ * those nodes are asked once a timeout.
  *
  * The same rules run in the module (kmod/detect.c) and in the simulator.
  */
@@ -50,8 +55,10 @@ struct ftd_watch {
 	u32 span;	/* predecessors walked over; 0: the k nearest are vouched */
 	u32 cap;	/* the walk's bound: half the live ring, FTD_WATCH_MAX */
 	u64 grown_ns;	/* when span last grew; 0: not yet */
-	bool edge;	/* the last walk found k vouched nodes: nodes past the
-			 * k nearest may be declared */
+	u64 capped_ns;	/* the walk spans its whole cap without k vouched since; 0: not */
+	bool edge;	/* the last walk found k vouched nodes, or spans its
+			 * cap and we reach the cluster: nodes past the k
+			 * nearest may be declared */
 	bool frozen;	/* starved or hearing nobody: the walk does not grow */
 };
 
@@ -146,10 +153,24 @@ static inline u64 ftd_watch_ask_interval(const struct ftd_watch *w, bool near, u
  * fewer: the ring is smaller), nearest first, vouched[i] for each: how
  * many of them to watch, up to and including the k-th vouched one, the k
  * nearest always. A walk that found fewer than k vouched grows the next
- * one, at most once per grow_ns (the first time at once), and sets no edge.
+ * one, at most once per grow_ns (the first time at once), and sets no
+ * edge, unless it spans its whole cap and a reach check that began at
+ * reach_held_ns (proto/reach.h; 0: none), since the walk did, found that
+ * we reach the cluster.
  */
 u32 ftd_watch_trim(struct ftd_watch *w, const bool *vouched, u32 span, u32 k, u64 now,
-		   u64 grow_ns);
+		   u64 grow_ns, u64 reach_held_ns);
+
+/*
+ * Should a reach check start: the walk spans its whole cap, not counted
+ * yet. Not while starved or hearing nobody: the lease answers that (a
+ * cut-off node in cluster16.sh fenced by its lease, then by a check its
+ * frozen walk asked for: twice for one cut).
+ */
+static inline bool ftd_watch_wants_reach(const struct ftd_watch *w)
+{
+	return w->capped_ns && !w->edge && !w->frozen;
+}
 
 /*
  * The live nodes on the edges of a run: of the n watched (vouched[i] for

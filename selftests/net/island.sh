@@ -7,8 +7,10 @@
 #   switch) but still hear each other: 12 hears 11's heartbeats; 11 hears
 #   nobody (its predecessor, 10, is on the other side), yet with k = 1 it
 #   has no lease (hearing nobody cannot be told from 10's death), so it
-#   declares the majority one by one, a timeout apart (past half of the
-#   ring, the walk finds no far edge), and tells 12.
+#   declares the majority one by one, a timeout apart, and tells 12; its
+#   walk back over the majority spans half the ring without an end, which
+#   starts its reach check at once (proto/watch.h: such a silence counts
+#   only once a check says it reaches the cluster).
 #   1. 1-10 declare 11 and 12, once each, and are never fenced (their own
 #      reach checks, 2 deaths into the burst, hear the whole sample).
 #   2. 11 and 12 fence themselves (FENCED, origin itself) by their reach

@@ -11,9 +11,9 @@
 #define T (100 * MS)
 
 /*
- * Ticks on time every period from `from` to `to`, frames waiting on a
- * stuck CPU at each (stuck), our receive path's lag as lag says (NULL:
- * none): when the lease ran out.
+ * Ticks on time every period from `from` to `to`, the machine overloaded
+ * at each (stuck: drops, or frames waiting on a stuck CPU), our receive
+ * path's lag as lag says (NULL: none): when the lease ran out.
  */
 static u64 run_loaded(struct ftd_lease *l, bool stuck, const struct ftd_slowness *lag,
 		      u64 last_rx, u64 from, u64 to)
@@ -154,11 +154,12 @@ TEST(an_old_lag_is_forgotten)
 }
 
 /*
- * Frames wait on a CPU that drains nothing: any may be a member's, so the
- * lease holds, up to FTD_OVERLOAD_EXCUSED deadlines of silence; then a
- * node stuck all along fences anyway.
+ * The machine drops received frames, or frames wait on a CPU that drains
+ * nothing: any may be a member's, so the lease holds, up to
+ * FTD_OVERLOAD_EXCUSED deadlines of silence; then a node overloaded all
+ * along fences anyway.
  */
-TEST(waiting_frames_hold_the_lease_for_a_while)
+TEST(an_overloaded_machine_holds_the_lease_for_a_while)
 {
 	struct ftd_lease l = {};
 
@@ -166,7 +167,7 @@ TEST(waiting_frames_hold_the_lease_for_a_while)
 		  run_loaded(&l, true, NULL, 1000 * MS, 1000 * MS, 2000 * MS));
 }
 
-/* Held while frames wait, it ends at the first tick they do not. */
+/* Held while overloaded, it ends at the first tick that is not. */
 TEST(the_lease_ends_once_nothing_waits)
 {
 	struct ftd_lease l = {};

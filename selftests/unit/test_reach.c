@@ -40,6 +40,27 @@ TEST(a_check_starts_past_k_deaths_and_again_when_they_double)
 	EXPECT_FALSE(ftd_reach_due(&r, 3, 0, 1, false));
 }
 
+/*
+ * A walk over its whole cap counts its silence only after a check begun
+ * since held (proto/watch.h): the check remembers when it began, and
+ * only a check that held does.
+ */
+TEST(a_check_that_held_remembers_when_it_began)
+{
+	struct ftd_reach r = {};
+
+	EXPECT_EQ(0, r.held_ns);
+	ftd_reach_start(&r, 16, 40, 1000 * MS);
+	EXPECT_EQ(FTD_REACH_WAIT, ftd_reach_judge(&r, 16, r.asked, 1050 * MS, T, false));
+	EXPECT_EQ(0, r.held_ns);
+	EXPECT_EQ(FTD_REACH_HELD, ftd_reach_judge(&r, 16, r.asked, 1100 * MS, T, false));
+	EXPECT_EQ(1000 * MS, r.held_ns);
+	/* A minority, even once: the time of the last check that held stays. */
+	ftd_reach_start(&r, 16, 40, 2000 * MS);
+	EXPECT_EQ(FTD_REACH_AGAIN, ftd_reach_judge(&r, 2, r.asked, 2100 * MS, T, false));
+	EXPECT_EQ(1000 * MS, r.held_ns);
+}
+
 TEST(a_predecessor_that_fenced_itself_starts_a_check)
 {
 	struct ftd_reach r = {};

@@ -546,6 +546,62 @@ TEST_F_TIMEOUT(heavy, an_even_split_fences_nobody_of_the_winning_half, 180)
 }
 
 /*
+ * An even split whose halves are longer than the walk's cap
+ * (FTD_WATCH_MAX): no observer finds a far edge. Silence past the k
+ * nearest counted only from an edge, so each half was declared k at a
+ * time, a timeout apart, and the losing half fenced only as its count
+ * crossed half: 29.4 s at 4,000 nodes, 119 s at 10,000. A walk over its
+ * whole cap now counts as one that found the edge once a reach check
+ * begun since held (proto/watch.h; each half hears about half of its
+ * sample), and the partition rule alone decides who applies the deaths.
+ */
+TEST_F_TIMEOUT(heavy, an_even_split_past_the_walks_cap_settles_in_timeouts, 300)
+{
+	struct sim_config cfg;
+	struct sim_result res;
+
+	config(&cfg, 4000, SIM_SC_PARTITION);
+	cfg.cut = 2000;
+	cfg.cut_mode = SIM_CUT_ISLAND;
+	cfg.first = 1;
+	ASSERT_EQ(0, sim_run(&cfg, &res));
+	ASSERT_EXACTLY_ONCE(res);
+	ASSERT_EQ(0, res.unfenced);
+	ASSERT_EQ(0, res.fenced_wrongly);
+	ASSERT_TRUE(res.ok);
+	ASSERT_LE(res.all_know_ns, 6 * cfg.timeout_ns);
+	ASSERT_LE(res.fence_all_ns, 6 * cfg.timeout_ns);
+	TH_LOG("4,000 nodes: the half that goes on knows all %.1f ms after the cut, the other half fenced by %.1f ms",
+	       res.all_know_ns / 1e6, res.fence_all_ns / 1e6);
+}
+
+/*
+ * An island of a third: it hears about a third of its reach check's
+ * sample, above the quarter that fences, and fenced only as its count of
+ * deaths crossed half, after the walk past the majority had declared it
+ * k at a time: 10.2 s at 1,000 nodes. Its walk now spans half the ring
+ * and counts once its reach check held (it hears about a third of its
+ * sample), and its count crosses half within a few timeouts.
+ */
+TEST(an_island_of_a_third_fences_in_timeouts)
+{
+	struct sim_config cfg;
+	struct sim_result res;
+
+	config(&cfg, 1000, SIM_SC_PARTITION);
+	cfg.cut = 333;
+	cfg.cut_mode = SIM_CUT_ISLAND;
+	ASSERT_EQ(0, sim_run(&cfg, &res));
+	ASSERT_EXACTLY_ONCE(res);
+	ASSERT_EQ(0, res.unfenced);
+	ASSERT_EQ(0, res.fenced_wrongly);
+	ASSERT_TRUE(res.ok);
+	ASSERT_LE(res.fence_all_ns, 6 * cfg.timeout_ns);
+	TH_LOG("the island fenced by %.1f ms after the cut (%llu by the partition rule)",
+	       res.fence_all_ns / 1e6, (unsigned long long)res.fenced_majority);
+}
+
+/*
  * A third of the ring cut off in one piece: the node after it hears
  * nobody until the others' notices reach it, and asks members to learn
  * whether it is itself cut off. Asked in ring order from a random start,

@@ -42,14 +42,14 @@ TEST(a_starved_tick_keeps_the_walk_but_does_not_grow_it)
 
 	ASSERT_EQ(2, ftd_watch_span(&w, 1, false, true, 100 * MS, BIG));	/* 2k */
 	w.span = 4;
-	EXPECT_EQ(4, ftd_watch_trim(&w, v, 4, 1, 100 * MS, 10 * MS));
+	EXPECT_EQ(4, ftd_watch_trim(&w, v, 4, 1, 100 * MS, 10 * MS, 0));
 	EXPECT_TRUE(w.edge);
 	/* A late tick: the same walk, its edge kept. */
 	EXPECT_EQ(4, ftd_watch_span(&w, 1, false, false, 200 * MS, BIG));
-	EXPECT_EQ(4, ftd_watch_trim(&w, v, 4, 1, 200 * MS, 10 * MS));
+	EXPECT_EQ(4, ftd_watch_trim(&w, v, 4, 1, 200 * MS, 10 * MS, 0));
 	EXPECT_TRUE(w.edge);
 	/* Nobody vouched on a late tick: no growth. */
-	EXPECT_EQ(4, ftd_watch_trim(&w, none, 4, 1, 300 * MS, 10 * MS));
+	EXPECT_EQ(4, ftd_watch_trim(&w, none, 4, 1, 300 * MS, 10 * MS, 0));
 	EXPECT_EQ(4, ftd_watch_span(&w, 1, false, false, 300 * MS, BIG));
 }
 
@@ -66,8 +66,10 @@ TEST(span_grows_eightfold_each_period_while_short_of_k_vouched)
 		span = ftd_watch_span(&w, 2, false, true, now, BIG);
 		EXPECT_EQ(want[i], span);
 		/* Nobody vouched: the whole walk is watched, no edge. */
-		EXPECT_EQ(span, ftd_watch_trim(&w, none, span, 2, now, 10 * MS));
+		EXPECT_EQ(span, ftd_watch_trim(&w, none, span, 2, now, 10 * MS, 0));
 		EXPECT_FALSE(w.edge);
+		/* Over the whole cap: ask whether we reach the cluster. */
+		EXPECT_EQ(span == FTD_WATCH_MAX, ftd_watch_wants_reach(&w));
 		now += 10 * MS;
 	}
 	/* Back to k as soon as the nearest are vouched again. */
@@ -81,11 +83,11 @@ TEST(grows_at_most_once_a_period)
 	struct ftd_watch w = {};
 
 	ASSERT_EQ(4, ftd_watch_span(&w, 2, false, true, 100 * MS, BIG));
-	ftd_watch_trim(&w, none, 4, 2, 100 * MS, 10 * MS);	/* the first at once */
+	ftd_watch_trim(&w, none, 4, 2, 100 * MS, 10 * MS, 0);	/* the first at once */
 	EXPECT_EQ(18, ftd_watch_span(&w, 2, false, true, 105 * MS, BIG));
-	ftd_watch_trim(&w, none, 18, 2, 105 * MS, 10 * MS);
+	ftd_watch_trim(&w, none, 18, 2, 105 * MS, 10 * MS, 0);
 	EXPECT_EQ(18, ftd_watch_span(&w, 2, false, true, 108 * MS, BIG));
-	ftd_watch_trim(&w, none, 18, 2, 115 * MS, 10 * MS);
+	ftd_watch_trim(&w, none, 18, 2, 115 * MS, 10 * MS, 0);
 	EXPECT_EQ(130, ftd_watch_span(&w, 2, false, true, 115 * MS, BIG));
 }
 
@@ -98,13 +100,66 @@ TEST(never_past_half_of_the_live_ring)
 
 	for (i = 0; i < 6; i++, now += 10 * MS) {
 		span = ftd_watch_span(&w, 2, false, true, now, 41);
-		ftd_watch_trim(&w, none, span, 2, now, 10 * MS);
+		ftd_watch_trim(&w, none, span, 2, now, 10 * MS, 0);
 	}
 	EXPECT_EQ(20, span);
-	EXPECT_FALSE(w.edge);
+	EXPECT_FALSE(w.edge);	/* the cap reached, no reach check yet: the next test */
+	EXPECT_TRUE(ftd_watch_wants_reach(&w));
 	/* Four live members: half of them is no more than k, no walk at all. */
 	EXPECT_EQ(2, ftd_watch_span(&w, 2, false, true, now, 4));
 	EXPECT_EQ(0, w.span);
+}
+
+/*
+ * A silence longer than the cap (half of the live ring, or FTD_WATCH_MAX)
+ * has no far edge to find: the other side of a partition, or a run longer
+ * than one observer looks at. Its nodes were declared k a timeout apart:
+ * an even split of 4,000 nodes settled after 29.4 s. Once the walk spans
+ * the whole cap and a reach check begun since found that we reach the
+ * cluster, they count as a run's do (a timeout from then); an island,
+ * whose check fences it, never declares the majority wholesale.
+ */
+TEST(a_walk_over_the_whole_cap_counts_once_we_reach_the_cluster)
+{
+	bool none[FTD_WATCH_MAX] = {}, one[FTD_WATCH_MAX] = { [700] = true };
+	struct ftd_watch w = { .span = FTD_WATCH_MAX };
+
+	ASSERT_EQ(FTD_WATCH_MAX, ftd_watch_span(&w, 2, false, true, 100 * MS, BIG));
+	EXPECT_EQ(FTD_WATCH_MAX, ftd_watch_trim(&w, none, FTD_WATCH_MAX, 2, 100 * MS, 10 * MS, 0));
+	EXPECT_FALSE(w.edge);
+	EXPECT_TRUE(ftd_watch_wants_reach(&w));
+	/* A check that began before the walk spanned its cap says nothing of it. */
+	ftd_watch_trim(&w, none, FTD_WATCH_MAX, 2, 110 * MS, 10 * MS, 90 * MS);
+	EXPECT_FALSE(w.edge);
+	/* One begun since that held: the silence counts, nothing more to ask. */
+	EXPECT_EQ(FTD_WATCH_MAX, ftd_watch_trim(&w, none, FTD_WATCH_MAX, 2, 220 * MS, 10 * MS, 100 * MS));
+	EXPECT_TRUE(w.edge);
+	EXPECT_FALSE(ftd_watch_wants_reach(&w));
+	/* Fewer than k vouched is still no far edge: the whole cap is watched. */
+	EXPECT_EQ(FTD_WATCH_MAX, ftd_watch_trim(&w, one, FTD_WATCH_MAX, 2, 230 * MS, 10 * MS, 100 * MS));
+	EXPECT_TRUE(w.edge);
+	/* A ring that ends before the cap: the walk did not span it. */
+	EXPECT_EQ(600, ftd_watch_trim(&w, none, 600, 2, 240 * MS, 10 * MS, 100 * MS));
+	EXPECT_FALSE(w.edge);
+	EXPECT_FALSE(ftd_watch_wants_reach(&w));
+	/* Spanned again: the check must be newer than this span. */
+	ftd_watch_trim(&w, none, FTD_WATCH_MAX, 2, 250 * MS, 10 * MS, 100 * MS);
+	EXPECT_FALSE(w.edge);
+	EXPECT_TRUE(ftd_watch_wants_reach(&w));
+	/* Hearing nobody (or starved): the walk is frozen, the lease answers. */
+	ftd_watch_span(&w, 2, false, false, 255 * MS, BIG);
+	EXPECT_FALSE(ftd_watch_wants_reach(&w));
+	ftd_watch_span(&w, 2, false, true, 256 * MS, BIG);
+	EXPECT_TRUE(ftd_watch_wants_reach(&w));
+	/* The nearest vouched again: the walk and its cap are forgotten. */
+	ftd_watch_span(&w, 2, true, true, 260 * MS, BIG);
+	EXPECT_FALSE(ftd_watch_wants_reach(&w));
+	/* Still growing toward the cap: nothing counts, nothing to ask. */
+	w = (struct ftd_watch){};
+	ASSERT_EQ(4, ftd_watch_span(&w, 2, false, true, 100 * MS, BIG));
+	EXPECT_EQ(4, ftd_watch_trim(&w, none, 4, 2, 100 * MS, 10 * MS, 100 * MS));
+	EXPECT_FALSE(w.edge);
+	EXPECT_FALSE(ftd_watch_wants_reach(&w));
 }
 
 TEST(trim_stops_at_the_kth_vouched_and_finds_the_edge)
@@ -114,7 +169,7 @@ TEST(trim_stops_at_the_kth_vouched_and_finds_the_edge)
 	struct ftd_watch w = {};
 
 	ASSERT_EQ(4, ftd_watch_span(&w, 2, false, true, 100 * MS, BIG));
-	EXPECT_EQ(4, ftd_watch_trim(&w, v, 4, 2, 100 * MS, 10 * MS));
+	EXPECT_EQ(4, ftd_watch_trim(&w, v, 4, 2, 100 * MS, 10 * MS, 0));
 	EXPECT_TRUE(w.edge);
 	EXPECT_EQ(4, ftd_watch_span(&w, 2, false, true, 200 * MS, BIG));	/* no growth */
 }
@@ -124,8 +179,8 @@ TEST(trim_keeps_the_k_nearest)
 	bool v[] = { true, true, true, true };
 	struct ftd_watch w = {};
 
-	EXPECT_EQ(3, ftd_watch_trim(&w, v, 4, 3, 100 * MS, 10 * MS));
-	EXPECT_EQ(2, ftd_watch_trim(&w, v, 2, 3, 100 * MS, 10 * MS));	/* small ring */
+	EXPECT_EQ(3, ftd_watch_trim(&w, v, 4, 3, 100 * MS, 10 * MS, 0));
+	EXPECT_EQ(2, ftd_watch_trim(&w, v, 2, 3, 100 * MS, 10 * MS, 0));	/* small ring */
 }
 
 TEST(a_walk_shorter_than_the_span_does_not_grow)
@@ -135,7 +190,7 @@ TEST(a_walk_shorter_than_the_span_does_not_grow)
 
 	ASSERT_EQ(4, ftd_watch_span(&w, 2, false, true, 100 * MS, BIG));
 	/* a ring of 3 others: the walk found 3, fewer than the span */
-	EXPECT_EQ(3, ftd_watch_trim(&w, none, 3, 2, 200 * MS, 10 * MS));
+	EXPECT_EQ(3, ftd_watch_trim(&w, none, 3, 2, 200 * MS, 10 * MS, 0));
 	EXPECT_EQ(4, ftd_watch_span(&w, 2, false, true, 300 * MS, BIG));
 }
 

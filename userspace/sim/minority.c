@@ -90,7 +90,10 @@ static void start_check(struct sim *s, u32 v, struct sim_reach *c, u32 members)
 	s->rep.reach_checks++;
 }
 
-/* reach.c ftd_reach_tick, with starved, restarted and overloaded false (no CPU model, no rejoin). */
+/*
+ * reach.c ftd_reach_tick, with starved and overloaded false and no restart
+ * (no CPU model, no rejoin): prompted by a walk over its whole cap.
+ */
 static void reach_tick(struct sim *s, u32 v)
 {
 	struct sim_node *node = &s->nodes[v];
@@ -99,8 +102,9 @@ static void reach_tick(struct sim *s, u32 v)
 	u32 deaths, lowest, heard, held;
 	struct sim_reach *c = node->reach;
 	enum ftd_reach_verdict verdict;
+	bool prompted = ftd_watch_wants_reach(&node->watch);
 
-	if ((!c || !c->r.since_ns) && !ftd_partition_in_burst(p, s->now, timeout))
+	if ((!c || !c->r.since_ns) && !prompted && !ftd_partition_in_burst(p, s->now, timeout))
 		return;
 	if (!c) {
 		c = node->reach = sim_zalloc(sizeof(*c));
@@ -112,7 +116,7 @@ static void reach_tick(struct sim *s, u32 v)
 	}
 	if (!c->r.since_ns) {
 		deaths = ftd_partition_in_burst(p, s->now, timeout) ? p->dead : 0;
-		if (!ftd_reach_due(&c->r, p->burst, deaths, s->cfg->k, false))
+		if (!ftd_reach_due(&c->r, p->burst, deaths, s->cfg->k, prompted))
 			return;
 		start_check(s, v, c, deaths ? p->base : sim_view_live_lowest(&s->view, v, &lowest));
 	}

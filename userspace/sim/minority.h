@@ -9,6 +9,7 @@
  *                        that would leave v in a minority fences it
  *   sim_minority_tick    reach.c ftd_reach_tick (proto/reach.h): when a
  *                        burst passes k deaths, and each time they double,
+ *                        or v's walk spans its whole cap (proto/watch.h),
  *                        v PROBEs FTD_REACH_SAMPLE members it holds live
  *                        and fences if it heard under a quarter of them
  *                        within a timeout; and the lease (proto/lease.h):

@@ -509,7 +509,8 @@ static u32 watch_further(struct sim *s, u32 v, u32 n, bool may_extend)
 	for (i = 0; i < n; i++)
 		s->vouched[i] = vouched(s, v, s->walk[i]);
 	return ftd_watch_trim(&node->watch, s->vouched, n, k, s->now,
-			      ftd_watch_grow_every(s->cfg->period_ns, node->probe_rtt_ns));
+			      ftd_watch_grow_every(s->cfg->period_ns, node->probe_rtt_ns),
+			      node->reach ? node->reach->r.held_ns : 0);
 }
 
 /* detect.c ftd_detect_tick, with starved = false: the simulated timer is never late. */

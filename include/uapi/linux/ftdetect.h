@@ -904,8 +904,8 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *                                             received frames (its per-CPU backlogs)
  *                                             within the last timeout: a silence of
  *                                             less than 4 deadlines declared nobody
- *                                             then (the overload rule,
- *                                             docs/detection.md)
+ *                                             then, nor ended the lease (the
+ *                                             overload rule, docs/detection.md)
  *       FTDETECT_A_STATS_RELAYS_ASKED u64     PROBE_REQs sent: members asked to probe a
  *                                             node this node suspects
  *       FTDETECT_A_STATS_RELAYS_SENT u64      PROBE_RELAYs sent: a suspect answered this
