@@ -668,8 +668,9 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	/*
 	 * An island that cannot cross half by its deaths: proto/reach.h. A
 	 * walk over its whole cap asks too, before its silence counts.
+	 * Hearing nobody, we wait as if starved: the lease answers that.
 	 */
-	minority |= ftd_reach_tick(fn, now_ns, starved,
+	minority |= ftd_reach_tick(fn, now_ns, starved || isolated,
 				   restarted || ftd_watch_wants_reach(&w->rule), overloaded);
 	if (minority) {
 		if (straw != FTD_NODE_NONE)

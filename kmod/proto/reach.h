@@ -55,7 +55,12 @@
  * exchange.
  *
  * A starved node judges nothing (answers may wait in its receive queues);
- * the check waits for a tick on time.
+ * the check waits for a tick on time. Nor does a node that hears nobody
+ * (proto/detect.h, isolated) start or judge one: its lease answers that,
+ * once per isolation. A check begun the tick before it noticed (a walk
+ * reaches its cap as the silence starts) fenced a cut-off node a second
+ * time, after its lease (rejoin_quiet.sh); it waits until the node hears
+ * someone again.
  */
 #ifndef FTD_PROTO_REACH_H
 #define FTD_PROTO_REACH_H

@@ -91,8 +91,9 @@ static void start_check(struct sim *s, u32 v, struct sim_reach *c, u32 members)
 }
 
 /*
- * reach.c ftd_reach_tick, with starved and overloaded false and no restart
- * (no CPU model, no rejoin): prompted by a walk over its whole cap.
+ * reach.c ftd_reach_tick, with overloaded false and no restart (no CPU
+ * model, no rejoin): prompted by a walk over its whole cap, waiting while
+ * v hears nobody as detect.c does (starved || isolated).
  */
 static void reach_tick(struct sim *s, u32 v)
 {
@@ -103,6 +104,7 @@ static void reach_tick(struct sim *s, u32 v)
 	struct sim_reach *c = node->reach;
 	enum ftd_reach_verdict verdict;
 	bool prompted = ftd_watch_wants_reach(&node->watch);
+	bool alone = node->isolated_since_ns;	/* detect.c: waits as if starved */
 
 	if ((!c || !c->r.since_ns) && !prompted && !ftd_partition_in_burst(p, s->now, timeout))
 		return;
@@ -116,12 +118,12 @@ static void reach_tick(struct sim *s, u32 v)
 	}
 	if (!c->r.since_ns) {
 		deaths = ftd_partition_in_burst(p, s->now, timeout) ? p->dead : 0;
-		if (!ftd_reach_due(&c->r, p->burst, deaths, s->cfg->k, prompted))
+		if (alone || !ftd_reach_due(&c->r, p->burst, deaths, s->cfg->k, prompted))
 			return;
 		start_check(s, v, c, deaths ? p->base : sim_view_live_lowest(&s->view, v, &lowest));
 	}
 	heard = hear_sample(s, v, c, s->now - c->r.since_ns < timeout, &held);
-	verdict = ftd_reach_judge(&c->r, heard, held, s->now, timeout, false);
+	verdict = ftd_reach_judge(&c->r, heard, held, s->now, timeout, alone);
 	if (verdict == FTD_REACH_AGAIN)
 		start_check(s, v, c, c->r.members);
 	if (verdict != FTD_REACH_FENCE)
