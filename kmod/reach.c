@@ -77,7 +77,7 @@ bool ftd_reach_tick(struct ftd_net *fn, u64 now_ns, bool starved, bool prompted,
 			    starved || (overloaded &&
 					ftd_overload_excuses(ftd_elapsed(now_ns, r->since_ns),
 							     timeout)));
-	if (v == FTD_REACH_AGAIN)	/* sure before fencing: a fresh sample, now */
+	if (v == FTD_REACH_AGAIN)	/* a fresh sample, now */
 		ftd_reach_start(r, ftd_members_sample(fn, r->ids, FTD_REACH_SAMPLE), r->members,
 				now_ns);
 	if (v != FTD_REACH_FENCE)
