@@ -160,16 +160,12 @@ static inline enum ftd_reach_verdict ftd_reach_judge(struct ftd_reach *r, u32 he
 	if (4 * heard >= held) {
 		r->confirming = false;
 		r->held_ns = began;
-		if (2 * heard < held) {
+		if (2 * heard >= held && r->reached) {
 			r->reached = false;
-			return FTD_REACH_AGAIN;
+			return FTD_REACH_HELD;
 		}
-		if (!r->reached) {
-			r->reached = true;
-			return FTD_REACH_AGAIN;
-		}
-		r->reached = false;
-		return FTD_REACH_HELD;
+		r->reached = 2 * heard >= held;
+		return FTD_REACH_AGAIN;
 	}
 	r->reached = false;
 	if (r->confirming) {

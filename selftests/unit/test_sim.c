@@ -54,6 +54,12 @@ static u32 hop_bound(u32 nodes)
 	ASSERT_TRUE((res).complete); \
 } while (0)
 
+/* A partition: every node off the side that goes on fenced, none on it. */
+#define ASSERT_FENCED_RIGHT(res) do { \
+	ASSERT_EQ(0, (res).unfenced); \
+	ASSERT_EQ(0, (res).fenced_wrongly); \
+} while (0)
+
 #define ASSERT_DETECTED_IN_WINDOW(cfg, res) do { \
 	ASSERT_GE((res).detect_min_ns, (s64)((cfg).timeout_ns - (cfg).period_ns)); \
 	ASSERT_LE((res).detect_min_ns, (s64)((cfg).timeout_ns + 2 * (cfg).period_ns)); \
@@ -486,8 +492,7 @@ TEST(partition_island_counts_its_declarations)
 	ASSERT_EXACTLY_ONCE(res);
 	ASSERT_EQ(0, res.cut_declared);	/* island declarations are counted apart */
 	/* ... until its reach check (proto/reach.h) fences all of it */
-	ASSERT_EQ(0, res.unfenced);
-	ASSERT_EQ(0, res.fenced_wrongly);
+	ASSERT_FENCED_RIGHT(res);
 	TH_LOG("the island delivered %llu deaths of the majority; fenced: %llu by the reach check, %llu by the partition rule, %llu by the lease, the last %.1f ms after the cut",
 	       (unsigned long long)res.minority_delivered, (unsigned long long)res.fenced_reach,
 	       (unsigned long long)res.fenced_majority, (unsigned long long)res.fenced_lease,
@@ -512,8 +517,7 @@ TEST(an_even_split_goes_on_on_the_side_of_node_1)
 		ASSERT_EQ(0, sim_run(&cfg, &res));
 		ASSERT_EXACTLY_ONCE(res);
 		ASSERT_EQ(500, res.receivers);
-		ASSERT_EQ(0, res.unfenced);
-		ASSERT_EQ(0, res.fenced_wrongly);
+		ASSERT_FENCED_RIGHT(res);
 		ASSERT_TRUE(res.ok);
 		ASSERT_LE(res.fence_all_ns, 6 * cfg.timeout_ns);
 		TH_LOG("island from node %lld: all of the half that goes on know %.1f ms after the cut, the other half fenced by %.1f ms (%llu by the partition rule)",
@@ -541,8 +545,7 @@ TEST_F_TIMEOUT(heavy, an_even_split_fences_nobody_of_the_winning_half, 180)
 		cfg.seed = seed;
 		ASSERT_EQ(0, sim_run(&cfg, &res));
 		ASSERT_EXACTLY_ONCE(res);
-		ASSERT_EQ(0, res.fenced_wrongly);
-		ASSERT_EQ(0, res.unfenced);
+		ASSERT_FENCED_RIGHT(res);
 		checks += res.reach_checks;
 	}
 	TH_LOG("seeds 3-4: %llu reach checks, no node of the winning half fenced",
@@ -567,8 +570,7 @@ TEST_F_TIMEOUT(heavy, an_even_split_past_the_walks_cap_settles_in_timeouts, 300)
 	config_island(&cfg, 4000, 2000, 1);
 	ASSERT_EQ(0, sim_run(&cfg, &res));
 	ASSERT_EXACTLY_ONCE(res);
-	ASSERT_EQ(0, res.unfenced);
-	ASSERT_EQ(0, res.fenced_wrongly);
+	ASSERT_FENCED_RIGHT(res);
 	ASSERT_TRUE(res.ok);
 	ASSERT_LE(res.all_know_ns, 6 * cfg.timeout_ns);
 	ASSERT_LE(res.fence_all_ns, 6 * cfg.timeout_ns);
@@ -592,8 +594,7 @@ TEST(an_island_of_a_third_fences_in_timeouts)
 	config_island(&cfg, 1000, 333, -1);
 	ASSERT_EQ(0, sim_run(&cfg, &res));
 	ASSERT_EXACTLY_ONCE(res);
-	ASSERT_EQ(0, res.unfenced);
-	ASSERT_EQ(0, res.fenced_wrongly);
+	ASSERT_FENCED_RIGHT(res);
 	ASSERT_TRUE(res.ok);
 	ASSERT_LE(res.fence_all_ns, 6 * cfg.timeout_ns);
 	TH_LOG("the island fenced by %.1f ms after the cut (%llu by the partition rule)",
@@ -625,8 +626,7 @@ TEST_F_TIMEOUT(heavy, islands_of_a_tenth_to_a_quarter_fence_themselves, 300)
 		cfg.seed = runs[i].seed;
 		ASSERT_EQ(0, sim_run(&cfg, &res));
 		ASSERT_EXACTLY_ONCE(res);
-		ASSERT_EQ(0, res.unfenced);
-		ASSERT_EQ(0, res.fenced_wrongly);
+		ASSERT_FENCED_RIGHT(res);
 		ASSERT_TRUE(res.ok);
 		ASSERT_LE(res.fence_all_ns, 60 * cfg.timeout_ns);
 		TH_LOG("k %u, island of %u: fenced by %.1f ms (%llu by the reach check, %llu by the partition rule), %llu reach checks",
@@ -657,8 +657,7 @@ TEST(a_node_next_to_a_cut_third_keeps_its_lease)
 		cfg.seed = seed;
 		ASSERT_EQ(0, sim_run(&cfg, &res));
 		ASSERT_EXACTLY_ONCE(res);
-		ASSERT_EQ(0, res.fenced_wrongly);
-		ASSERT_EQ(0, res.unfenced);
+		ASSERT_FENCED_RIGHT(res);
 		ASSERT_EQ(333, res.fenced_lease);	/* each cut-off node alone */
 	}
 }
