@@ -91,6 +91,9 @@ static void usage(FILE *f)
 "      --limit DUR         give up this long after the failure (default\n"
 "                          (4 + failures) x (timeout + 2 periods), plus 8\n"
 "                          digest rounds of 1.25 x max(1 s, 4 timeouts))\n"
+"      --stop-at-false     end a run when a live node is first declared dead\n"
+"                          (first_false_ns: the exposure of a false-death rate\n"
+"                          estimate, bench/sim-loss.sh)\n"
 "      --seed LIST         seed of every random choice (default 1); a run is\n"
 "                          a pure function of its options\n"
 "Output:\n"
@@ -206,7 +209,7 @@ static int split(char *s, char **out, const char *opt)
 int main(int argc, char **argv)
 {
 	enum { O_JDIST = 256, O_QUORUM, O_ISOLATED, O_NO_REPAIR, O_NO_RELAY, O_NO_TELL, O_UNPROVEN, O_FLOOD, O_ADJ, O_CUT, O_LAYOUT, O_MODE, O_FIRST, O_WARMUP, O_TAIL,
-	       O_LIMIT, O_SEED, O_JSON };
+	       O_LIMIT, O_STOP_FALSE, O_SEED, O_JSON };
 	static const struct option opts[] = {
 		{ "nodes", required_argument, NULL, 'n' },
 		{ "period", required_argument, NULL, 'p' },
@@ -232,6 +235,7 @@ int main(int argc, char **argv)
 		{ "warmup", required_argument, NULL, O_WARMUP },
 		{ "tail", required_argument, NULL, O_TAIL },
 		{ "limit", required_argument, NULL, O_LIMIT },
+		{ "stop-at-false", no_argument, NULL, O_STOP_FALSE },
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "output", required_argument, NULL, 'o' },
@@ -354,6 +358,9 @@ int main(int argc, char **argv)
 			break;
 		case O_LIMIT:
 			base.limit_ns = parse_dur("--limit", optarg);
+			break;
+		case O_STOP_FALSE:
+			base.stop_at_false = true;
 			break;
 		case O_SEED:
 			n_seeds = split(optarg, list, "--seed");

@@ -54,6 +54,8 @@ void sim_report_deliver(struct sim *s, u32 v, u32 item, u32 hops)
 	}
 	if (!st->t_first)
 		st->t_first = s->now;
+	if (!st->expected && !r->t_false_first && s->view.items[item].kind == SIM_ITEM_NODE_DEAD)
+		r->t_false_first = s->now;
 	st->delivered++;
 	st->t_last = s->now;
 	if (st->expected && s->pending)
@@ -125,8 +127,10 @@ void sim_report_finish(struct sim *s, struct sim_result *res)
 
 		cut_deliveries += st->cut_deliveries;
 		if (!st->expected) {
-			if (s->view.items[i].kind == SIM_ITEM_NODE_DEAD)
-				res->false_deaths += st->delivered;
+			if (s->view.items[i].kind != SIM_ITEM_NODE_DEAD)
+				continue;
+			res->false_deaths += st->delivered;
+			res->false_declared += !!st->t_first;
 			continue;
 		}
 		res->never_delivered += st->receivers - st->delivered;
@@ -191,6 +195,7 @@ void sim_report_finish(struct sim *s, struct sim_result *res)
 	res->delivered_again = s->rep.multi;
 	res->codec_errors = s->rep.codec_errors;
 	res->declarations = s->rep.declarations;
+	res->first_false_ns = s->rep.t_false_first;
 	res->suspects = s->rep.suspects;
 	res->recoveries = s->rep.recoveries;
 	res->tell_dead = s->rep.tell_dead;
@@ -319,6 +324,8 @@ void sim_report_json(FILE *f, const struct sim_result *res)
 	KU("reach_probes", res->reach_probes);
 	KU("reach_nodes", res->reach_nodes);
 	KU("declarations", res->declarations);
+	KU("false_declared", res->false_declared);
+	KU("first_false_ns", res->first_false_ns);
 	KU("suspects", res->suspects);
 	KU("recoveries", res->recoveries);
 	KU("tell_dead", res->tell_dead);

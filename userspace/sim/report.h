@@ -52,6 +52,7 @@ struct sim_report {
 	u64 fenced_by[4];		/* nodes that fenced themselves, by enum sim_fence */
 	u64 fenced_wrongly;		/* ... of the side that goes on */
 	u64 t_fenced_last;		/* the last node that had to fence did */
+	u64 t_false_first;		/* a live node first declared dead, 0: never */
 	u64 reach_checks, reach_probes, reach_nodes;	/* proto/reach.h: checks, their PROBEs,
 							 * nodes that checked */
 };
@@ -97,6 +98,10 @@ struct sim_result {
 	u64 fence_all_ns;		/* from the failure until the last of them fenced */
 	u64 reach_checks, reach_probes, reach_nodes;
 	u64 declarations, suspects, recoveries, tell_dead, fenced, to_dead, votes;
+	u64 false_declared;		/* live nodes some live node declared dead */
+	u64 first_false_ns;		/* simulated time (from the start) of the first
+					 * of them, 0: none; the exposure a loss-rate
+					 * estimate needs (bench/sim-loss.sh) */
 	u64 digests, repairs;			/* anti-entropy (repair.c) */
 	u64 probes;				/* PROBEs sent (each answered if it arrives) */
 	u64 relays_asked, relays_heard;		/* indirect probes (relay.c) */

@@ -198,6 +198,10 @@ int sim_run(const struct sim_config *cfg, struct sim_result *res)
 		else
 			sim_node_rx(&s, &m);
 		events++;
+		if (cfg->stop_at_false && s.rep.t_false_first) {
+			t_end = s.now;
+			break;
+		}
 		/* Everyone knows, the minority fenced: a tail to catch anything late or repeated. */
 		if (injected && !s.pending && !s.unfenced && t_end == s.t_fail + limit && s.now + tail < t_end)
 			t_end = s.now + tail;

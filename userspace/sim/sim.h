@@ -66,6 +66,7 @@ struct sim_config {
 	u64 warmup_ns;		/* failure time; 0: 2 timeouts */
 	u64 tail_ns;		/* simulated after all know; 0: timeout + 2 periods */
 	u64 limit_ns;		/* give up this long after the failure; 0: see sim.c */
+	bool stop_at_false;	/* end the run at the first false declaration */
 	u64 seed;
 };
 
