@@ -93,16 +93,16 @@ static __always_inline void count_delay(__u64 built, __u64 now)
 static __always_inline int stamp(struct __sk_buff *skb, __u32 off, __u64 now)
 {
 	__u32 p = off + sizeof(struct udphdr);
-	struct {
-		__be32 magic;
-		__u8 version;
-	} head;
+	__be32 magic;
+	__u8 version;
 	__u64 old, new;
 	__s64 diff;
 
 	/* Ours only: magic and version; the rest is the receiver's business. */
-	if (bpf_skb_load_bytes(skb, p, &head, 5) || head.magic != bpf_htonl(FTD_WIRE_MAGIC) ||
-	    head.version != FTD_WIRE_VERSION)
+	if (bpf_skb_load_bytes(skb, p + FTD_WIRE_HDR_OFF(magic), &magic, sizeof(magic)) ||
+	    magic != bpf_htonl(FTD_WIRE_MAGIC) ||
+	    bpf_skb_load_bytes(skb, p + FTD_WIRE_HDR_OFF(version), &version, sizeof(version)) ||
+	    version != FTD_WIRE_VERSION)
 		return TC_ACT_UNSPEC;
 	if (bpf_skb_load_bytes(skb, p + FTD_WIRE_TX_OFF, &old, sizeof(old)))
 		return TC_ACT_UNSPEC;	/* shorter than a header */

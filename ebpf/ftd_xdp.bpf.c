@@ -53,8 +53,7 @@ struct {
 	__type(value, __u64);
 } xdp_stats SEC(".maps");
 
-/* A header field's offset: the layout of <linux/ftdetect.h>, as the module reads it. */
-#define HDR(field) __builtin_offsetof(struct ftd_wire_hdr, field)
+#define HDR(field) FTD_WIRE_HDR_OFF(field)
 
 static __always_inline int count(__u32 what, int action)
 {

@@ -8,10 +8,16 @@
  * format; the fields are read and written at their offsets, in network
  * order, whatever the buffer's alignment.
  */
-#define H(field) offsetof(struct ftd_wire_hdr, field)
-#define N(field) offsetof(struct ftd_wire_notice, field)
+#define H(field) FTD_WIRE_HDR_OFF(field)
+#define N(field) FTD_WIRE_NOTICE_OFF(field)
 
 _Static_assert(sizeof(struct ftd_wire_hdr) == FTD_WIRE_HDR_LEN, "header layout");
+/* The offset table of <linux/ftdetect.h>'s "Wire format", which people read. */
+_Static_assert(H(magic) == 0 && H(version) == 4 && H(type) == 5 && H(rail) == 6 &&
+	       H(flags) == 7 && H(length) == 8 && H(reserved) == 10 && H(cluster) == 12 &&
+	       H(sender) == 16 && H(incarnation) == 20 && H(seq) == 24 && H(tx_ns) == 32 &&
+	       H(rx_ns) == 40 && H(mac) == 48 && H(receiver) == 56 && H(span_end) == 60,
+	       "the header's offset table");
 _Static_assert(H(tx_ns) == FTD_WIRE_TX_OFF && H(rx_ns) == FTD_WIRE_RX_OFF &&
 	       H(mac) == FTD_WIRE_MAC_OFF, "header offsets the eBPF programs use");
 _Static_assert(sizeof(struct ftd_wire_notice) == FTD_WIRE_NOTICE_LEN, "notice layout");

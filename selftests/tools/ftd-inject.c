@@ -98,15 +98,15 @@ static size_t craft(const char *kind, u8 *buf, size_t cap, struct ftd_frame *f, 
 	if (!strcmp(kind, "short"))
 		return FTD_WIRE_HDR_LEN - 1;
 	if (!strcmp(kind, "badmagic"))
-		buf[offsetof(struct ftd_wire_hdr, magic)] ^= 0xff;
+		buf[FTD_WIRE_HDR_OFF(magic)] ^= 0xff;
 	else if (!strcmp(kind, "badversion"))
-		buf[offsetof(struct ftd_wire_hdr, version)] = FTD_WIRE_VERSION + 1;
+		buf[FTD_WIRE_HDR_OFF(version)] = FTD_WIRE_VERSION + 1;
 	else if (!strcmp(kind, "badlength"))
-		ftd_put_be16(buf + offsetof(struct ftd_wire_hdr, length), len + 8);
+		ftd_put_be16(buf + FTD_WIRE_HDR_OFF(length), len + 8);
 	else if (!strcmp(kind, "badflags"))
-		buf[offsetof(struct ftd_wire_hdr, flags)] = 0x80;
+		buf[FTD_WIRE_HDR_OFF(flags)] = 0x80;
 	else if (!strcmp(kind, "badtype"))
-		buf[offsetof(struct ftd_wire_hdr, type)] = 0xee;
+		buf[FTD_WIRE_HDR_OFF(type)] = 0xee;
 	else if (!strcmp(kind, "badmac"))
 		buf[FTD_WIRE_MAC_OFF] ^= 1;
 	else if (!strcmp(kind, "payload")) {

@@ -42,9 +42,8 @@
 
 #include <linux/ftdetect.h>
 
-/* Where a field is: the layout of <linux/ftdetect.h>. */
-#define HDR(field) offsetof(struct ftd_wire_hdr, field)
-#define NOTICE(field) offsetof(struct ftd_wire_notice, field)
+#define HDR(field) FTD_WIRE_HDR_OFF(field)
+#define NOTICE(field) FTD_WIRE_NOTICE_OFF(field)
 
 static volatile sig_atomic_t stop;
 

@@ -54,12 +54,11 @@ void ftdm_lock(void)
 /* The outermost unlock joins a watcher that was stopped under the lock. */
 void ftdm_unlock(void)
 {
-	bool reap = --ftdm.depth == 0 && ftdm_watch.zombie;
-	pthread_t t = ftdm_watch.zombie_thread;
-	int fd = ftdm_watch.zombie_fd;
+	bool reap;
+	pthread_t t;
+	int fd;
 
-	if (reap)
-		ftdm_watch.zombie = false;
+	reap = --ftdm.depth == 0 && ftdm_watcher_take_zombie(&t, &fd);
 	pthread_mutex_unlock(&ftdm.lock);
 	if (!reap)
 		return;
@@ -92,6 +91,17 @@ void ftdm_attachment_free(struct attachment *a)
 	ftd_group_free(&a->group);
 	free(a->ranks);
 	free(a);
+}
+
+/* Drop every attachment (the process closes); their attributes stay, and their delete functions find nothing. */
+void ftdm_detach_all(void)
+{
+	struct attachment *a;
+
+	while ((a = ftdm.list)) {
+		ftdm.list = a->next;
+		ftdm_attachment_free(a);
+	}
 }
 
 /* Take comm's attachment off the list (the caller frees it), or NULL. */
@@ -170,9 +180,7 @@ static int register_default(uint32_t comm_job, int comm_rank)
 	err = ftd_register(ftdm_proc.dev, job, rank);
 	if (err)
 		return err;
-	ftdm_proc.registered = true;
-	ftdm_proc.job = job;
-	ftdm_proc.rank = rank;
+	ftdm_process_registered(job, rank, false);
 	ftdm_debug("registered as job %u rank %u on node %u", job, rank, ftdm_proc.info.node);
 	return 0;
 }
@@ -193,11 +201,8 @@ static int attach_locked(MPI_Comm comm, ftd_mpi_callback_fn cb, void *arg, unsig
 	ftdm_env_read();
 	if (!fatal && ftdm_find(comm))
 		fatal = -EALREADY;
-	if (!fatal) {
-		if (!ftdm_proc.open)
-			ftdm_proc.no_thread = (flags & FTD_MPI_NO_THREAD) || ftdm_env.no_thread;
-		member_err = ftdm_process_open();
-	}
+	if (!fatal)
+		member_err = ftdm_process_open((flags & FTD_MPI_NO_THREAD) || ftdm_env.no_thread);
 	ftdm_unlock();
 
 	/* 1. Everybody ready? (with FTD_MPI_PARTIAL, a member without the device is not fatal) */
@@ -367,13 +372,11 @@ int ftd_mpi_register(uint32_t job, uint32_t rank)
 	if (!err && ftdm_proc.registered)
 		err = -EBUSY;
 	if (!err)
-		err = ftdm_process_open();
+		err = ftdm_process_open(false);
 	if (!err)
 		err = ftd_register(ftdm_proc.dev, job, rank);
 	if (!err) {
-		ftdm_proc.registered = ftdm_proc.explicit_id = true;
-		ftdm_proc.job = job;
-		ftdm_proc.rank = rank;
+		ftdm_process_registered(job, rank, true);
 		ftdm_debug("registered as job %u rank %u on node %u (ftd_mpi_register)", job, rank,
 		      ftdm_proc.info.node);
 	} else if (err != -EBUSY) {

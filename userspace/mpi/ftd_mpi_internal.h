@@ -118,25 +118,29 @@ void ftdm_unlock(void);
 struct attachment *ftdm_find(MPI_Comm comm);
 bool ftdm_in_callback(void);
 void ftdm_attachment_free(struct attachment *a);
+void ftdm_detach_all(void);
 struct attachment *ftdm_unlink(MPI_Comm comm);
 void ftdm_sweep(void);
 
 /* ftd_mpi_log.c */
 void ftdm_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ftdm_json(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ftdm_json_close(void);
 uint64_t ftdm_clock_ns(clockid_t id);
 void ftdm_env_read(void);
 unsigned long ftdm_env_ulong(const char *name, unsigned long def);
 
 /* ftd_mpi_process.c */
 int ftdm_hooks_init(void);
-int ftdm_process_open(void);
+int ftdm_process_open(bool no_thread);
+void ftdm_process_registered(uint32_t job, uint32_t rank, bool explicit_id);
 void ftdm_process_close_if_idle(void);
 
 /* ftd_mpi_watch.c */
 int ftdm_drain(bool app_thread);
 int ftdm_watcher_start(void);
 void ftdm_watcher_stop(void);
+bool ftdm_watcher_take_zombie(pthread_t *thread, int *wake_fd);
 
 /* ftd_mpi_act.c */
 void ftdm_report_pmix(void);

@@ -143,3 +143,12 @@ void ftdm_json(const char *what, const char *fmt, ...)
 		ftdm_debug("FTD_MPI_JSON: write: %s", strerror(errno));
 	free(buf);
 }
+
+/* The clean exit: no JSON line after it. */
+void ftdm_json_close(void)
+{
+	if (ftdm_env.json_fd >= 0) {
+		close(ftdm_env.json_fd);
+		ftdm_env.json_fd = -1;
+	}
+}

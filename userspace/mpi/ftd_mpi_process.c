@@ -76,16 +76,18 @@ static void sigpipe_ignore(void)
 
 /*
  * Under ftdm.lock, the process-wide part of the first attach: the device, this
- * node, PMIx. 0, or why this process cannot register; the verdict is kept
- * until process_close().
+ * node, PMIx; no_thread: no watcher thread for as long as it stays open. 0,
+ * or why this process cannot register; the verdict is kept until
+ * process_close().
  */
-int ftdm_process_open(void)
+int ftdm_process_open(bool no_thread)
 {
 	int err;
 
 	if (ftdm_proc.open)
 		return ftdm_proc.open_err;
 	ftdm_proc.open = true;
+	ftdm_proc.no_thread = no_thread;
 	MPI_Query_thread(&ftdm_proc.thread_level);
 	if (ftdm_env.pmix == 0) {
 		ftdm_debug("FTD_MPI_PMIX=0: failures are not reported through PMIx");
@@ -140,20 +142,23 @@ int ftdm_process_open(void)
 	return ftdm_proc.open_err;
 }
 
+/* Under ftdm.lock: the registration ftd_register() just made (explicit: ftd_mpi_register). */
+void ftdm_process_registered(uint32_t job, uint32_t rank, bool explicit_id)
+{
+	ftdm_proc.registered = true;
+	ftdm_proc.explicit_id |= explicit_id;
+	ftdm_proc.job = job;
+	ftdm_proc.rank = rank;
+}
+
 /* Under ftdm.lock: undo ftdm_process_open(), drop every attachment. */
 static void process_close(void)
 {
-	struct attachment *a;
-
 	if (!ftdm_proc.open || ftdm_proc.closing)
 		return;
 	ftdm_proc.closing = true;
 	ftdm_watcher_stop();
-	while ((a = ftdm.list)) {
-		/* its attribute stays: its delete function finds nothing */
-		ftdm.list = a->next;
-		ftdm_attachment_free(a);
-	}
+	ftdm_detach_all();
 	if (ftdm_proc.registered) {
 		/* a clean exit: PROC_EXIT everywhere, not PROC_DEAD */
 		if (ftd_deregister(ftdm_proc.dev))
@@ -233,9 +238,6 @@ static int self_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
 	/* as ROMIO does for its own: the keyvals go with MPI */
 	MPI_Comm_free_keyval(&ftdm_proc.comm_keyval);
 	MPI_Comm_free_keyval(&ftdm_proc.self_keyval);
-	if (ftdm_env.json_fd >= 0) {
-		close(ftdm_env.json_fd);
-		ftdm_env.json_fd = -1;
-	}
+	ftdm_json_close();
 	return MPI_SUCCESS;
 }

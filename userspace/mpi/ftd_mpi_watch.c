@@ -206,6 +206,20 @@ int ftdm_watcher_start(void)
 	return 0;
 }
 
+/*
+ * Under ftdm.lock: a watcher stopped and not joined yet, handed over to be
+ * joined (its thread, its wake file to close); false if none.
+ */
+bool ftdm_watcher_take_zombie(pthread_t *thread, int *wake_fd)
+{
+	if (!ftdm_watch.zombie)
+		return false;
+	ftdm_watch.zombie = false;
+	*thread = ftdm_watch.zombie_thread;
+	*wake_fd = ftdm_watch.zombie_fd;
+	return true;
+}
+
 /* Under ftdm.lock: tell the watcher to end; the outermost ftdm_unlock() joins it. */
 void ftdm_watcher_stop(void)
 {

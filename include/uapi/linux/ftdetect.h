@@ -358,6 +358,14 @@ struct ftd_wire_hdr {
 #define FTD_WIRE_HDR_LEN	64
 
 /*
+ * A field's offset in a frame, for code that reads frames as bytes (the
+ * module's codec, the eBPF programs, the test tools): the structs above
+ * are the layout, these the one way to name a place in it.
+ */
+#define FTD_WIRE_HDR_OFF(field)		__builtin_offsetof(struct ftd_wire_hdr, field)
+#define FTD_WIRE_NOTICE_OFF(field)	__builtin_offsetof(struct ftd_wire_notice, field)
+
+/*
  * The driver-level arrival time, passed by the XDP program (ebpf/) to the
  * module in the packet's XDP metadata (bpf_xdp_adjust_meta), which only
  * XDP programs of this host can write, never a sender: exactly this struct,
