@@ -4,7 +4,7 @@
  * in real jobs (selftests/net/mpi_glue.sh), built once per MPI found
  * (build/selftests/mpi_watch.openmpi, .mpich).
  *
- *   mpi_watch --dir DIR [--skip RANK] [--limit SECONDS]
+ *   mpi_watch --dir DIR [--skip RANK] [--limit SECONDS] [--register JOB] [--no-thread]
  *
  * Every rank but RANK (--skip) joins a communicator that is attached with
  * ftd_mpi_attach(); RANK never attaches, so it never registers on
@@ -18,6 +18,14 @@
  *   start rank=R pid=P attached=0|1 node=N         N: its ftdetect node (attached)
  *   callback rank=R cause=C ranks=A,B node=N origin=O event_mono_ns=E call_mono_ns=M call_time_ns=T
  *   exit rank=R detach=0                          after DIR/stop appeared
+ *
+ * With --register JOB every attaching rank first registers explicitly,
+ * ftd_mpi_register(JOB, its MPI_COMM_WORLD rank), and says so:
+ *
+ *   register rank=R rc=E                           E: 0, or the -errno
+ *
+ * --no-thread attaches with FTD_MPI_NO_THREAD (nothing calls
+ * ftd_mpi_progress(): no callback comes).
  *
  * Rank 0 writes "ready size=S" in DIR/watch.0 once every rank has started.
  * When DIR/stop exists (or after SECONDS, 600 by default) each attached rank
@@ -88,7 +96,7 @@ static void on_failure(MPI_Comm comm, const struct ftd_mpi_failure *f, void *arg
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: mpi_watch --dir DIR [--skip RANK] [--limit SECONDS]\n");
+	fprintf(stderr, "usage: mpi_watch --dir DIR [--skip RANK] [--limit SECONDS] [--register JOB] [--no-thread]\n");
 	exit(64);
 }
 
@@ -96,6 +104,8 @@ int main(int argc, char **argv)
 {
 	const char *dir = NULL;
 	int provided, size, i, skip = -1, limit = 600, rc, me;
+	unsigned long job = 0;
+	unsigned int flags = 0;
 	char path[PATH_MAX], stop[PATH_MAX];
 	MPI_Comm comm = MPI_COMM_NULL;
 	uint32_t node = FTD_MPI_NODE_NONE;
@@ -111,6 +121,10 @@ int main(int argc, char **argv)
 			skip = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--limit") && i + 1 < argc)
 			limit = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--register") && i + 1 < argc)
+			job = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--no-thread"))
+			flags |= FTD_MPI_NO_THREAD;
 		else
 			usage();
 	}
@@ -130,7 +144,9 @@ int main(int argc, char **argv)
 		MPI_Comm_rank(comm, &me);
 		world_of = calloc(i, sizeof(*world_of));
 		MPI_Allgather(&world_rank, 1, MPI_INT, world_of, 1, MPI_INT, comm);
-		rc = ftd_mpi_attach(comm, on_failure, NULL, 0);
+		if (job)
+			say("register rank=%d rc=%d", world_rank, ftd_mpi_register(job, world_rank));
+		rc = ftd_mpi_attach(comm, on_failure, NULL, flags);
 		if (rc) {
 			fprintf(stderr, "mpi_watch: rank %d: ftd_mpi_attach: %s\n", world_rank,
 				ftd_mpi_strerror(rc));

@@ -372,7 +372,7 @@ int ftd_mpi_register(uint32_t job, uint32_t rank)
 	if (!err && ftdm_proc.registered)
 		err = -EBUSY;
 	if (!err)
-		err = ftdm_process_open(false);
+		err = ftdm_process_open(ftdm_env.no_thread);
 	if (!err)
 		err = ftd_register(ftdm_proc.dev, job, rank);
 	if (!err) {

@@ -75,19 +75,22 @@ static void sigpipe_ignore(void)
 }
 
 /*
- * Under ftdm.lock, the process-wide part of the first attach: the device, this
- * node, PMIx; no_thread: no watcher thread for as long as it stays open. 0,
- * or why this process cannot register; the verdict is kept until
- * process_close().
+ * Under ftdm.lock, the process-wide part of the first attach (or of an
+ * explicit registration before it): the device, this node, PMIx. 0, or why
+ * this process cannot register; the verdict is kept until process_close().
+ * no_thread: no watcher thread; the first attach starts it or not, so
+ * whoever comes before that attach has a say, a registration included
+ * (FTD_MPI_THREAD=0 is for the whole process).
  */
 int ftdm_process_open(bool no_thread)
 {
 	int err;
 
+	if (!ftdm.list)
+		ftdm_proc.no_thread |= no_thread;
 	if (ftdm_proc.open)
 		return ftdm_proc.open_err;
 	ftdm_proc.open = true;
-	ftdm_proc.no_thread = no_thread;
 	MPI_Query_thread(&ftdm_proc.thread_level);
 	if (ftdm_env.pmix == 0) {
 		ftdm_debug("FTD_MPI_PMIX=0: failures are not reported through PMIx");
