@@ -93,7 +93,10 @@ void ftdm_attachment_free(struct attachment *a)
 	free(a);
 }
 
-/* Drop every attachment (the process closes); their attributes stay, and their delete functions find nothing. */
+/*
+ * Drop every attachment (the process closes): their attributes stay, and
+ * their delete functions find nothing.
+ */
 void ftdm_detach_all(void)
 {
 	struct attachment *a;
