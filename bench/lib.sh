@@ -9,27 +9,13 @@
 # only when it could not measure (bench_fail says why, also in its JSON).
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$BENCH_DIR/../selftests/lib.sh"
+source "$BENCH_DIR/env.sh"
 export PATH="$FTD_ROOT/build/bench/bin:$PATH"
 BENCH_OUT=${BENCH_OUT:-$FTD_ROOT/build/bench}
 mkdir -p "$BENCH_OUT"
 
 # jqs ARGS...: jq with bench/stats.jq available (include "stats").
 jqs() { jq -L "$BENCH_DIR" "$@"; }
-
-# bench_env: JSON describing where the numbers come from. Under TCG every
-# guest instruction is emulated, so microsecond timings mostly measure QEMU.
-bench_env() {
-	local virt
-	virt=$(systemd-detect-virt --vm 2>/dev/null || true)	# "none" on bare metal
-	[ -n "$virt" ] || virt=unknown
-	case $virt in
-	qemu) virt="qemu-tcg (software emulation)" ;;
-	kvm) virt="kvm" ;;
-	esac
-	jq -nc --arg kernel "$(uname -r)" --arg virt "$virt" --argjson cpus "$(nproc)" \
-		--arg date "$(date -u +%FT%TZ)" --arg commit "$(git -C "$FTD_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
-		'{kernel: $kernel, virtualization: $virt, cpus: $cpus, date: $date, commit: $commit}'
-}
 
 # bench_fail FILE NAME WHY: record that NAME could not be measured, and exit 1.
 bench_fail() {

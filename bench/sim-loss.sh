@@ -37,10 +37,8 @@
 # BENCH_JOBS (nproc) runs at once. Output: a table and
 # build/bench/sim-loss.json (BENCH_OUT: elsewhere).
 set -eu
+source "$(dirname "$0")/sim-lib.sh"
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SIM=${FTDSIM:-$ROOT/build/bin/ftdsim}
-OUT_DIR=${BENCH_OUT:-$ROOT/build/bench}
 OUT=$OUT_DIR/sim-loss.json
 NODES=${BENCH_NODES:-1000}
 RATES=${BENCH_LOSS_RATES:-16% 18% 20% 22% 24% 26% 28% 30%}
@@ -55,13 +53,6 @@ TIMEOUT=${BENCH_TIMEOUT:-50ms}
 K=${BENCH_OBSERVERS:-2}
 JOBS=${BENCH_JOBS:-$(nproc)}
 BATCH=$((JOBS * 4))
-
-die() { echo "sim-loss.sh: $*" >&2; exit 1; }
-[ -x "$SIM" ] || die "$SIM not built (make sim)"
-command -v jq > /dev/null || die "jq is needed (apt-get install jq)"
-mkdir -p "$OUT_DIR"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 
 # one_run LOSS SEED: one run's numbers as a JSON line. ftdsim exits 1 when
 # a run broke a rule, which a false death is: only 2 and up are errors.
@@ -105,8 +96,7 @@ done
 measure "$TARGET_LOSS" 1000000 "$TARGET_BUDGET"
 
 jq -n --arg target_loss "$TARGET_LOSS" --argjson target_nodes "$TARGET_NODES" \
-	--arg rates "$RATES" --arg commit "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
-	--arg date "$(date -u +%FT%TZ)" --argjson cpus "$(nproc)" \
+	--arg rates "$RATES" --argjson env "$(bench_env)" \
 	--arg period "$PERIOD" --arg timeout "$TIMEOUT" --argjson k "$K" --argjson nodes "$NODES" '
 	# Wilson-Hilferty: the 95 % (two-sided) bounds of a Poisson mean seen as e.
 	def hi($e): ($e + 1) * pow(1 - 1 / (9 * ($e + 1)) + 1.96 / (3 * (($e + 1) | sqrt)); 3);
@@ -140,7 +130,7 @@ jq -n --arg target_loss "$TARGET_LOSS" --argjson target_nodes "$TARGET_NODES" \
 	 end) as $fit |
 	(3600 * $target_nodes) as $hour |
 	{benchmark: "sim-loss",
-	 env: {commit: $commit, date: $date, cpus: $cpus},
+	 env: $env,
 	 settings: {nodes: $nodes, period: $period, timeout: $timeout, observers: $k, quorum: 1,
 		    latency: "20us", jitter: "5us", rates: ($rates | split(" "))},
 	 points: $points, fit: $fit,

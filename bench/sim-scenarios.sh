@@ -28,20 +28,11 @@
 # BENCH_BIG=0 leaves out the 100,000-node row; BENCH_OUT: where
 # sim-scenarios.json goes (build/bench).
 set -eu
+source "$(dirname "$0")/sim-lib.sh"
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SIM=${FTDSIM:-$ROOT/build/bin/ftdsim}
-OUT_DIR=${BENCH_OUT:-$ROOT/build/bench}
 OUT=$OUT_DIR/sim-scenarios.json
 BIG=${BENCH_BIG:-1}
 BASE="--period 10ms --timeout 50ms --observers 2 --latency 20us --jitter 5us"
-
-die() { echo "sim-scenarios.sh: $*" >&2; exit 1; }
-[ -x "$SIM" ] || die "$SIM not built (make sim)"
-command -v jq > /dev/null || die "jq is needed (apt-get install jq)"
-mkdir -p "$OUT_DIR"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 
 # Name, then ftdsim's options after $BASE (later options win). From the
 # completeness/accuracy issue's list: a death, with loss; many deaths at
@@ -99,9 +90,8 @@ for sc in "${SCENARIOS[@]}"; do
 	printf '# %s: done\n' "$name" >&2
 done
 
-jq -s --arg commit "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
-	--arg date "$(date -u +%FT%TZ)" --arg base "$BASE" \
-	'{benchmark: "sim-scenarios", env: {commit: $commit, date: $date}, base: $base, scenarios: .}' \
+jq -s --argjson env "$(bench_env)" --arg base "$BASE" \
+	'{benchmark: "sim-scenarios", env: $env, base: $base, scenarios: .}' \
 	"$TMP/rows" > "$OUT"
 
 printf '%-50s %4s %15s %8s %7s %5s %5s %7s %6s %5s %3s\n' scenario runs "first (ms)" "all (ms)" undeliv again false ntc/n/f fenced wrong ok
