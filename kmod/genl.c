@@ -634,6 +634,35 @@ static int put_latency(struct sk_buff *skb, int hist, int sum, const struct ftd_
 	       nla_put_u64_64bit(skb, sum, atomic64_read(&h->sum_ns), FTDETECT_A_STATS_PAD);
 }
 
+/* A gauge of FTDETECT_STATS_U64: a state computed now, or a high-water mark. */
+static u64 stats_gauge(struct ftd_net *fn, int attr)
+{
+	switch (attr) {
+	case FTDETECT_A_STATS_TICK_LATE_MAX_NS:
+		return atomic64_read(&fn->stats.tick_late_max_ns);
+	case FTDETECT_A_STATS_MINORITY:
+		return ftd_majority_minority_of(fn);
+	}
+	WARN_ONCE(1, "ftdetect: stats gauge %d has no source\n", attr);
+	return 0;
+}
+
+#define STATS_VALUE_counter(fn, attr, name)	atomic64_read(&(fn)->stats.name)
+#define STATS_VALUE_gauge(fn, attr, name)	stats_gauge(fn, FTDETECT_A_STATS_##attr)
+#define STATS_PUT(attr, name, kind)						\
+	nla_put_u64_64bit(msg, FTDETECT_A_STATS_##attr, STATS_VALUE_##kind(fn, attr, name), \
+			  FTDETECT_A_STATS_PAD) ||
+#define STATS_ONE(attr, name, kind)	+ 1
+
+/* Every u64 of FTDETECT_STATS_U64, in its order. */
+static int put_stats_u64(struct sk_buff *msg, struct ftd_net *fn)
+{
+	/* Every attribute of the enum is in the list or one of the others. */
+	BUILD_BUG_ON(0 FTDETECT_STATS_U64(STATS_ONE) + FTDETECT_STATS_NOT_U64 !=
+		     __FTDETECT_A_STATS_MAX);
+	return FTDETECT_STATS_U64(STATS_PUT) 0 ? -EMSGSIZE : 0;
+}
+
 static int ftd_get_stats(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ftd_net *fn = info_fn(info);
@@ -649,70 +678,12 @@ static int ftd_get_stats(struct sk_buff *skb, struct genl_info *info)
 	if (!hdr)
 		goto err;
 	nest = nla_nest_start(msg, FTDETECT_A_STATS);
-	if (!nest ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TX, atomic64_read(&s->tx), FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TX_ERR, atomic64_read(&s->tx_err),
-			      FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RX, atomic64_read(&s->rx), FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RX_MALFORMED, atomic64_read(&s->rx_malformed),
-			      FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RX_FOREIGN, atomic64_read(&s->rx_foreign),
-			      FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RX_BADMAC, atomic64_read(&s->rx_badmac),
-			      FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_EVENTS, atomic64_read(&s->events),
-			      FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TICKS, atomic64_read(&s->ticks),
-			      FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TICKS_LATE, atomic64_read(&s->ticks_late),
-			      FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TICK_LATE_MAX_NS,
-			      atomic64_read(&s->tick_late_max_ns), FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_NOTICES_TX, atomic64_read(&s->notices_tx),
-			      FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_NOTICES_RX, atomic64_read(&s->notices_rx),
-			      FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_NOTICES_DUP, atomic64_read(&s->notices_dup),
-			      FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_FENCED, atomic64_read(&s->fenced),
-			      FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RX_STALE, atomic64_read(&s->rx_stale),
-			      FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RX_REPLAY, atomic64_read(&s->rx_replay),
-			      FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RX_UNPROVEN, atomic64_read(&s->rx_unproven),
-			      FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_REPAIRS, atomic64_read(&s->repairs),
-			      FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_MINORITY, ftd_majority_minority_of(fn),
-			      FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TICKS_RX_BEHIND,
-			      atomic64_read(&s->ticks_rx_behind), FTDETECT_A_STATS_PAD) ||
+	if (!nest || put_stats_u64(msg, fn) ||
 	    put_counters(msg, FTDETECT_A_STATS_EVENTS_BY_TYPE, s->events_by_type,
 			 ARRAY_SIZE(s->events_by_type)) ||
 	    put_latency(msg, FTDETECT_A_STATS_DECLARED_HIST, FTDETECT_A_STATS_DECLARED_SUM_NS,
 			&s->declared) ||
-	    put_latency(msg, FTDETECT_A_STATS_TOLD_HIST, FTDETECT_A_STATS_TOLD_SUM_NS, &s->told) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TICKS_RX_DROPPED,
-			      atomic64_read(&s->ticks_rx_dropped), FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RELAYS_ASKED,
-			      atomic64_read(&s->relays_asked), FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RELAYS_SENT,
-			      atomic64_read(&s->relays_sent), FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_RELAYS_HEARD,
-			      atomic64_read(&s->relays_heard), FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_NOTICE_ITEMS_TX,
-			      atomic64_read(&s->notice_items_tx), FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_NOTICE_ITEMS_RX,
-			      atomic64_read(&s->notice_items_rx), FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_TICKS_RX_STUCK,
-			      atomic64_read(&s->ticks_rx_stuck), FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_SHARES_RESENT,
-			      atomic64_read(&s->shares_resent), FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_SHARES_HANDED_OVER,
-			      atomic64_read(&s->shares_handed_over), FTDETECT_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTDETECT_A_STATS_SHARES_DROPPED,
-			      atomic64_read(&s->shares_dropped), FTDETECT_A_STATS_PAD))
+	    put_latency(msg, FTDETECT_A_STATS_TOLD_HIST, FTDETECT_A_STATS_TOLD_SUM_NS, &s->told))
 		goto err;
 	nla_nest_end(msg, nest);
 	genlmsg_end(msg, hdr);

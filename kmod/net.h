@@ -53,22 +53,15 @@ struct ftd_latency_hist {
 	atomic64_t sum_ns;
 };
 
+/* The uapi's FTDETECT_STATS_U64: an atomic64_t for each counter. */
+#define FTD_STATS_MEMBER_counter(name)	atomic64_t name;
+#define FTD_STATS_MEMBER_gauge(name)
+#define FTD_STATS_MEMBER(attr, name, kind)	FTD_STATS_MEMBER_##kind(name)
+
 struct ftd_stats {
-	atomic64_t tx, tx_err;
-	atomic64_t rx, rx_malformed, rx_foreign, rx_badmac;
-	atomic64_t events;
-	atomic64_t ticks, ticks_late;
-	atomic64_t ticks_rx_behind;	/* lag.h */
-	atomic64_t ticks_rx_dropped;	/* proto/overload.h: judging held */
-	atomic64_t ticks_rx_stuck;	/* lag.h: judging and the lease held */
-	atomic64_t relays_asked, relays_sent, relays_heard;	/* relay.c */
+	FTDETECT_STATS_U64(FTD_STATS_MEMBER)
+	/* The gauges: minority is computed when asked (majority.c). */
 	atomic64_t tick_late_max_ns;	/* written by the timer only */
-	atomic64_t notices_tx, notices_rx, notices_dup;
-	atomic64_t notice_items_tx, notice_items_rx;	/* the notices those frames carried */
-	atomic64_t fenced;
-	atomic64_t rx_stale, rx_replay, rx_unproven;
-	atomic64_t repairs;		/* repair.c */
-	atomic64_t shares_resent, shares_handed_over, shares_dropped;	/* span.c */
 	atomic64_t events_by_type[__FTD_EV_MAX];	/* event.c */
 	/* Silence of the dead at NODE_DEAD (dissem.c): ours, and told us. */
 	struct ftd_latency_hist declared, told;

@@ -347,11 +347,12 @@ static const struct adef delay_defs[FTDETECT_A_DELAY_MAX + 1] = {
 
 static const struct adef stats_defs[FTDETECT_A_STATS_MAX + 1] = {
 	[FTDETECT_A_STATS_PAD] = { K_PAD },
-	[FTDETECT_A_STATS_TX ... FTDETECT_A_STATS_TICKS_RX_BEHIND] = { K_U64 },
+#define STATS_DEF(attr, name, kind)	[FTDETECT_A_STATS_##attr] = { K_U64 },
+	FTDETECT_STATS_U64(STATS_DEF)
+#undef STATS_DEF
 	/* EVENTS_BY_TYPE, DECLARED_HIST, TOLD_HIST: arrays, K_UNKNOWN (any length) */
 	[FTDETECT_A_STATS_DECLARED_SUM_NS] = { K_U64 },
 	[FTDETECT_A_STATS_TOLD_SUM_NS] = { K_U64 },
-	[FTDETECT_A_STATS_TICKS_RX_DROPPED ... FTDETECT_A_STATS_MAX] = { K_U64 },
 };
 
 static const struct adef event_defs[FTDETECT_A_EVENT_MAX + 1] = {

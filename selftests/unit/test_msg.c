@@ -614,6 +614,30 @@ TEST(stats_reply)
 	nlmsg_free(msg);
 }
 
+/* Every u64 the uapi lists decodes into its own field, and is marked present. */
+TEST(stats_reply_every_u64)
+{
+	struct nl_msg *msg = new_msg(FTDETECT_CMD_GET_STATS);
+	struct nlattr *nest = nla_nest_start(msg, FTDETECT_A_STATS | NLA_F_NESTED);
+	struct ftu_stats st;
+
+#define PUT(attr, name, kind) \
+	put_u64_padded(msg, FTDETECT_A_STATS_##attr, FTDETECT_A_STATS_PAD, \
+		       1000 + FTDETECT_A_STATS_##attr);
+	FTDETECT_STATS_U64(PUT)
+#undef PUT
+	nla_nest_end(msg, nest);
+
+	ASSERT_EQ(0, ftu_msg_parse_stats(msg, &st));
+#define CHECK(attr, name, kind) \
+	EXPECT_EQ(1000 + FTDETECT_A_STATS_##attr, st.name); \
+	EXPECT_TRUE(FTU_HAS(&st, FTDETECT_A_STATS_##attr));
+	FTDETECT_STATS_U64(CHECK)
+#undef CHECK
+	EXPECT_FALSE(FTU_HAS(&st, FTDETECT_A_STATS_EVENTS_BY_TYPE));
+	nlmsg_free(msg);
+}
+
 /* A stats reply with events by type and death silences: n_types counters, hist_len buckets. */
 static struct nl_msg *stats_metrics(int n_types, int hist_len)
 {

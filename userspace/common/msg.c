@@ -95,36 +95,9 @@ static const struct nla_policy delay_policy[FTDETECT_A_DELAY_MAX + 1] = {
 };
 
 static const struct nla_policy stats_policy[FTDETECT_A_STATS_MAX + 1] = {
-	[FTDETECT_A_STATS_TX]		= U64,
-	[FTDETECT_A_STATS_TX_ERR]	= U64,
-	[FTDETECT_A_STATS_RX]		= U64,
-	[FTDETECT_A_STATS_RX_MALFORMED]	= U64,
-	[FTDETECT_A_STATS_RX_FOREIGN]	= U64,
-	[FTDETECT_A_STATS_RX_BADMAC]	= U64,
-	[FTDETECT_A_STATS_EVENTS]	= U64,
-	[FTDETECT_A_STATS_TICKS]	= U64,
-	[FTDETECT_A_STATS_TICKS_LATE]	= U64,
-	[FTDETECT_A_STATS_TICK_LATE_MAX_NS] = U64,
-	[FTDETECT_A_STATS_NOTICES_TX]	= U64,
-	[FTDETECT_A_STATS_NOTICES_RX]	= U64,
-	[FTDETECT_A_STATS_NOTICES_DUP]	= U64,
-	[FTDETECT_A_STATS_FENCED]	= U64,
-	[FTDETECT_A_STATS_RX_STALE]	= U64,
-	[FTDETECT_A_STATS_RX_REPLAY]	= U64,
-	[FTDETECT_A_STATS_RX_UNPROVEN]	= U64,
-	[FTDETECT_A_STATS_REPAIRS]	= U64,
-	[FTDETECT_A_STATS_MINORITY]	= U64,
-	[FTDETECT_A_STATS_TICKS_RX_BEHIND] = U64,
-	[FTDETECT_A_STATS_TICKS_RX_DROPPED] = U64,
-	[FTDETECT_A_STATS_RELAYS_ASKED]	= U64,
-	[FTDETECT_A_STATS_RELAYS_SENT]	= U64,
-	[FTDETECT_A_STATS_RELAYS_HEARD]	= U64,
-	[FTDETECT_A_STATS_NOTICE_ITEMS_TX] = U64,
-	[FTDETECT_A_STATS_NOTICE_ITEMS_RX] = U64,
-	[FTDETECT_A_STATS_TICKS_RX_STUCK] = U64,
-	[FTDETECT_A_STATS_SHARES_RESENT] = U64,
-	[FTDETECT_A_STATS_SHARES_HANDED_OVER] = U64,
-	[FTDETECT_A_STATS_SHARES_DROPPED] = U64,
+#define STATS_POLICY(attr, name, kind)	[FTDETECT_A_STATS_##attr] = U64,
+	FTDETECT_STATS_U64(STATS_POLICY)
+#undef STATS_POLICY
 	/* Arrays of any length: checked where they are copied. */
 	[FTDETECT_A_STATS_EVENTS_BY_TYPE] = { .type = NLA_UNSPEC },
 	[FTDETECT_A_STATS_DECLARED_HIST] = { .type = NLA_UNSPEC },
@@ -473,36 +446,9 @@ int ftu_msg_parse_stats(struct nl_msg *msg, struct ftu_stats *st)
 	memset(st, 0, sizeof(*st));
 	if (parse_top_nest(msg, FTDETECT_A_STATS, tb, FTDETECT_A_STATS_MAX, stats_policy))
 		return -EPROTO;
-	st->tx = get_u64(tb, FTDETECT_A_STATS_TX, &st->present);
-	st->tx_err = get_u64(tb, FTDETECT_A_STATS_TX_ERR, &st->present);
-	st->rx = get_u64(tb, FTDETECT_A_STATS_RX, &st->present);
-	st->rx_malformed = get_u64(tb, FTDETECT_A_STATS_RX_MALFORMED, &st->present);
-	st->rx_foreign = get_u64(tb, FTDETECT_A_STATS_RX_FOREIGN, &st->present);
-	st->rx_badmac = get_u64(tb, FTDETECT_A_STATS_RX_BADMAC, &st->present);
-	st->events = get_u64(tb, FTDETECT_A_STATS_EVENTS, &st->present);
-	st->ticks = get_u64(tb, FTDETECT_A_STATS_TICKS, &st->present);
-	st->ticks_late = get_u64(tb, FTDETECT_A_STATS_TICKS_LATE, &st->present);
-	st->tick_late_max_ns = get_u64(tb, FTDETECT_A_STATS_TICK_LATE_MAX_NS, &st->present);
-	st->notices_tx = get_u64(tb, FTDETECT_A_STATS_NOTICES_TX, &st->present);
-	st->notices_rx = get_u64(tb, FTDETECT_A_STATS_NOTICES_RX, &st->present);
-	st->notices_dup = get_u64(tb, FTDETECT_A_STATS_NOTICES_DUP, &st->present);
-	st->fenced = get_u64(tb, FTDETECT_A_STATS_FENCED, &st->present);
-	st->rx_stale = get_u64(tb, FTDETECT_A_STATS_RX_STALE, &st->present);
-	st->rx_replay = get_u64(tb, FTDETECT_A_STATS_RX_REPLAY, &st->present);
-	st->rx_unproven = get_u64(tb, FTDETECT_A_STATS_RX_UNPROVEN, &st->present);
-	st->repairs = get_u64(tb, FTDETECT_A_STATS_REPAIRS, &st->present);
-	st->minority = get_u64(tb, FTDETECT_A_STATS_MINORITY, &st->present);
-	st->ticks_rx_behind = get_u64(tb, FTDETECT_A_STATS_TICKS_RX_BEHIND, &st->present);
-	st->ticks_rx_dropped = get_u64(tb, FTDETECT_A_STATS_TICKS_RX_DROPPED, &st->present);
-	st->relays_asked = get_u64(tb, FTDETECT_A_STATS_RELAYS_ASKED, &st->present);
-	st->relays_sent = get_u64(tb, FTDETECT_A_STATS_RELAYS_SENT, &st->present);
-	st->relays_heard = get_u64(tb, FTDETECT_A_STATS_RELAYS_HEARD, &st->present);
-	st->notice_items_tx = get_u64(tb, FTDETECT_A_STATS_NOTICE_ITEMS_TX, &st->present);
-	st->notice_items_rx = get_u64(tb, FTDETECT_A_STATS_NOTICE_ITEMS_RX, &st->present);
-	st->ticks_rx_stuck = get_u64(tb, FTDETECT_A_STATS_TICKS_RX_STUCK, &st->present);
-	st->shares_resent = get_u64(tb, FTDETECT_A_STATS_SHARES_RESENT, &st->present);
-	st->shares_handed_over = get_u64(tb, FTDETECT_A_STATS_SHARES_HANDED_OVER, &st->present);
-	st->shares_dropped = get_u64(tb, FTDETECT_A_STATS_SHARES_DROPPED, &st->present);
+#define STATS_GET(attr, name, kind)	st->name = get_u64(tb, FTDETECT_A_STATS_##attr, &st->present);
+	FTDETECT_STATS_U64(STATS_GET)
+#undef STATS_GET
 	if (tb[FTDETECT_A_STATS_EVENTS_BY_TYPE]) {
 		struct nlattr *a = tb[FTDETECT_A_STATS_EVENTS_BY_TYPE];
 		size_t n = (size_t)nla_len(a) / sizeof(uint64_t);

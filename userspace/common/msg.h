@@ -110,31 +110,9 @@ uint64_t ftu_latency_count(const struct ftu_latency *l);
 /* FTDETECT_A_STATS nest; present bits are FTDETECT_A_STATS_*. */
 struct ftu_stats {
 	uint64_t present;
-	uint64_t tx;
-	uint64_t tx_err;
-	uint64_t rx;
-	uint64_t rx_malformed;
-	uint64_t rx_foreign;
-	uint64_t rx_badmac;
-	uint64_t events;
-	uint64_t ticks;
-	uint64_t ticks_late;
-	uint64_t tick_late_max_ns;
-	uint64_t notices_tx;
-	uint64_t notices_rx;
-	uint64_t notices_dup;
-	uint64_t fenced;
-	uint64_t rx_stale;
-	uint64_t rx_replay;
-	uint64_t rx_unproven;
-	uint64_t repairs;
-	uint64_t minority;	/* a state, not a counter */
-	uint64_t ticks_rx_behind;
-	uint64_t ticks_rx_dropped;
-	uint64_t relays_asked, relays_sent, relays_heard;	/* indirect probes */
-	uint64_t notice_items_tx, notice_items_rx;	/* notices in the notice frames */
-	uint64_t ticks_rx_stuck;	/* frames waited on a CPU that drained nothing */
-	uint64_t shares_resent, shares_handed_over, shares_dropped;	/* spanning broadcast */
+#define FTU_STATS_FIELD(attr, name, kind)	uint64_t name;
+	FTDETECT_STATS_U64(FTU_STATS_FIELD)
+#undef FTU_STATS_FIELD
 	/*
 	 * EVENTS_BY_TYPE: the types both this build and the module know;
 	 * the others read 0 (an older module) or are dropped (a newer one).

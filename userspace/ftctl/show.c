@@ -135,39 +135,6 @@ void ftctl_show_print(FILE *f, const struct ftu_config *cfg,
 		show_text(f, cfg, nodes, n);
 }
 
-/* Field order and names of both outputs. */
-#define STATS_FIELDS(X)						\
-	X(FTDETECT_A_STATS_TX, "tx", tx)			\
-	X(FTDETECT_A_STATS_TX_ERR, "tx_err", tx_err)		\
-	X(FTDETECT_A_STATS_RX, "rx", rx)			\
-	X(FTDETECT_A_STATS_RX_MALFORMED, "rx_malformed", rx_malformed) \
-	X(FTDETECT_A_STATS_RX_FOREIGN, "rx_foreign", rx_foreign) \
-	X(FTDETECT_A_STATS_RX_BADMAC, "rx_badmac", rx_badmac)	\
-	X(FTDETECT_A_STATS_EVENTS, "events", events)		\
-	X(FTDETECT_A_STATS_TICKS, "ticks", ticks)		\
-	X(FTDETECT_A_STATS_TICKS_LATE, "ticks_late", ticks_late) \
-	X(FTDETECT_A_STATS_TICK_LATE_MAX_NS, "tick_late_max_ns", tick_late_max_ns) \
-	X(FTDETECT_A_STATS_NOTICES_TX, "notices_tx", notices_tx) \
-	X(FTDETECT_A_STATS_NOTICES_RX, "notices_rx", notices_rx) \
-	X(FTDETECT_A_STATS_NOTICES_DUP, "notices_dup", notices_dup) \
-	X(FTDETECT_A_STATS_FENCED, "fenced", fenced)		\
-	X(FTDETECT_A_STATS_RX_STALE, "rx_stale", rx_stale)	\
-	X(FTDETECT_A_STATS_RX_REPLAY, "rx_replay", rx_replay)	\
-	X(FTDETECT_A_STATS_RX_UNPROVEN, "rx_unproven", rx_unproven) \
-	X(FTDETECT_A_STATS_REPAIRS, "repairs", repairs)	\
-	X(FTDETECT_A_STATS_MINORITY, "minority", minority)	\
-	X(FTDETECT_A_STATS_TICKS_RX_BEHIND, "ticks_rx_behind", ticks_rx_behind) \
-	X(FTDETECT_A_STATS_TICKS_RX_DROPPED, "ticks_rx_dropped", ticks_rx_dropped) \
-	X(FTDETECT_A_STATS_RELAYS_ASKED, "relays_asked", relays_asked) \
-	X(FTDETECT_A_STATS_RELAYS_SENT, "relays_sent", relays_sent) \
-	X(FTDETECT_A_STATS_RELAYS_HEARD, "relays_heard", relays_heard) \
-	X(FTDETECT_A_STATS_NOTICE_ITEMS_TX, "notice_items_tx", notice_items_tx) \
-	X(FTDETECT_A_STATS_NOTICE_ITEMS_RX, "notice_items_rx", notice_items_rx) \
-	X(FTDETECT_A_STATS_TICKS_RX_STUCK, "ticks_rx_stuck", ticks_rx_stuck) \
-	X(FTDETECT_A_STATS_SHARES_RESENT, "shares_resent", shares_resent) \
-	X(FTDETECT_A_STATS_SHARES_HANDED_OVER, "shares_handed_over", shares_handed_over) \
-	X(FTDETECT_A_STATS_SHARES_DROPPED, "shares_dropped", shares_dropped)
-
 /* The silence histograms: by whom the death was found, and their attributes. */
 static const struct {
 	const char *name;
@@ -232,10 +199,10 @@ void ftctl_stats_print(FILE *f, const struct ftu_stats *st, bool json)
 	if (json) {
 		ftu_json_init(&j, f);
 		ftu_json_object_begin(&j);
-#define X(attr, name, field) \
-		if (FTU_HAS(st, attr)) \
-			ftu_json_kv_u64(&j, name, st->field);
-		STATS_FIELDS(X)
+#define X(attr, name, kind) \
+		if (FTU_HAS(st, FTDETECT_A_STATS_##attr)) \
+			ftu_json_kv_u64(&j, #name, st->name);
+		FTDETECT_STATS_U64(X)
 #undef X
 		if (FTU_HAS(st, FTDETECT_A_STATS_EVENTS_BY_TYPE)) {
 			/* Every type this build names, 0 included: scripts need no default. */
@@ -254,10 +221,10 @@ void ftctl_stats_print(FILE *f, const struct ftu_stats *st, bool json)
 		fputc('\n', f);
 		return;
 	}
-#define X(attr, name, field) \
-	if (FTU_HAS(st, attr)) \
-		fprintf(f, "%-18s%" PRIu64 "\n", name, st->field);
-	STATS_FIELDS(X)
+#define X(attr, name, kind) \
+	if (FTU_HAS(st, FTDETECT_A_STATS_##attr)) \
+		fprintf(f, "%-18s%" PRIu64 "\n", #name, st->name);
+	FTDETECT_STATS_U64(X)
 #undef X
 	if (FTU_HAS(st, FTDETECT_A_STATS_EVENTS_BY_TYPE)) {
 		/* Compact: the types that happened. */

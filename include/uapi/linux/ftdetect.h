@@ -1162,6 +1162,50 @@ enum ftdetect_stats_attr {
 };
 #define FTDETECT_A_STATS_MAX (__FTDETECT_A_STATS_MAX - 1)
 
+/*
+ * The u64 scalars of FTDETECT_A_STATS, each once, in the order tools show
+ * them: X(ATTR, name, kind) for FTDETECT_A_STATS_<ATTR>. name is the key
+ * `ftctl stats` prints and the field that holds it on both sides; kind is
+ * counter (only grows while the module is loaded) or gauge (a value now:
+ * a state, or a high-water mark). Not in it: the arrays EVENTS_BY_TYPE and
+ * *_HIST, and the *_SUM_NS that go with the histograms. A new u64 goes into
+ * the enum above and here, and from here into the module, the decoder and
+ * the tools; the build checks that nothing in the enum was left out.
+ */
+#define FTDETECT_STATS_U64(X)					\
+	X(TX,			tx,			counter)	\
+	X(TX_ERR,		tx_err,			counter)	\
+	X(RX,			rx,			counter)	\
+	X(RX_MALFORMED,		rx_malformed,		counter)	\
+	X(RX_FOREIGN,		rx_foreign,		counter)	\
+	X(RX_BADMAC,		rx_badmac,		counter)	\
+	X(EVENTS,		events,			counter)	\
+	X(TICKS,		ticks,			counter)	\
+	X(TICKS_LATE,		ticks_late,		counter)	\
+	X(TICK_LATE_MAX_NS,	tick_late_max_ns,	gauge)		\
+	X(NOTICES_TX,		notices_tx,		counter)	\
+	X(NOTICES_RX,		notices_rx,		counter)	\
+	X(NOTICES_DUP,		notices_dup,		counter)	\
+	X(FENCED,		fenced,			counter)	\
+	X(RX_STALE,		rx_stale,		counter)	\
+	X(RX_REPLAY,		rx_replay,		counter)	\
+	X(RX_UNPROVEN,		rx_unproven,		counter)	\
+	X(REPAIRS,		repairs,		counter)	\
+	X(MINORITY,		minority,		gauge)		\
+	X(TICKS_RX_BEHIND,	ticks_rx_behind,	counter)	\
+	X(TICKS_RX_DROPPED,	ticks_rx_dropped,	counter)	\
+	X(RELAYS_ASKED,		relays_asked,		counter)	\
+	X(RELAYS_SENT,		relays_sent,		counter)	\
+	X(RELAYS_HEARD,		relays_heard,		counter)	\
+	X(NOTICE_ITEMS_TX,	notice_items_tx,	counter)	\
+	X(NOTICE_ITEMS_RX,	notice_items_rx,	counter)	\
+	X(TICKS_RX_STUCK,	ticks_rx_stuck,		counter)	\
+	X(SHARES_RESENT,	shares_resent,		counter)	\
+	X(SHARES_HANDED_OVER,	shares_handed_over,	counter)	\
+	X(SHARES_DROPPED,	shares_dropped,		counter)
+/* The attributes of FTDETECT_A_STATS that are not in FTDETECT_STATS_U64. */
+#define FTDETECT_STATS_NOT_U64	7	/* UNSPEC, PAD, EVENTS_BY_TYPE, 2 x (_HIST, _SUM_NS) */
+
 enum ftdetect_event_attr {
 	FTDETECT_A_EVENT_UNSPEC,
 	FTDETECT_A_EVENT_PAD,
