@@ -900,6 +900,78 @@ static long prom_histogram(const char *t, const char *by, char *why, size_t len)
 	return inf;
 }
 
+/* Prometheus text of stats with one attribute present (0: none), in a new buffer. */
+static char *prom_with(int attr, uint64_t v)
+{
+	struct ftu_config c = { .cluster = 42, .period_ns = 10000000, .timeout_ns = 100000000 };
+	struct ftu_stats st = { 0 };
+	size_t len;
+	char *buf;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+#define SET(a, name, kind) \
+	if (attr == FTDETECT_A_STATS_##a) \
+		st.name = v;
+	FTDETECT_STATS_U64(SET)
+#undef SET
+	if (attr)
+		st.present = FTU_BIT(attr);
+	ftstat_print_prometheus(f, &c, &st, NULL, 0);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The sample that stats line adds to the none-present text, and whether its
+ * family is declared the uapi's kind: a u64 the exporter forgot (or typed
+ * wrong) fails here, not in a dashboard.
+ */
+static const char *prom_sample_of(int attr, const char *kind, char *why, size_t len)
+{
+	char *none = prom_with(0, 0), *one = prom_with(attr, 7777), *line, *save = NULL;
+	const char *problem = "no sample added";
+
+	if (!none || !one) {
+		problem = "out of memory";
+		goto out;
+	}
+	for (line = strtok_r(one, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char needle[256], type[160], sample[128];
+
+		snprintf(needle, sizeof(needle), "\n%s\n", line);
+		if (line[0] == '#' || strstr(none, needle))
+			continue;
+		snprintf(sample, sizeof(sample), "%s", line);
+		snprintf(type, sizeof(type), "# TYPE %.*s %s\n", (int)strcspn(sample, "{ "), sample,
+			 kind);
+		/* strtok_r cut the text up: look for the type in a fresh copy. */
+		free(one);
+		one = prom_with(attr, 7777);
+		problem = NULL;
+		if (!one || !strstr(one, type))
+			problem = (snprintf(why, len, "%s: not a %s", sample, kind), why);
+		goto out;
+	}
+out:
+	free(none);
+	free(one);
+	return problem;
+}
+
+TEST(prometheus_exports_every_stats_u64)
+{
+	char why[256];
+	const char *problem;
+
+#define CHECK(a, name, kind) \
+	problem = prom_sample_of(FTDETECT_A_STATS_##a, #kind, why, sizeof(why)); \
+	EXPECT_EQ(NULL, problem) TH_LOG(#name ": %s", problem);
+	FTDETECT_STATS_U64(CHECK)
+#undef CHECK
+}
+
 TEST_F(out, prometheus_events_and_death_silence)
 {
 	struct ftu_config pcfg = { .cluster = 42, .period_ns = 10000000, .timeout_ns = 100000000 };
