@@ -239,7 +239,7 @@ static bool apply_gone(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
 			     ftd_majority_takes_hearsay(fn) ? FTD_PARTITION_APPLY :
 							      FTD_PARTITION_HOLD;
 		else if (live)
-			ftd_majority_left(fn, now);
+			ftd_majority_left(fn, peer, now);
 		if (pv == FTD_PARTITION_APPLY) {
 			peer->incarnation = inc;
 			peer->state = to;

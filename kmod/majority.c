@@ -50,10 +50,12 @@ void ftd_majority_tick(struct ftd_net *fn)
 			fn->cfg.node, live, of);
 }
 
-void ftd_majority_left(struct ftd_net *fn, u64 now_ns)
+void ftd_majority_left(struct ftd_net *fn, struct ftd_peer *peer, u64 now_ns)
 {
+	lockdep_assert_held(&peer->lock);
 	spin_lock_bh(&fn->partition_lock);
-	ftd_partition_left(&fn->partition, now_ns, READ_ONCE(fn->cfg.timeout_ns));
+	ftd_partition_left(&fn->partition, READ_ONCE(peer->live_since_ns), peer->burst_counted_ns,
+			   now_ns, READ_ONCE(fn->cfg.timeout_ns));
 	spin_unlock_bh(&fn->partition_lock);
 }
 

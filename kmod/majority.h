@@ -25,8 +25,8 @@ enum ftd_partition_verdict ftd_majority_judge(struct ftd_net *fn, struct ftd_pee
 bool ftd_majority_takes_hearsay(struct ftd_net *fn);
 /* Each tick: in a minority, do we hold a majority of it live again? */
 void ftd_majority_tick(struct ftd_net *fn);
-/* A member we held live left cleanly. */
-void ftd_majority_left(struct ftd_net *fn, u64 now_ns);
+/* peer, a member we held live, left cleanly; its lock held. */
+void ftd_majority_left(struct ftd_net *fn, struct ftd_peer *peer, u64 now_ns);
 /*
  * In a minority, the view was forgotten (every member not heard since is
  * unknown): live counts begun from now on may end the minority.

@@ -146,8 +146,14 @@ void ftd_members_sync(struct ftd_net *fn, struct ftd_peer *peer)
 	 * CPU under RCU, must not mark its successor live (an unknown node in
 	 * the ring as live is never timed out, and its death never declared).
 	 */
-	if (m && (pos = position_of(m, peer->id)) >= 0 && m->peers[pos] == peer)
-		ftd_ring_set_live(&m->ring, pos, peer_in_ring(peer));
+	if (m && (pos = position_of(m, peer->id)) >= 0 && m->peers[pos] == peer) {
+		bool live = peer_in_ring(peer);
+
+		/* Who joined during a burst of deaths was not of its membership. */
+		if (live && !ftd_ring_is_live(&m->ring, pos))
+			WRITE_ONCE(peer->live_since_ns, ktime_get_ns());
+		ftd_ring_set_live(&m->ring, pos, live);
+	}
 	spin_unlock_bh(&fn->ring_lock);
 	rcu_read_unlock();
 }

@@ -61,6 +61,9 @@ struct ftd_peer {
 	u64 fence_sent_ns;		/* last DEAD notice sent to it directly */
 	u64 burst_counted_ns;		/* the burst of deaths its death was counted in
 					 * (proto/partition.h: a member counts once) */
+	u64 live_since_ns;		/* members.c, under ring_lock: when the ring last
+					 * took it live (0: at its publication);
+					 * READ_ONCE elsewhere */
 	u32 watch_gen;			/* detect.c, the timer's own: the tick that
 					 * last watched it (struct ftd_watchlist) */
 	u32 dead_told;			/* the incarnation whose NODE_DEAD was delivered

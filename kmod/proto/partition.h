@@ -26,7 +26,8 @@
  * window of the previous one (four timeouts: the two sides of a cut
  * declare each other within about two); its membership is the count of
  * live members (ourselves included) when its first death came. Members
- * that leave cleanly during a burst leave that membership too. Deaths
+ * of it that leave cleanly during the burst leave that membership too
+ * (not one that joined or came back since). Deaths
  * further apart than the window each start a burst of their own, so a
  * cluster that loses nodes one by one carries on down to its last one,
  * while one that loses a majority at once fences everywhere: that is the
@@ -195,10 +196,20 @@ static inline bool ftd_partition_takes_hearsay(const struct ftd_partition *p)
 	return !p->minority_of;
 }
 
-/* A member we held live left cleanly: it leaves the burst's membership. */
-static inline void ftd_partition_left(struct ftd_partition *p, u64 now_ns, u64 timeout_ns)
+/*
+ * A member we held live left cleanly: it leaves the burst's membership if
+ * it was in it, live since before the burst's first death (live_since_ns,
+ * on the clock of now_ns; 0: since before we started), and its death was
+ * not counted there already (counted, its record as for
+ * ftd_partition_judge()). One that joined, or came back, during the burst
+ * was never counted in its membership: taken out of it, a node started and
+ * stopped while others died made the live half fence.
+ */
+static inline void ftd_partition_left(struct ftd_partition *p, u64 live_since_ns, u64 counted,
+				      u64 now_ns, u64 timeout_ns)
 {
-	if (ftd_partition_in_burst(p, now_ns, timeout_ns) && p->base > p->dead + 1)
+	if (ftd_partition_in_burst(p, now_ns, timeout_ns) && live_since_ns < p->begun_ns &&
+	    counted != p->begun_ns && p->base > p->dead + 1)
 		p->base--;
 }
 

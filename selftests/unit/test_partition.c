@@ -170,15 +170,54 @@ TEST(members_that_leave_cleanly_leave_the_membership)
 	 * although 2 deaths among 8 would not be one.
 	 */
 	EXPECT_EQ(FTD_PARTITION_APPLY, judge(&p, 8, 8, 1, FROM(&p), 1000 * MS, T));
-	ftd_partition_left(&p, 1010 * MS, T);
-	ftd_partition_left(&p, 1020 * MS, T);
-	ftd_partition_left(&p, 1030 * MS, T);
+	ftd_partition_left(&p, 0, 0, 1010 * MS, T);
+	ftd_partition_left(&p, 0, 0, 1020 * MS, T);
+	ftd_partition_left(&p, 500 * MS, 0, 1030 * MS, T);
 	EXPECT_EQ(FTD_PARTITION_APPLY, judge(&p, 4, 4, 1, FROM(&p), 1040 * MS, T));
 	EXPECT_EQ(FTD_PARTITION_FENCE, judge(&p, 3, 3, 1, FROM(&p), 1050 * MS, T));
 	/* Leaves outside a burst change nothing: the next burst counts who is live. */
 	p = (struct ftd_partition){};
-	ftd_partition_left(&p, 1000 * MS, T);
+	ftd_partition_left(&p, 0, 0, 1000 * MS, T);
 	EXPECT_EQ(0, p.base);
+}
+
+TEST(only_members_of_the_burst_leave_its_membership)
+{
+	struct ftd_partition p = {};
+	u64 counted6 = 0;
+
+	/*
+	 * 7 nodes listed, node 7 not started: 6 live, we are 1. Node 6 dies;
+	 * node 7 starts and leaves cleanly; nodes 5 and 4 die. Node 7 was
+	 * never in the burst's membership of 6: 3 of 6 are left, half with
+	 * the lowest id, and the death applies. Taken out of it (5), the same
+	 * 3 were a minority and fenced.
+	 */
+	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 6, &counted6, 6, 1, FROM(&p),
+							   1000 * MS, T));
+	ftd_partition_left(&p, 1100 * MS, 0, 1200 * MS, T);	/* live since after the first death */
+	EXPECT_EQ(6, p.base);
+	EXPECT_EQ(FTD_PARTITION_APPLY, judge(&p, 5, 5, 1, FROM(&p), 1300 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_APPLY, judge(&p, 4, 4, 1, FROM(&p), 1400 * MS, T));
+
+	/*
+	 * A member whose death the burst counted comes back and leaves
+	 * cleanly: counted once, as a death, not again as a leave.
+	 */
+	p = (struct ftd_partition){};
+	counted6 = 0;
+	EXPECT_EQ(FTD_PARTITION_APPLY, ftd_partition_judge(&p, 6, &counted6, 6, 1, FROM(&p),
+							   1000 * MS, T));
+	ftd_partition_left(&p, 0, counted6, 1200 * MS, T);
+	EXPECT_EQ(6, p.base);
+	EXPECT_EQ(FTD_PARTITION_APPLY, judge(&p, 5, 5, 1, FROM(&p), 1300 * MS, T));
+	EXPECT_EQ(FTD_PARTITION_APPLY, judge(&p, 4, 4, 1, FROM(&p), 1400 * MS, T));
+
+	/* One live before the burst began leaves its membership. */
+	p = (struct ftd_partition){};
+	EXPECT_EQ(FTD_PARTITION_APPLY, judge(&p, 6, 6, 1, FROM(&p), 1000 * MS, T));
+	ftd_partition_left(&p, 999 * MS, 0, 1200 * MS, T);
+	EXPECT_EQ(5, p.base);
 }
 
 TEST(a_minority_that_hears_a_majority_again_declares_again)
