@@ -222,8 +222,10 @@ static bool apply_gone(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
 {
 	enum ftd_partition_verdict pv = FTD_PARTITION_APPLY;
 	u32 self_inc = READ_ONCE(fn->incarnation);	/* the one a verdict is about */
+	struct ftd_rank_table *old_ranks = NULL;
 	u64 now = ktime_get_ns();
 	bool news = false, live;
+	u32 ended = 0;
 
 	spin_lock_bh(&peer->lock);
 	if (inc > peer->incarnation ||
@@ -241,12 +243,24 @@ static bool apply_gone(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
 		else if (live)
 			ftd_majority_left(fn, peer, now);
 		if (pv == FTD_PARTITION_APPLY) {
+			/*
+			 * A later incarnation's end is all we heard (we missed
+			 * its start): the one we held ended first, with its
+			 * ranks, as at a restart (apply_alive).
+			 */
+			if (inc > peer->incarnation && peer->incarnation &&
+			    ftd_detect_restart_ends(peer->state)) {
+				ended = peer->incarnation;
+				old_ranks = ftd_peer_new_incarnation(peer, inc);
+			}
 			peer->incarnation = inc;
 			peer->state = to;
 			news = true;
 		}
 	}
 	spin_unlock_bh(&peer->lock);
+	if (ended)
+		ftd_dissem_restarted(fn, peer, ended, old_ranks);
 	if (news)
 		ftd_members_sync(fn, peer);
 	if (pv == FTD_PARTITION_FENCE) {
