@@ -69,7 +69,6 @@ EBPF_PROGS := ftd_xdp ftd_tc
 EBPF_OBJS := $(patsubst %,$(B)/ebpf/%.bpf.o,$(EBPF_PROGS))
 EBPF_SKELS := $(patsubst %,$(B)/ebpf/%.skel.h,$(EBPF_PROGS))
 EBPF_USER_SRC := ebpf/loader.c ebpf/status.c
-EBPF_USER_DEPS := $(EBPF_USER_SRC) ebpf/*.h $(EBPF_SKELS)
 # Debian keeps <asm/types.h> in the multiarch directory, which -target bpf
 # does not search. The BTF line info, which the skeleton embeds in ftctl,
 # names the source files: relative to the tree, not where it was built.
@@ -110,13 +109,33 @@ userspace: tools lib
 tools: $(B)/bin/ftctl $(B)/bin/ftstat
 lib: $(B)/lib/libftdetect.so $(B)/lib/libftdetect.so.1 $(B)/lib/libftdetect.a $(B)/lib/libftdetect.pc
 
-$(B)/bin/ftctl: userspace/ftctl/*.c userspace/ftctl/*.h $(COMMON_SRC) $(KEYID_SRC) userspace/common/*.h userspace/lib/names.h kmod/proto/*.h include/uapi/linux/ftdetect.h $(EBPF_USER_DEPS)
+# The tools and the simulator are linked from objects in $(B)/obj, one per
+# source, each with the headers it included (-MMD -MP, $(B)/obj/**/*.d): a
+# header change rebuilds what includes it. The loader includes the
+# generated skeletons, which a first build has no .d to name: they come
+# first.
+DEPFLAGS = -MMD -MP
+# The same for a program compiled and linked in one step: its .d beside it.
+LINK_DEPFLAGS = $(DEPFLAGS) -MF $@.d -MT $@
+OBJ_CFLAGS = $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) $(DEPFLAGS)
+obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
+$(B)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) $(LDFLAGS) -o $@ userspace/ftctl/*.c $(COMMON_SRC) $(KEYID_SRC) $(EBPF_USER_SRC) $(NL_LIBS) $(EBPF_LIBS) $(IBV_LIBS)
+	$(CC) $(OBJ_CFLAGS) -c -o $@ $<
+$(call obj,ebpf/loader.c) $(B)/unit/obj/ebpf/loader.o: | $(EBPF_SKELS)
 
-$(B)/bin/ftstat: userspace/ftstat/*.c userspace/ftstat/*.h $(COMMON_SRC) $(KEYID_SRC) userspace/common/*.h userspace/lib/names.h kmod/proto/*.h include/uapi/linux/ftdetect.h ebpf/status.c ebpf/*.h
+# What the tools share, the selftests' programs link too.
+TOOL_LIB_OBJ := $(call obj,$(COMMON_SRC) $(KEYID_SRC))
+FTCTL_OBJ := $(call obj,$(wildcard userspace/ftctl/*.c) $(EBPF_USER_SRC)) $(TOOL_LIB_OBJ)
+FTSTAT_OBJ := $(call obj,$(wildcard userspace/ftstat/*.c) ebpf/status.c) $(TOOL_LIB_OBJ)
+
+$(B)/bin/ftctl: $(FTCTL_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) $(LDFLAGS) -o $@ userspace/ftstat/*.c $(COMMON_SRC) $(KEYID_SRC) ebpf/status.c $(NL_LIBS) $(EBPF_LIBS) $(SD_LIBS)
+	$(CC) $(UCFLAGS) $(LDFLAGS) -o $@ $^ $(NL_LIBS) $(EBPF_LIBS) $(IBV_LIBS)
+
+$(B)/bin/ftstat: $(FTSTAT_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) $(LDFLAGS) -o $@ $^ $(NL_LIBS) $(EBPF_LIBS) $(SD_LIBS)
 
 # So that `make build/bin/ftctl` (a relative name for the same file) works.
 build/bin/ftctl build/bin/ftstat: build/bin/%: $(B)/bin/% ;
@@ -128,7 +147,6 @@ build/bin/ftctl build/bin/ftstat: build/bin/%: $(B)/bin/% ;
 LIB_VERSION := 1.0.0
 LIB_SONAME := libftdetect.so.1
 LIB_REAL := libftdetect.so.$(LIB_VERSION)
-LIB_DEPS := $(LIB_SRC) userspace/lib/ftdetect.h userspace/lib/status.h userspace/lib/names.h include/uapi/linux/ftdetect.h
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 # Each function of libftdetect(3) gets a man page name.
@@ -137,20 +155,24 @@ LIB_MAN_LINKS := ftd_open ftd_close ftd_fd ftd_register ftd_deregister ftd_info 
 	ftd_status_info ftd_node_status ftd_rank_status ftd_status_snapshot \
 	ftd_status_snapshot_free ftd_node_state_name ftd_rank_state_name
 
-$(B)/lib/$(LIB_REAL): $(LIB_DEPS) userspace/lib/libftdetect.map
+# One set of position-independent objects for both.
+LIB_OBJ := $(patsubst %.c,$(B)/obj/pic/%.o,$(LIB_SRC))
+$(B)/obj/pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) $(DEPFLAGS) -fPIC -c -o $@ $<
+
+$(B)/lib/$(LIB_REAL): $(LIB_OBJ) userspace/lib/libftdetect.map
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(LDFLAGS) -fPIC -shared -Wl,-soname,$(LIB_SONAME) \
-		-Wl,--version-script=userspace/lib/libftdetect.map -o $@ $(LIB_SRC)
+		-Wl,--version-script=userspace/lib/libftdetect.map -o $@ $(LIB_OBJ)
 
 $(B)/lib/$(LIB_SONAME) $(B)/lib/libftdetect.so: $(B)/lib/$(LIB_REAL)
 	ln -sf $(LIB_REAL) $@
 
-$(B)/lib/libftdetect.a: $(LIB_DEPS)
-	@mkdir -p $(B)/obj/lib $(@D)
-	$(CC) $(UCFLAGS) -c -o $(B)/obj/lib/ftdetect.o userspace/lib/ftdetect.c
-	$(CC) $(UCFLAGS) -c -o $(B)/obj/lib/status.o userspace/lib/status.c
+$(B)/lib/libftdetect.a: $(LIB_OBJ)
+	@mkdir -p $(@D)
 	rm -f $@
-	$(AR) rcs $@ $(B)/obj/lib/ftdetect.o $(B)/obj/lib/status.o
+	$(AR) rcs $@ $^
 
 # Regenerated whenever PREFIX or LIBDIR change, rewritten only if it differs.
 .PHONY: FORCE
@@ -213,9 +235,9 @@ SIM_SPLIT_ARGS := --scenario partition --period 10ms --timeout 50ms --observers 
 .PHONY: sim bench-sim bench-sim-rack bench-sim-split bench-sim-scenarios bench-sim-loss
 sim: $(B)/bin/ftdsim
 
-$(B)/bin/ftdsim: $(SIM_SRC) userspace/sim/*.h $(PROTO_SRC) kmod/proto/*.h userspace/common/duration.c userspace/common/duration.h include/uapi/linux/ftdetect.h
+$(B)/bin/ftdsim: $(call obj,$(SIM_SRC) $(PROTO_SRC) userspace/common/duration.c)
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) -o $@ $(SIM_SRC) $(PROTO_SRC) userspace/common/duration.c -lm
+	$(CC) $(UCFLAGS) -o $@ $^ -lm
 
 bench-sim: $(B)/bin/ftdsim
 	@mkdir -p $(B)/bench
@@ -260,9 +282,9 @@ bench-vm $(patsubst %,bench-%,$(BENCH_VM)) bench-lossy bench-suspect-runs bench-
 BENCH_BINS := $(patsubst bench/tools/%.c,$(B)/bench/bin/%,$(wildcard bench/tools/*.c))
 
 .PHONY: bench bench-vm bench-tools $(patsubst %,bench-%,$(BENCH_VM))
-$(B)/bench/bin/%: bench/tools/%.c $(LIB_SRC) userspace/lib/ftdetect.h
+$(B)/bench/bin/%: bench/tools/%.c $(B)/lib/libftdetect.a
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) -o $@ $< $(LIB_SRC) -lpthread
+	$(CC) $(UCFLAGS) $(LINK_DEPFLAGS) -o $@ $< $(B)/lib/libftdetect.a -lpthread
 
 bench-tools: $(BENCH_BINS)
 bench: bench-sim bench-vm
@@ -306,58 +328,59 @@ SELFTEST_BINS := $(patsubst selftests/ftdetect/%.c,$(B)/selftests/%,$(wildcard s
 	$(B)/selftests/ftd-udphub
 STCFLAGS = $(UCFLAGS) -I$(CURDIR)/selftests $(NL_CFLAGS)
 
-$(B)/selftests/%: selftests/ftdetect/%.c selftests/ftdetect/*.h $(COMMON_SRC) userspace/common/*.h userspace/lib/names.h $(KEYID_SRC) include/uapi/linux/ftdetect.h
+$(B)/selftests/%: selftests/ftdetect/%.c $(TOOL_LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(STCFLAGS) -Wno-missing-prototypes -o $@ $< $(COMMON_SRC) $(KEYID_SRC) $(NL_LIBS) -lpthread
+	$(CC) $(STCFLAGS) $(LINK_DEPFLAGS) -Wno-missing-prototypes -o $@ $< $(TOOL_LIB_OBJ) $(NL_LIBS) -lpthread
 
 # status_test also reads the table through libftdetect, as an MPI runtime would.
-$(B)/selftests/status_test: selftests/ftdetect/status_test.c selftests/ftdetect/*.h $(COMMON_SRC) userspace/common/*.h userspace/lib/names.h $(B)/lib/libftdetect.a include/uapi/linux/ftdetect.h
+$(B)/selftests/status_test: selftests/ftdetect/status_test.c $(call obj,$(COMMON_SRC)) $(B)/lib/libftdetect.a
 	@mkdir -p $(@D)
-	$(CC) $(STCFLAGS) -Wno-missing-prototypes -o $@ $< $(COMMON_SRC) $(B)/lib/libftdetect.a $(NL_LIBS) -lpthread
+	$(CC) $(STCFLAGS) $(LINK_DEPFLAGS) -Wno-missing-prototypes -o $@ $< $(call obj,$(COMMON_SRC)) \
+		$(B)/lib/libftdetect.a $(NL_LIBS) -lpthread
 
-$(B)/selftests/ftd-devwatch: selftests/tools/ftd-devwatch.c $(LIB_SRC) userspace/lib/ftdetect.h
+$(B)/selftests/ftd-devwatch: selftests/tools/ftd-devwatch.c $(B)/lib/libftdetect.a
 	@mkdir -p $(@D)
-	$(CC) $(STCFLAGS) -o $@ $< $(LIB_SRC)
+	$(CC) $(STCFLAGS) $(LINK_DEPFLAGS) -o $@ $< $(B)/lib/libftdetect.a
 
 # Through the shared library (its exported ABI), found next to the tree's build.
-$(B)/selftests/ftd-status: selftests/tools/ftd-status.c $(B)/lib/libftdetect.so $(B)/lib/libftdetect.so.1 userspace/lib/ftdetect.h
+$(B)/selftests/ftd-status: selftests/tools/ftd-status.c $(B)/lib/libftdetect.so $(B)/lib/libftdetect.so.1
 	@mkdir -p $(@D)
-	$(CC) $(STCFLAGS) -o $@ $< -L$(B)/lib -lftdetect -Wl,-rpath,'$$ORIGIN/../lib'
+	$(CC) $(STCFLAGS) $(LINK_DEPFLAGS) -o $@ $< -L$(B)/lib -lftdetect -Wl,-rpath,'$$ORIGIN/../lib'
 
-$(B)/selftests/ftd-inject: selftests/tools/ftd-inject.c $(PROTO_SRC) kmod/proto/*.h
+$(B)/selftests/ftd-inject: selftests/tools/ftd-inject.c $(call obj,$(PROTO_SRC))
 	@mkdir -p $(@D)
-	$(CC) $(STCFLAGS) -o $@ $< $(PROTO_SRC)
+	$(CC) $(STCFLAGS) $(LINK_DEPFLAGS) -o $@ $< $(call obj,$(PROTO_SRC))
 
 $(B)/selftests/ftd-link: selftests/tools/ftd-link.c
 	@mkdir -p $(@D)
-	$(CC) $(STCFLAGS) -o $@ $<
+	$(CC) $(STCFLAGS) $(LINK_DEPFLAGS) -o $@ $<
 
 # Runs on the host: the hub between the guests of selftests/vm/guests.
 $(B)/selftests/ftd-udphub: selftests/tools/ftd-udphub.c
 	@mkdir -p $(@D)
-	$(CC) $(STCFLAGS) -o $@ $<
+	$(CC) $(STCFLAGS) $(LINK_DEPFLAGS) -o $@ $<
 
-$(B)/selftests/ftd-capture: selftests/tools/ftd-capture.c include/uapi/linux/ftdetect.h
+$(B)/selftests/ftd-capture: selftests/tools/ftd-capture.c
 	@mkdir -p $(@D)
-	$(CC) $(STCFLAGS) -o $@ $<
+	$(CC) $(STCFLAGS) $(LINK_DEPFLAGS) -o $@ $<
 
-$(B)/selftests/ftd-replay: selftests/tools/ftd-replay.c include/uapi/linux/ftdetect.h
+$(B)/selftests/ftd-replay: selftests/tools/ftd-replay.c
 	@mkdir -p $(@D)
-	$(CC) $(STCFLAGS) -o $@ $<
+	$(CC) $(STCFLAGS) $(LINK_DEPFLAGS) -o $@ $<
 
 # The kernel interfaces' fuzzer (net/nl_fuzz.sh); libnl only resolves the family.
-$(B)/selftests/ftd-nlfuzz: selftests/tools/ftd-nlfuzz.c include/uapi/linux/ftdetect.h
+$(B)/selftests/ftd-nlfuzz: selftests/tools/ftd-nlfuzz.c
 	@mkdir -p $(@D)
-	$(CC) $(STCFLAGS) -o $@ $< $(NL_LIBS) -lpthread
+	$(CC) $(STCFLAGS) $(LINK_DEPFLAGS) -o $@ $< $(NL_LIBS) -lpthread
 
-$(B)/selftests/ftd-hold: selftests/tools/ftd-hold.c include/uapi/linux/ftdetect.h
+$(B)/selftests/ftd-hold: selftests/tools/ftd-hold.c
 	@mkdir -p $(@D)
-	$(CC) $(STCFLAGS) -o $@ $<
+	$(CC) $(STCFLAGS) $(LINK_DEPFLAGS) -o $@ $<
 
 # Fault injection into the module's requests (make test-debug).
-$(B)/selftests/ftd-failnth: selftests/tools/ftd-failnth.c $(COMMON_SRC) userspace/common/*.h userspace/lib/names.h include/uapi/linux/ftdetect.h
+$(B)/selftests/ftd-failnth: selftests/tools/ftd-failnth.c $(call obj,$(COMMON_SRC))
 	@mkdir -p $(@D)
-	$(CC) $(STCFLAGS) -o $@ $< $(COMMON_SRC) $(NL_LIBS)
+	$(CC) $(STCFLAGS) $(LINK_DEPFLAGS) -o $@ $< $(call obj,$(COMMON_SRC)) $(NL_LIBS)
 
 selftests: $(SELFTEST_BINS)
 -include selftests/mpi/selftests-mpi.mk
@@ -367,7 +390,6 @@ selftests: $(SELFTEST_BINS)
 # simulator (TAP).
 UNIT_TESTS := $(patsubst selftests/unit/%.c,$(B)/unit/%,$(wildcard selftests/unit/*.c))
 UNIT_CFLAGS = $(UCFLAGS) $(NL_CFLAGS) $(EBPF_CFLAGS) -fsanitize=address,undefined -I$(CURDIR)/selftests
-UNIT_HDRS = kmod/proto/*.h $(wildcard userspace/*/*.h) include/uapi/linux/ftdetect.h $(EBPF_USER_DEPS)
 # What the tests test, compiled once (with their sanitizers) into an archive
 # each test links: compiling it into each of them made the unit build the
 # longest step before the suite.
@@ -375,17 +397,17 @@ UNIT_LIB_SRC := $(sort $(PROTO_SRC) $(COMMON_SRC) userspace/common/keyid.c $(TOO
 	$(SIM_UNIT_SRC) $(EBPF_USER_SRC))
 UNIT_LIB_OBJ := $(patsubst %.c,$(B)/unit/obj/%.o,$(UNIT_LIB_SRC))
 
-$(B)/unit/obj/%.o: %.c $(UNIT_HDRS)
+$(B)/unit/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(UNIT_CFLAGS) -c -o $@ $<
+	$(CC) $(UNIT_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(B)/unit/libunit.a: $(UNIT_LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/unit/%: selftests/unit/%.c $(B)/unit/libunit.a $(UNIT_HDRS) selftests/kselftest_harness.h selftests/harness.h
+$(B)/unit/%: selftests/unit/%.c $(B)/unit/libunit.a
 	@mkdir -p $(@D)
-	$(CC) $(UNIT_CFLAGS) -o $@ $< $(B)/unit/libunit.a $(NL_LIBS) $(EBPF_LIBS) $(SD_LIBS) $(IBV_LIBS) -lm
+	$(CC) $(UNIT_CFLAGS) $(LINK_DEPFLAGS) -o $@ $< $(B)/unit/libunit.a $(NL_LIBS) $(EBPF_LIBS) $(SD_LIBS) $(IBV_LIBS) -lm
 
 # test_status reads the table with libftdetect's private reader, compiled in.
 $(B)/unit/test_status: userspace/lib/status.c
@@ -575,6 +597,9 @@ deb: deps
 		tar --null --files-from=- --ignore-failed-read -cf - | tar -C $(DEB_SRC) -xf -
 	cd $(DEB_SRC) && dpkg-buildpackage --build=binary --no-sign -J$$(nproc)
 	@ls -1 $(B)/deb/*.deb
+
+# The headers each object and unit test included (DEPFLAGS).
+-include $(shell find $(B)/obj $(B)/unit $(B)/selftests $(B)/bench/bin -name '*.d' 2>/dev/null)
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean
