@@ -7,6 +7,7 @@
 #include "stab.h"
 #include "dissem.h"
 #include "fresh.h"
+#include "proto/fresh.h"
 #include "majority.h"
 #include "outbox.h"
 #include "span.h"
@@ -90,11 +91,12 @@ static void forget_view(struct ftd_net *fn)
 
 /*
  * origin: who declared us dead; minority: we fence because of the partition
- * rule; old: the incarnation that verdict was about.
+ * rule; old: the incarnation that verdict was about; above: an incarnation
+ * the new one must pass (0: none).
  */
-static void fence(struct ftd_net *fn, u32 origin, bool minority, u32 old)
+static void fence(struct ftd_net *fn, u32 origin, bool minority, u32 old, u32 above)
 {
-	u32 new = ftd_net_next_incarnation(old);
+	u32 new = max(ftd_net_next_incarnation(old), above + 1);
 	struct ftd_event ev = ftd_event_new(FTD_EV_FENCED);
 	struct ftd_peer *self;
 
@@ -141,7 +143,10 @@ static void fence(struct ftd_net *fn, u32 origin, bool minority, u32 old)
 	 */
 	ftd_span_reset(fn);
 	ftd_dissem_announce_alive(fn, fn->cfg.node, new);
-	if (minority)
+	if (above)
+		pr_info("node %u: node %u holds it at incarnation %u, above its own %u (its clock was behind when it came up?): fenced itself, rejoining as incarnation %u\n",
+			fn->cfg.node, origin, above, old, new);
+	else if (minority)
 		pr_info("node %u lost the majority of %u members: fenced itself, declaring nobody until it hears more than half of them, as incarnation %u\n",
 			fn->cfg.node, ftd_majority_minority_of(fn), new);
 	else if (origin == fn->cfg.node)
@@ -154,10 +159,19 @@ static void fence(struct ftd_net *fn, u32 origin, bool minority, u32 old)
 
 void ftd_fence(struct ftd_net *fn, u32 origin, u32 judged)
 {
-	fence(fn, origin, false, judged);
+	fence(fn, origin, false, judged, 0);
 }
 
 void ftd_fence_minority(struct ftd_net *fn, u32 judged)
 {
-	fence(fn, fn->cfg.node, true, judged);
+	fence(fn, fn->cfg.node, true, judged, 0);
+}
+
+void ftd_fence_outdated(struct ftd_net *fn, u32 origin, u32 held)
+{
+	u32 own = READ_ONCE(fn->incarnation);
+	u32 above = ftd_fresh_outdated_floor(held, own);
+
+	if (above)
+		fence(fn, origin, false, own, above);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Fencing (fail-stop): a node that the group holds dead, or that heard
- * nobody for a timeout, or that is in a minority, tells its ranks, forgets
- * what it concluded meanwhile and rejoins with a higher incarnation.
+ * nobody for a timeout, or that is in a minority, or that came up below the
+ * incarnation the group holds it at, tells its ranks, forgets what it
+ * concluded meanwhile and rejoins with a higher incarnation.
  */
 #ifndef FTD_FENCE_H
 #define FTD_FENCE_H
@@ -25,5 +26,11 @@ void ftd_fence(struct ftd_net *fn, u32 origin, u32 judged);
  * until heard again. judged as above. Softirq or process context.
  */
 void ftd_fence_minority(struct ftd_net *fn, u32 judged);
+/*
+ * origin holds this node at held, above its own incarnation (OUTDATED,
+ * proto/fresh.h): it came up too low to be heard. Fence and rejoin above
+ * held. Softirq or process context.
+ */
+void ftd_fence_outdated(struct ftd_net *fn, u32 origin, u32 held);
 
 #endif

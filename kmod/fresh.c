@@ -4,6 +4,7 @@
 #include "fresh.h"
 #include "detect.h"
 #include "dissem.h"
+#include "fence.h"
 #include "hb_tx.h"
 #include "relay.h"
 #include "view.h"
@@ -27,6 +28,23 @@ static void send_probe_kind(struct ftd_net *fn, struct ftd_peer *peer, int rail,
 	for (r = 0; r < peer->nrails; r++)
 		if (rail < 0 || r == rail)
 			ftd_tx_frame(fn, peer, r, FTD_FRAME_NOTICE, payload, sizeof(payload));
+}
+
+static void send_outdated(struct ftd_net *fn, struct ftd_peer *peer, int rail, u64 nonce,
+			  u32 held)
+{
+	struct ftd_notice n = {
+		.kind = FTD_NOTICE_OUTDATED,
+		.subject = fn->cfg.node,
+		.subject_incarnation = READ_ONCE(fn->incarnation),
+		.origin = fn->cfg.node,
+		.nonce = nonce,
+		.regid = held,
+	};
+	u8 payload[FTD_WIRE_NOTICE_LEN];
+
+	ftd_notice_encode(payload, &n);
+	ftd_tx_frame(fn, peer, rail, FTD_FRAME_NOTICE, payload, sizeof(payload));
 }
 
 static void count(struct ftd_net *fn, struct ftd_peer *peer, enum ftd_fresh_verdict v)
@@ -74,10 +92,13 @@ static void answer_probe(struct ftd_net *fn, struct ftd_peer *peer, const struct
 {
 	u64 period = READ_ONCE(fn->cfg.period_ns), ours = 0;
 	enum ftd_fresh_verdict v;
-	bool ack, dead;
+	bool ack, dead, outdated;
+	u32 held;
 
 	spin_lock(&peer->lock);
 	ack = ftd_fresh_answer_probe(&peer->fresh, f, READ_ONCE(fn->cfg.node), now, period, &v);
+	outdated = v == FTD_FRESH_STALE && ftd_fresh_outdated_due(&peer->fresh, now, period);
+	held = peer->fresh.incarnation;
 	if (v == FTD_FRESH_OK && wants_probe(peer, f->incarnation) &&
 	    ftd_fresh_ask_due(&peer->fresh, now, period, READ_ONCE(fn->cfg.timeout_ns),
 			      get_random_u64()))
@@ -99,6 +120,9 @@ static void answer_probe(struct ftd_net *fn, struct ftd_peer *peer, const struct
 				ftd_peer_restart_streams(fn, peer));
 	if (ours)
 		send_probe_kind(fn, peer, -1, FTD_NOTICE_PROBE, ours, 0);
+	/* It came up below what we hold it at: tell it, or it is deaf for good. */
+	if (outdated)
+		send_outdated(fn, peer, f->rail, nonce, held);
 }
 
 bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
@@ -134,6 +158,11 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	count(fn, peer, v);
 	if (probe)
 		send_probe_kind(fn, peer, -1, FTD_NOTICE_PROBE, probe, 0);
+	/* Our PROBE was of an incarnation it holds us above: rejoin above it. */
+	if (v == FTD_FRESH_OUTDATED) {
+		ftd_fence_outdated(fn, peer->id, n->regid);
+		return false;
+	}
 	/* An answer to our nonce: it is there now, at this incarnation. */
 	if (v == FTD_FRESH_PROVEN || v == FTD_FRESH_ANSWERED) {
 		ftd_detect_answered(fn, peer, f->incarnation, now, rtt, arrived_ns);

@@ -30,9 +30,17 @@ enum ftd_fresh_verdict ftd_fresh_check(struct ftd_fresh *s, const struct ftd_fra
 	/* 0 is no incarnation (they are wall-clock seconds): it proves nothing. */
 	if (!f->incarnation || (s->incarnation && f->incarnation < s->incarnation))
 		return FTD_FRESH_STALE;
-	if (n && n->kind == FTD_NOTICE_PROBE_ACK) {
+	if (n && (n->kind == FTD_NOTICE_PROBE_ACK || n->kind == FTD_NOTICE_OUTDATED)) {
 		if (!s->nonce || n->nonce != s->nonce)
 			return FTD_FRESH_REPLAY;
+		/*
+		 * It refused our PROBE: it proves us nothing, nor we it. The
+		 * nonce stays ours: this may answer a copy sent before our last
+		 * restart, which changes nothing then (ftd_fresh_outdated_floor),
+		 * and the answer to the copy sent after is still to come.
+		 */
+		if (n->kind == FTD_NOTICE_OUTDATED)
+			return FTD_FRESH_OUTDATED;
 		s->nonce = 0;
 		/* We never lost track of this incarnation: its windows stand. */
 		if (f->incarnation == s->incarnation)
@@ -92,5 +100,13 @@ bool ftd_fresh_answer_probe(struct ftd_fresh *s, const struct ftd_frame *f, u32 
 	if (s->ack_ns && ftd_elapsed(now, s->ack_ns) < every)
 		return false;
 	s->ack_ns = now;
+	return true;
+}
+
+bool ftd_fresh_outdated_due(struct ftd_fresh *s, u64 now, u64 every)
+{
+	if (s->outdated_ns && ftd_elapsed(now, s->outdated_ns) < every)
+		return false;
+	s->outdated_ns = now;
 	return true;
 }

@@ -39,6 +39,8 @@ struct ftd_fresh {
 	u64 nonce_ns;		/* when we made that nonce */
 	u64 probe_ns;		/* when we last sent it a PROBE */
 	u64 ack_ns;		/* when we last answered one of its PROBEs */
+	u64 outdated_ns;	/* when we last told one of them OUTDATED (its
+				 * own budget: ftd_fresh_outdated_due) */
 	u64 hb_floor;		/* its heartbeats at or below: older than the proof */
 	u64 notice_floor;	/* its notices at or below: older than the proof */
 	struct ftd_replay notices[FTD_MAX_RAILS];	/* at `incarnation` */
@@ -54,6 +56,10 @@ enum ftd_fresh_verdict {
 				 * answer to no PROBE of ours; a frame for
 				 * another node */
 	FTD_FRESH_UNPROVEN,	/* nothing proven yet: refused, PROBE it */
+	FTD_FRESH_OUTDATED,	/* an OUTDATED answering our PROBE: the member
+				 * holds us at the notice's regid, which it found
+				 * above the PROBE's incarnation
+				 * (ftd_fresh_outdated_floor()) */
 };
 
 /*
@@ -73,6 +79,32 @@ enum ftd_fresh_verdict ftd_fresh_check(struct ftd_fresh *s, const struct ftd_fra
  */
 bool ftd_fresh_answer_probe(struct ftd_fresh *s, const struct ftd_frame *f, u32 self, u64 now,
 			    u64 every, enum ftd_fresh_verdict *v);
+
+/*
+ * A PROBE that ftd_fresh_answer_probe() found STALE (older than the
+ * incarnation proven): answer it with OUTDATED, at most once per `every`?
+ * Its sender came up below the incarnation we hold it at (its clock behind
+ * at start, or ahead of it before: a node fenced twice within a second,
+ * then reloaded): refused for good, it would never be heard again, and,
+ * hearing nobody from the start, it would never fence itself either. Told
+ * what we hold, it restarts above it. A replayed PROBE gets an answer
+ * whose nonce its sender does not hold (ignored there), of its own size;
+ * replayed once a period, it takes the answer's turn, which delays a real
+ * one as much as dropping it would (what an attacker on the path can do
+ * anyway). Its budget is not the PROBE_ACK's: those stay for real PROBEs.
+ */
+bool ftd_fresh_outdated_due(struct ftd_fresh *s, u64 now, u64 every);
+
+/*
+ * An OUTDATED answered our PROBE: the member holds us at `held`. The
+ * incarnation to restart above, or 0 if ours (own) is not below it (a
+ * PROBE sent before we last restarted may be answered after), or if none
+ * is above it.
+ */
+static inline u32 ftd_fresh_outdated_floor(u32 held, u32 own)
+{
+	return held > own && held != (u32)~0U ? held : 0;
+}
 
 /*
  * The round trip of an answer to our nonce (FTD_FRESH_PROVEN or

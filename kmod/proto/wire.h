@@ -75,9 +75,11 @@ struct ftd_notice {
 	u64 hb_floor;	/* PROBE_ACK only */
 };
 
+/* A PROBE and its answers: the freshness check's (proto/fresh.h). */
 static inline bool ftd_notice_is_probe(u8 kind)
 {
-	return kind == FTD_NOTICE_PROBE || kind == FTD_NOTICE_PROBE_ACK;
+	return kind == FTD_NOTICE_PROBE || kind == FTD_NOTICE_PROBE_ACK ||
+	       kind == FTD_NOTICE_OUTDATED;
 }
 
 /* The kinds whose bytes 16..23 are one 64-bit word (nonce). */

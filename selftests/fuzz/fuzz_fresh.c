@@ -109,11 +109,12 @@ static const char *const verdicts[] = {
 	[FTD_FRESH_STALE] = "STALE",
 	[FTD_FRESH_REPLAY] = "REPLAY",
 	[FTD_FRESH_UNPROVEN] = "UNPROVEN",
+	[FTD_FRESH_OUTDATED] = "OUTDATED",	/* never sent here: the model has no restarts of ours */
 };
 
 static const char *verdict_name(enum ftd_fresh_verdict v)
 {
-	return v <= FTD_FRESH_UNPROVEN ? verdicts[v] : "?";
+	return v <= FTD_FRESH_OUTDATED ? verdicts[v] : "?";
 }
 
 static struct slot set[SET_SLOTS];

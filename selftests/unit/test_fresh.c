@@ -260,4 +260,53 @@ TEST(the_round_trip_is_known_only_for_a_nonce_sent_once)
 	EXPECT_EQ(0, ftd_fresh_rtt(&s, 1400));
 }
 
+/*
+ * A node that came up below the incarnation a member holds it at (its
+ * clock behind) is refused as stale for good: the member answers its
+ * PROBE with OUTDATED, at most once per period, and the prober believes
+ * the answer only for its outstanding nonce, and restarts only above an
+ * incarnation higher than its own.
+ */
+TEST(a_prober_held_above_its_incarnation_is_told_so)
+{
+	struct ftd_notice outdated = { .kind = FTD_NOTICE_OUTDATED, .nonce = 0x55,
+				       .regid = 1000 };
+	struct ftd_notice ack = { .kind = FTD_NOTICE_PROBE_ACK, .nonce = 0x55 };
+	struct ftd_fresh member = {}, prober = {};
+	enum ftd_fresh_verdict v;
+	struct ftd_frame f;
+
+	/* The member proved the prober at 1000; it comes back as 900. */
+	prove(&member, 1000);
+	f = frame_to(SELF, 900, NOTICE, 0, 1);
+	EXPECT_FALSE(ftd_fresh_answer_probe(&member, &f, SELF, 100, 10, &v));
+	EXPECT_EQ(FTD_FRESH_STALE, v);
+	EXPECT_TRUE(ftd_fresh_outdated_due(&member, 100, 10));
+	EXPECT_FALSE(ftd_fresh_outdated_due(&member, 105, 10));	/* once a period */
+	EXPECT_TRUE(ftd_fresh_outdated_due(&member, 110, 10));
+	/* Its own budget: replayed stale PROBEs leave the real ones their answers. */
+	f = frame_to(SELF, 1000, NOTICE, 0, 2);
+	EXPECT_TRUE(ftd_fresh_answer_probe(&member, &f, SELF, 111, 10, &v));
+	EXPECT_EQ(FTD_FRESH_OK, v);
+
+	/* The prober: only its outstanding nonce counts, and it proves nothing. */
+	f = frame_to(SELF, 7, NOTICE, 0, 1);
+	EXPECT_EQ(FTD_FRESH_REPLAY, ftd_fresh_check(&prober, &f, SELF, &outdated));
+	ASSERT_TRUE(ftd_fresh_ping_due(&prober, 0, 10, 0x44));
+	EXPECT_EQ(FTD_FRESH_REPLAY, ftd_fresh_check(&prober, &f, SELF, &outdated));
+	ASSERT_TRUE(ftd_fresh_ping_due(&prober, 20, 10, 0x55));
+	EXPECT_EQ(FTD_FRESH_OUTDATED, ftd_fresh_check(&prober, &f, SELF, &outdated));
+	EXPECT_EQ(0, prober.incarnation);
+	/* Not spent: the answer to a copy of the PROBE from after a restart may follow. */
+	f = frame_to(SELF, 7, NOTICE, 0, 2);
+	EXPECT_EQ(FTD_FRESH_PROVEN, ftd_fresh_check(&prober, &f, SELF, &ack));
+	EXPECT_EQ(7, prober.incarnation);
+
+	/* Restart above 1000 if below it; not if already there or above. */
+	EXPECT_EQ(1000, ftd_fresh_outdated_floor(1000, 900));
+	EXPECT_EQ(0, ftd_fresh_outdated_floor(1000, 1000));	/* a PROBE from before a restart */
+	EXPECT_EQ(0, ftd_fresh_outdated_floor(1000, 1001));
+	EXPECT_EQ(0, ftd_fresh_outdated_floor(UINT32_MAX, 5));	/* nothing above it */
+}
+
 TEST_HARNESS_MAIN

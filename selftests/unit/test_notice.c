@@ -74,6 +74,22 @@ TEST(indirect_probes_keep_their_nonce)
 	}
 }
 
+TEST(outdated_keeps_its_nonce_and_the_incarnation_held)
+{
+	struct ftd_notice in = {
+		.kind = FTD_NOTICE_OUTDATED, .subject = 2, .subject_incarnation = 1800000000,
+		.origin = 2, .nonce = 0xfedcba9876543210ULL, .regid = 1799999999,
+	};
+	struct ftd_notice out = round_trip(&in);
+
+	EXPECT_EQ(FTD_NOTICE_OUTDATED, out.kind);
+	EXPECT_EQ(0xfedcba9876543210ULL, out.nonce);
+	EXPECT_EQ(1799999999, out.regid);
+	EXPECT_EQ(0, out.job);
+	EXPECT_EQ(0, out.hb_floor);
+	EXPECT_TRUE(ftd_notice_is_probe(FTD_NOTICE_OUTDATED));	/* the freshness check's */
+}
+
 /* A view's copy of a rank's end says so; no other flag, nor on another kind. */
 TEST(the_view_flag_only_on_a_rank_end)
 {
@@ -178,7 +194,7 @@ TEST(control_notices_are_alone_in_their_frame)
 {
 	u8 control[] = { FTD_NOTICE_SYNC, FTD_NOTICE_SUSPECT, FTD_NOTICE_PROBE,
 			 FTD_NOTICE_PROBE_ACK, FTD_NOTICE_DIGEST, FTD_NOTICE_PROBE_REQ,
-			 FTD_NOTICE_PROBE_RELAY, FTD_NOTICE_SHARE_ACK };
+			 FTD_NOTICE_PROBE_RELAY, FTD_NOTICE_SHARE_ACK, FTD_NOTICE_OUTDATED };
 	u8 news[] = { FTD_NOTICE_DEAD, FTD_NOTICE_LEFT, FTD_NOTICE_ALIVE, FTD_NOTICE_PROC_REG,
 		      FTD_NOTICE_PROC_DEAD, FTD_NOTICE_PROC_EXIT, FTD_NOTICE_IFACE_DEAD,
 		      FTD_NOTICE_IFACE_RESTORED };

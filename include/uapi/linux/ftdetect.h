@@ -94,7 +94,7 @@
 #include <linux/ioctl.h>
 
 #define FTD_WIRE_MAGIC		0x46544454U	/* "FTDT" */
-#define FTD_WIRE_VERSION	7	/* 2: notice seq, receiver, PROBE, rank owner;
+#define FTD_WIRE_VERSION	8	/* 2: notice seq, receiver, PROBE, rank owner;
 					 * 3: DIGEST; 4: PROBE_REQ, PROBE_RELAY;
 					 * 5: DIGEST counts live ranks, views
 					 * carry ended ones (FTD_NOTICE_F_VIEW);
@@ -102,7 +102,8 @@
 					 * FTD_WIRE_NOTICES_MAX news notices;
 					 * 7: notices spread as shares of a
 					 * spanning broadcast (FTD_WIRE_F_SHARE,
-					 * span_end, SHARE_ACK) */
+					 * span_end, SHARE_ACK);
+					 * 8: OUTDATED */
 #define FTD_DEFAULT_PORT	7061
 #define FTD_KEY_LEN		16		/* SipHash-2-4 key */
 #define FTD_KEYS_ACCEPTED_MAX	3		/* keys accepted besides the one we send with */
@@ -205,6 +206,16 @@ enum ftd_frame_type {
  *   FTD_NOTICE_SHARE_ACK the sender           a share received: the 64-bit word is the
  *                                             seq of its frame; sent on the rail the
  *                                             share came on (never forwarded)
+ *   FTD_NOTICE_OUTDATED  the sender           the answer to a PROBE of an older
+ *                                             incarnation than the one the sender holds
+ *                                             the prober at: the PROBE's nonce echoed,
+ *                                             and regid: that incarnation. A prober
+ *                                             whose outstanding nonce it echoes, and
+ *                                             whose own incarnation is lower, fences
+ *                                             and rejoins above it (it came up with its
+ *                                             clock behind; kmod/proto/fresh.h). Sent at
+ *                                             most once a period per prober, on the rail
+ *                                             the PROBE came on (never forwarded)
  *
  * A node that first hears a node (it joined, or restarted) sends it its
  * view: one notice per node it knows (ALIVE, DEAD or LEFT, itself included),
@@ -237,6 +248,8 @@ enum ftd_frame_type {
  * delivers a rank's end twice.
  * So does a node that watches two or more nodes and hears nobody for a
  * timeout (its lease, kmod/proto/lease.h): the others declare it meanwhile.
+ * And so does a node told by an OUTDATED that a member holds it at a higher
+ * incarnation than its own: it rejoins above that one.
  *
  * Only a majority declares (kmod/proto/partition.h): deaths that come
  * within four timeouts of each other are weighed against the members held
@@ -269,6 +282,7 @@ enum ftd_notice_kind {
 	FTD_NOTICE_PROBE_REQ,
 	FTD_NOTICE_PROBE_RELAY,
 	FTD_NOTICE_SHARE_ACK,
+	FTD_NOTICE_OUTDATED,
 	__FTD_NOTICE_MAX
 };
 
@@ -297,14 +311,16 @@ struct ftd_wire_notice {
 		__be64 rail_seq;	/* IFACE_*: the rail's heartbeat seq the
 					 * report was made at (see below) */
 		__be64 nonce;		/* PROBE, PROBE_ACK, PROBE_REQ,
-					 * PROBE_RELAY; DIGEST: the digest;
+					 * PROBE_RELAY, OUTDATED; DIGEST: the digest;
 					 * SHARE_ACK: the share's seq */
 	};
 	union {
 		struct {
 			__be32 regid;	/* PROC_*: the node's registration
 					 * number; IFACE_*: the rail index;
-					 * DIGEST: the nodes it counts */
+					 * DIGEST: the nodes it counts;
+					 * OUTDATED: the prober's incarnation
+					 * as the sender holds it */
 			__be32 uid;	/* PROC_*: the rank's owner (see "Rank
 					 * ownership" in section 3); else zero */
 		};
@@ -320,8 +336,8 @@ struct ftd_wire_notice {
  * back: as many as fit in FTD_MAX_FRAME. Several only of the kinds that
  * are news to apply (ftd_notice_batchable() in kmod/proto/wire.h: DEAD,
  * LEFT, ALIVE, PROC_*, IFACE_*); a control notice (SYNC, PROBE,
- * PROBE_ACK, DIGEST, PROBE_REQ, PROBE_RELAY, SUSPECT, SHARE_ACK) is
- * alone in its frame, and never in a share. A frame any of whose notices
+ * PROBE_ACK, DIGEST, PROBE_REQ, PROBE_RELAY, SUSPECT, SHARE_ACK,
+ * OUTDATED) is alone in its frame, and never in a share. A frame any of whose notices
  * is malformed, that mixes a control notice with others, or a share that
  * holds one, is malformed as a whole: nothing of it is applied. The notices of a frame are applied in order, as if each had
  * come in a frame of its own (same sender, seq and freshness); a node
@@ -421,8 +437,11 @@ struct ftd_xdp_meta {
  *   FTD_EV_IFACE_DEAD      FTB_MPI_IFACE_DEAD         a rail of a node stopped carrying heartbeats
  *   FTD_EV_IFACE_RESTORED  FTB_MPI_IFACE_RESTORED     that rail carries heartbeats again
  *   FTD_EV_FENCED          -                          this node was declared dead while alive
- *                                                     (origin: the declarer), or heard nobody
- *                                                     for a timeout (origin: itself)
+ *                                                     (origin: the declarer), heard nobody
+ *                                                     for a timeout or lost the majority
+ *                                                     (origin: itself), or came up below the
+ *                                                     incarnation a member holds it at
+ *                                                     (origin: that member, OUTDATED)
  *   FTD_EV_OVERFLOW        -                          count records were lost by this reader
  */
 #define FTD_EVENT_VERSION	1
