@@ -28,7 +28,9 @@
  * the rules say so: a PROBE_ACK echoing our outstanding nonce proves; once
  * proven, a heartbeat above the floor and a notice never seen, above the
  * floor and well inside its rail's window are OK; PROBEs and answers follow
- * their rate limits.
+ * their rate limits. An OUTDATED (outside honest mode) echoing our
+ * outstanding nonce is OUTDATED and changes nothing, the nonce included;
+ * any other is a replay.
  *
  * In "honest" mode (header bit 0) the receiver may also lose its state
  * (the peer is re-created: a node table change, a module reload) and the
@@ -109,7 +111,7 @@ static const char *const verdicts[] = {
 	[FTD_FRESH_STALE] = "STALE",
 	[FTD_FRESH_REPLAY] = "REPLAY",
 	[FTD_FRESH_UNPROVEN] = "UNPROVEN",
-	[FTD_FRESH_OUTDATED] = "OUTDATED",	/* never sent here: the model has no restarts of ours */
+	[FTD_FRESH_OUTDATED] = "OUTDATED",
 };
 
 static const char *verdict_name(enum ftd_fresh_verdict v)
@@ -261,7 +263,7 @@ static void forget_window(struct model *m)
 static void check_invariants(const struct model *m, const struct ftd_frame *f, bool hb,
 			     enum ftd_fresh_verdict v, u32 cur_before)
 {
-	CHECK(v <= FTD_FRESH_UNPROVEN);
+	CHECK(v <= FTD_FRESH_OUTDATED);
 	if (v != FTD_FRESH_OK && v != FTD_FRESH_PROVEN && v != FTD_FRESH_ANSWERED)
 		return;
 	CHECK(f->receiver == SELF);				/* (a) */
@@ -318,6 +320,7 @@ static void deliver_check(struct model *m, struct ftd_fresh *s, const struct gen
 {
 	const struct ftd_frame *f = &g->f;
 	bool hb = g->op == OP_HEARTBEAT, ack = g->op == OP_PROBE_ACK;
+	bool outdated = ack && g->n.kind == FTD_NOTICE_OUTDATED;
 	struct ftd_fresh before = *s;
 	u32 cur_before = m->cur;
 	enum ftd_fresh_verdict v;
@@ -325,7 +328,8 @@ static void deliver_check(struct model *m, struct ftd_fresh *s, const struct gen
 
 	v = ftd_fresh_check(s, f, SELF, hb ? NULL : &g->n);
 	trace("t=%llu %s to %u inc %u rail %u seq %llu nonce %#llx hb_floor %llu: %s\n",
-	      (unsigned long long)m->now, hb ? "heartbeat" : ack ? "PROBE_ACK" : "notice",
+	      (unsigned long long)m->now,
+	      hb ? "heartbeat" : outdated ? "OUTDATED" : ack ? "PROBE_ACK" : "notice",
 	      f->receiver, f->incarnation, f->rail, (unsigned long long)f->seq,
 	      (unsigned long long)g->n.nonce, (unsigned long long)g->n.hb_floor,
 	      verdict_name(v));
@@ -334,6 +338,13 @@ static void deliver_check(struct model *m, struct ftd_fresh *s, const struct gen
 	/* Not for us, no incarnation at all (0), or an older one. */
 	if (f->receiver != SELF || !f->incarnation || (m->cur && f->incarnation < m->cur)) {
 		CHECK(v == (f->receiver != SELF ? FTD_FRESH_REPLAY : FTD_FRESH_STALE));
+		CHECK(!memcmp(&before, s, sizeof(before)));
+		return;
+	}
+	if (outdated) {
+		/* Our PROBE refused: said so for our nonce, and nothing changes. */
+		CHECK(v == (m->outstanding && g->n.nonce == m->outstanding ? FTD_FRESH_OUTDATED :
+								       FTD_FRESH_REPLAY));
 		CHECK(!memcmp(&before, s, sizeof(before)));
 		return;
 	}
@@ -516,6 +527,12 @@ static bool make_frame(struct model *m, struct reader *r, enum op op, u8 opbyte,
 			else
 				n->nonce = get64(r);
 			n->hb_floor = pick_seq(m, r, c >> 2, true);
+			/* One in eight: the other answer, the incarnation held in its place. */
+			if ((c & 0x1c) == 0x1c) {
+				n->kind = FTD_NOTICE_OUTDATED;
+				n->regid = (u32)n->hb_floor;
+				n->hb_floor = 0;
+			}
 			break;
 		}
 		/*
