@@ -116,6 +116,10 @@ static void wire_seeds(void)
 	n.kind = FTD_NOTICE_PROBE_ACK;
 	n.hb_floor = 6ULL << 32;
 	frame_seed("notice-probe-ack", FTD_FRAME_NOTICE, &n, 0);
+	/* The other answer: the prober's incarnation as held, in regid. */
+	n = (struct ftd_notice){ .kind = FTD_NOTICE_OUTDATED, .subject = 3, .origin = 3,
+				 .nonce = 0x0123456789abcdefULL, .regid = 1700000100 };
+	frame_seed("notice-outdated", FTD_FRAME_NOTICE, &n, 0);
 	n = (struct ftd_notice){ .kind = FTD_NOTICE_DIGEST, .subject = 3, .origin = 3,
 				 .nonce = 0xfedcba9876543210ULL, .regid = 16 };
 	frame_seed("notice-digest", FTD_FRAME_NOTICE, &n, 0);
