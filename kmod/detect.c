@@ -227,7 +227,7 @@ void ftd_detect_answered(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnat
  * The rails of peer silent for the timeout, while at least one other rail
  * still carries heartbeats (all silent is the node's death, not a rail's).
  */
-static u8 silent_rails(const struct ftd_peer *peer, u64 now, u64 timeout)
+static u8 silent_rails(const struct ftd_peer *peer, u64 now, u64 timeout, u64 timing_since)
 {
 	u8 silent = 0, heard = 0;
 	int i;
@@ -235,7 +235,8 @@ static u8 silent_rails(const struct ftd_peer *peer, u64 now, u64 timeout)
 	lockdep_assert_held(&peer->lock);
 	for (i = 0; i < peer->nrails; i++) {
 		const struct ftd_rail *r = &peer->rails[i];
-		u64 since = max(r->last_heard_ns, peer->baseline_ns);
+		u64 since = ftd_detect_silence_from(max(r->last_heard_ns, peer->baseline_ns),
+						    timing_since);
 
 		if (!r->last_heard_ns)
 			continue;	/* never carried anything: nothing was lost */
@@ -252,10 +253,11 @@ static u8 silent_rails(const struct ftd_peer *peer, u64 now, u64 timeout)
  * link) silences every peer on that rail: that is our fault, not theirs.
  * A rail someone heard later than we did is left to that report.
  */
-static u8 newly_silent_rails(struct ftd_peer *peer, u64 now, u64 timeout, u8 own_rails_down,
-			     u64 *seq)
+static u8 newly_silent_rails(struct ftd_peer *peer, u64 now, u64 timeout, u64 timing_since,
+			     u8 own_rails_down, u64 *seq)
 {
-	u8 dead = silent_rails(peer, now, timeout) & ~peer->rails_down & ~own_rails_down;
+	u8 dead = silent_rails(peer, now, timeout, timing_since) & ~peer->rails_down &
+		  ~own_rails_down;
 	u64 key;
 	int i;
 
@@ -528,6 +530,9 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	u32 straw = FTD_NODE_NONE, straw_inc = 0;
 	bool stalled = now_ns - due_ns > READ_ONCE(fn->cfg.period_ns);
 	u32 self_inc = READ_ONCE(fn->incarnation);	/* the one this tick judges */
+	/* Silence from before the timing was shortened is none (proto/detect.h). */
+	u64 timing_since = READ_ONCE(fn->timing_since_ns);
+	u64 last_rx = ftd_detect_silence_from(READ_ONCE(fn->last_rx_ns), timing_since);
 
 	ftd_majority_tick(fn);
 	judging = !READ_ONCE(fn->partition.minority_of);
@@ -549,8 +554,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	 * lasted barely less; a healthy observer hears someone every period.
 	 */
 	can_tell = n >= 2;
-	isolated = can_tell && ftd_elapsed(now_ns, READ_ONCE(fn->last_rx_ns)) >=
-			       ftd_detect_suspect_after(timeout);
+	isolated = can_tell && ftd_elapsed(now_ns, last_rx) >= ftd_detect_suspect_after(timeout);
 	if (isolated && !fn->isolated_since) {
 		fn->isolated_since = now_ns;
 		fn->reach_cursor = get_random_u32();	/* isolated nodes ask different ones first */
@@ -566,7 +570,7 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	 * for a while (proto/lease.h).
 	 */
 	fence = ftd_lease_expired(&fn->lease, can_tell, starved, overloaded, &fn->rx_health,
-				  READ_ONCE(fn->last_rx_ns), due_ns, now_ns,
+				  last_rx, due_ns, now_ns,
 				  READ_ONCE(fn->cfg.period_ns), timeout);
 	n = watch_further(fn, w, n, live, k, now_ns, timeout, !starved && !isolated);
 	note_observed(fn, w, n, now_ns);
@@ -584,7 +588,8 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		/* Past a run whose far edge is not found, silence is no evidence. */
 		if (!near && !w->rule.edge)
 			peer->baseline_ns = max(peer->baseline_ns, now_ns);
-		since = max(peer->last_heard_ns, peer->baseline_ns);
+		since = ftd_detect_silence_from(max(peer->last_heard_ns, peer->baseline_ns),
+						timing_since);
 		/* Silence inside our own stall is not counted. */
 		if (stalled) {
 			since = ftd_health_skip_stall(since, due_ns, now_ns);
@@ -632,8 +637,8 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		/* no rail is judged while the tick is starved or the machine overloaded */
 		if (near && !starved && !overloaded && !isolated && judging &&
 		    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT))
-			rails_dead = newly_silent_rails(peer, now_ns, timeout, own_rails_down,
-							rails_seq);
+			rails_dead = newly_silent_rails(peer, now_ns, timeout, timing_since,
+							own_rails_down, rails_seq);
 		/* Under the lock, as tell_locked() says; a death is told below. */
 		if (ev && ev != FTD_EV_NODE_DEAD)
 			emit_node_event(fn, ev, peer->id, incarnation, fn->cfg.node);

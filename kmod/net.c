@@ -19,6 +19,7 @@
 #include "bounds.h"
 #include "majority.h"
 #include "keys.h"
+#include "proto/detect.h"
 #include "rdma_ud.h"
 #include "span.h"
 
@@ -153,6 +154,7 @@ static int net_up_locked(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	ftd_reach_reset(fn);
 	WRITE_ONCE(fn->probe_rtt_ns, 0);
 	WRITE_ONCE(fn->last_rx_ns, 0);
+	WRITE_ONCE(fn->timing_since_ns, 0);
 	atomic64_set(&fn->heard_any_ns, 0);
 	/*
 	 * Every rail usable until link.c looks (at once, below): rails may
@@ -206,6 +208,21 @@ void ftd_net_down(struct ftd_net *fn)
 	mutex_unlock(&fn->lock);
 }
 
+/*
+ * A running instance's timing changed: silence measured under the old one
+ * stops counting (proto/detect.h), and a shorter period ticks now, not an
+ * old period from now.
+ */
+static void timing_changed(struct ftd_net *fn, const struct ftd_config *old)
+{
+	if (!ftd_detect_timing_shortened(old->period_ns, old->timeout_ns, fn->cfg.period_ns,
+					 fn->cfg.timeout_ns))
+		return;
+	WRITE_ONCE(fn->timing_since_ns, ktime_get_ns());
+	if (fn->cfg.period_ns < old->period_ns)
+		ftd_timer_restart(fn);
+}
+
 int ftd_net_configure(struct ftd_net *fn, const struct ftd_config *want, u32 mask,
 		      enum ftd_up_change up, struct netlink_ext_ack *extack)
 {
@@ -234,6 +251,8 @@ int ftd_net_configure(struct ftd_net *fn, const struct ftd_config *want, u32 mas
 	if (up == FTD_UP_DOWN)
 		net_down_locked(fn);
 	apply_config(fn, want, mask);
+	if (fn->up)
+		timing_changed(fn, &old);
 	if (keys)
 		old_keys = ftd_keys_swap(fn, keys);
 	if (up == FTD_UP_UP && !fn->up) {

@@ -97,6 +97,8 @@ struct ftd_net {
 	struct ftd_members __rcu *members;	/* the ring, see members.h */
 	spinlock_t ring_lock;		/* liveness in members->ring; _bh */
 	u64 last_rx_ns;			/* any valid frame from anyone; CLOCK_MONOTONIC */
+	u64 timing_since_ns;		/* net.c: the period or timeout shortened while up
+					 * (silence counts from here, detect.c); READ_ONCE */
 	atomic64_t heard_any_ns;	/* the latest arrival of one (detect.h) */
 	struct ftd_watchlist *watch;	/* the timer's own: whom it watches (detect.h) */
 	u64 probe_rtt_ns;		/* round trip of our PROBEs (proto/watch.h

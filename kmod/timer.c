@@ -74,6 +74,14 @@ void ftd_timer_start(struct ftd_net *fn)
 	hrtimer_start(&fn->timer, 0, HRTIMER_MODE_REL_SOFT);
 }
 
+void ftd_timer_restart(struct ftd_net *fn)
+{
+	lockdep_assert_held(&fn->lock);
+	/* Not from under a running callback: its forward would meet our start. */
+	hrtimer_cancel(&fn->timer);
+	hrtimer_start(&fn->timer, 0, HRTIMER_MODE_REL_SOFT);
+}
+
 void ftd_timer_stop(struct ftd_net *fn)
 {
 	lockdep_assert_held(&fn->lock);

@@ -13,6 +13,8 @@
 void ftd_timer_init(struct ftd_net *fn);
 /* fn->lock held, instance marked up. */
 void ftd_timer_start(struct ftd_net *fn);
+/* fn->lock held, instance up: tick now, then every period (a new one). */
+void ftd_timer_restart(struct ftd_net *fn);
 /* fn->lock held, instance marked down; returns with no callback running. */
 void ftd_timer_stop(struct ftd_net *fn);
 

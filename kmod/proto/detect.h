@@ -69,6 +69,28 @@ static inline bool ftd_detect_restart_ends(enum ftd_node_state st)
 }
 
 /*
+ * The timing of a running instance changed: does silence measured so far
+ * stop counting? When the period or the timeout got shorter: a node that
+ * heartbeat every old period was not late by the new timeout, and its
+ * next heartbeat comes up to an old period after the change (lowering
+ * 1 s / 5 s to 100 ms / 500 ms live fenced nodes and declared live ones).
+ */
+static inline bool ftd_detect_timing_shortened(u64 old_period, u64 old_timeout, u64 period,
+					       u64 timeout)
+{
+	return period < old_period || timeout < old_timeout;
+}
+
+/*
+ * Silence measured from since (0: nothing heard, nothing to measure), but
+ * not from before the timing was last shortened (timing_since; 0: never).
+ */
+static inline u64 ftd_detect_silence_from(u64 since, u64 timing_since)
+{
+	return since && timing_since > since ? timing_since : since;
+}
+
+/*
  * Does an observer remind a node it times of itself (one heartbeat back,
  * each period) after silence_ns without hearing it? Views can disagree on
  * who observes whom: a node back from a fenced minority forgot its view

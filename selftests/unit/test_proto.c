@@ -336,6 +336,26 @@ TEST(a_silence_is_proven_by_a_frame_after_its_deadline)
  * second half of the timeout (twice before it is declared), not every
  * 12.5 ms, which the ticks rounded up to 20 ms (once).
  */
+/*
+ * Shortening the timing of a running instance: silence from before the
+ * change does not count, under the new timeout, nor does a longer one.
+ */
+TEST(silence_from_before_a_shorter_timing_does_not_count)
+{
+	const u64 s = 1000000000ULL;
+
+	EXPECT_TRUE(ftd_detect_timing_shortened(2 * s, 10 * s, s / 20, s));
+	EXPECT_TRUE(ftd_detect_timing_shortened(s, 10 * s, s, 5 * s));	/* the timeout alone */
+	EXPECT_TRUE(ftd_detect_timing_shortened(s, 10 * s, s / 2, 10 * s));	/* the period alone */
+	EXPECT_FALSE(ftd_detect_timing_shortened(s / 20, s, 2 * s, 10 * s));	/* longer: old gaps fit */
+	EXPECT_FALSE(ftd_detect_timing_shortened(s, 5 * s, s, 5 * s));
+	/* Heard at 3 s, shortened at 5 s: silent from 5 s on. */
+	EXPECT_EQ(5 * s, ftd_detect_silence_from(3 * s, 5 * s));
+	EXPECT_EQ(7 * s, ftd_detect_silence_from(7 * s, 5 * s));	/* heard since */
+	EXPECT_EQ(3 * s, ftd_detect_silence_from(3 * s, 0));	/* never shortened */
+	EXPECT_EQ(0, ftd_detect_silence_from(0, 5 * s));	/* never heard: nothing to measure */
+}
+
 TEST(a_suspect_is_asked_on_the_ticks)
 {
 	const u64 ms = 1000000;
