@@ -73,7 +73,7 @@ static inline bool ftd_detect_restart_ends(enum ftd_node_state st)
  * stop counting? When the period or the timeout got shorter: a node that
  * heartbeat every old period was not late by the new timeout, and its
  * next heartbeat comes up to an old period after the change (lowering
- * 1 s / 5 s to 100 ms / 500 ms live fenced nodes and declared live ones).
+ * 2 s / 10 s to 50 ms / 1 s on 4 live nodes fenced one: reconfig_faster).
  */
 static inline bool ftd_detect_timing_shortened(u64 old_period, u64 old_timeout, u64 period,
 					       u64 timeout)
