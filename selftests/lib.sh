@@ -156,6 +156,19 @@ pid_gone() { [ ! -e "/proc/$1" ] || [[ $(< "/proc/$1/stat") =~ ^[0-9]+\ \(.*\)\ 
 # ftd-link, CLOCK_REALTIME stamps bracketing the change).
 cut_node() { sw ftd-link "s${1}r${2:-0}" down; }
 
+# deaf_to_notices NODE: every notice frame reaching NODE on rail 0 is
+# dropped (a tc u32 filter: IPv4, UDP, the frame's magic "FTDT" at the UDP
+# payload's offset 0 and its type FTD_FRAME_NOTICE = 2 at offset 5, counted
+# from the IP header: 20 + 8 + ...); heartbeats pass, so it hears its
+# predecessors and nobody times it out. hears_notices NODE undoes it.
+deaf_to_notices() {
+	n "$1" tc qdisc add dev "n${1}r0" clsact || fail "clsact on node $1"
+	n "$1" tc filter add dev "n${1}r0" ingress protocol ip u32 match ip protocol 17 0xff \
+		match u32 0x46544454 0xffffffff at 28 match u8 2 0xff at 33 action drop ||
+		fail "tc filter on node $1"
+}
+hears_notices() { n "$1" tc qdisc del dev "n${1}r0" clsact || fail "filter off node $1"; }
+
 # wait_until SECONDS CMD...: poll CMD until it succeeds; fail after SECONDS
 # (times FTD_TEST_SCALE).
 wait_until() {

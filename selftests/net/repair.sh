@@ -36,12 +36,7 @@ repairs() {
 	echo "$sum"
 }
 
-# IPv4, UDP, the frame's magic ("FTDT", UDP payload offset 0) and type
-# (offset 5: FTD_FRAME_NOTICE = 2), from the IP header: 20 + 8 + ...
-n 3 tc qdisc add dev n3r0 clsact || fail "clsact on node 3"
-n 3 tc filter add dev n3r0 ingress protocol ip u32 match ip protocol 17 0xff \
-	match u32 0x46544454 0xffffffff at 28 match u8 2 0xff at 33 action drop ||
-	fail "tc filter on node 3"
+deaf_to_notices 3
 deaf=$(now_ns)
 cut_node 6 > /dev/null
 others_know() {
@@ -55,7 +50,7 @@ sleep 0.5
 has_event "$FTD_TMP/dev.3" NODE_DEAD 6 && fail "node 3 heard of the death through the filter"
 dropped=$(n 3 tc -s filter show dev n3r0 ingress | awk '/Sent/ { print $4; exit }')
 [ "${dropped:-0}" -gt 0 ] || fail "the filter dropped no notice to node 3"
-n 3 tc qdisc del dev n3r0 clsact || fail "filter off node 3"
+hears_notices 3
 hears=$(now_ns)
 log "node 3 got no notice for $(( (hears - deaf) / 1000000 )) ms ($dropped dropped), while node 6 was declared dead"
 
@@ -93,10 +88,7 @@ ip netns exec "$(ns_of 2)" ftd-devwatch -r 1:5 -q > /dev/null 2> "$FTD_TMP/rank.
 rank_pid=$!
 wait_until 10 grep -q ready "$FTD_TMP/rank.err" || fail "rank 1:5 did not register on node 2"
 wait_until 10 rank_known_alive || fail "node 3 does not hold rank 1:5 registered"
-n 3 tc qdisc add dev n3r0 clsact || fail "clsact on node 3"
-n 3 tc filter add dev n3r0 ingress protocol ip u32 match ip protocol 17 0xff \
-	match u32 0x46544454 0xffffffff at 28 match u8 2 0xff at 33 action drop ||
-	fail "tc filter on node 3"
+deaf_to_notices 3
 kill -9 "$rank_pid"
 wait "$rank_pid" 2> /dev/null || :	# (137: the kill)
 others_know_rank() {
@@ -108,7 +100,7 @@ others_know_rank() {
 wait_until 20 others_know_rank || fail "PROC_DEAD 1:5 not at 1, 2, 4, 5"
 sleep 0.5
 [ "$(rank_events 3 PROC_DEAD)" = 0 ] || fail "node 3 heard of the rank's death through the filter"
-n 3 tc qdisc del dev n3r0 clsact || fail "filter off node 3"
+hears_notices 3
 hears=$(now_ns)
 node3_knows_rank() { [ "$(rank_events 3 PROC_DEAD)" -ge 1 ]; }
 wait_until 30 node3_knows_rank || { n 3 ftctl stats; fail "node 3 never learnt of rank 1:5's death"; }

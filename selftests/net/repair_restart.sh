@@ -3,8 +3,8 @@
 #
 # repair_restart.sh: a node that missed a restart still ends the incarnation
 # it held, when all it learns later is that the next one died.
-#   6 nodes, k = 2. Every notice sent to node 3 is dropped (the tc filter of
-#   repair.sh) while node 6, holding a rank (job 7, rank 4), crashes and
+#   6 nodes, k = 2. Every notice sent to node 3 is dropped (deaf_to_notices in
+#   lib.sh) while node 6, holding a rank (job 7, rank 4), crashes and
 #   comes back at once (its frames lost meanwhile, as in restart_fast.sh):
 #   the others deliver NODE_DEAD of its old incarnation, RANKS_DEAD of the
 #   rank and NODE_RESTORED. Then node 6 is cut off for good and declared
@@ -31,12 +31,7 @@ rank_known() { n 3 ftd-status -r 7:4 2>/dev/null | grep -q '"state":"alive"'; }
 wait_until 10 rank_known || fail "node 3 does not hold rank 7:4 registered"
 inc1=$(n 6 ftctl show -j | jq '.incarnation')
 
-# IPv4, UDP, the frame's magic ("FTDT", UDP payload offset 0) and type
-# (offset 5: FTD_FRAME_NOTICE = 2), from the IP header: 20 + 8 + ...
-n 3 tc qdisc add dev n3r0 clsact || fail "clsact on node 3"
-n 3 tc filter add dev n3r0 ingress protocol ip u32 match ip protocol 17 0xff \
-	match u32 0x46544454 0xffffffff at 28 match u8 2 0xff at 33 action drop ||
-	fail "tc filter on node 3"
+deaf_to_notices 3
 deaf=$(now_ns)
 
 # The crash and fast restart: what node 6 says on the way down is lost.
@@ -75,7 +70,7 @@ if grep -qE '"node":6[,}]' "$FTD_TMP/dev.3"; then
 	cat "$FTD_TMP/dev.3"
 	fail "node 3 heard of node 6 through the filter: the case is not the one tested"
 fi
-n 3 tc qdisc del dev n3r0 clsact || fail "filter off node 3"
+hears_notices 3
 hears=$(now_ns)
 log "node 3 got no notice for $(( (hears - deaf) / 1000000 )) ms, while node 6 restarted ($inc1 -> $inc2) and died"
 

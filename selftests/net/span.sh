@@ -54,10 +54,7 @@ done
 # --- a holder that gets no notice: its share is sent again and handed over
 deaf="4 5"
 for i in $deaf; do
-	n "$i" tc qdisc add dev "n${i}r0" clsact || fail "clsact on node $i"
-	n "$i" tc filter add dev "n${i}r0" ingress protocol ip u32 match ip protocol 17 0xff \
-		match u32 0x46544454 0xffffffff at 28 match u8 2 0xff at 33 action drop ||
-		fail "tc filter on node $i"
+	deaf_to_notices "$i"
 done
 others="1 2 3 6 7 8"
 resent0=$(sum_counter shares_resent $others)
@@ -81,7 +78,7 @@ log "shares sent again: $resent; handed over: $handed; given up: $(sum_counter s
 [ "$handed" -ge 1 ] || fail "no share was handed over past a deaf holder"
 for i in $deaf; do
 	has_event "$FTD_TMP/dev.$i" NODE_DEAD 9 && fail "node $i heard of the death through the filter"
-	n "$i" tc qdisc del dev "n${i}r0" clsact || fail "filter off node $i"
+	hears_notices "$i"
 done
 
 for i in $deaf; do
