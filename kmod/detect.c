@@ -153,6 +153,11 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	u32 incarnation;
 
 	spin_lock(&peer->lock);
+	/* Replaced meanwhile by a changed node table: as a frame lost. */
+	if (unlikely(peer->successor)) {
+		spin_unlock(&peer->lock);
+		return;
+	}
 	if (!hear_incarnation(peer, f->incarnation, &h))
 		goto out;
 	if (f->seq <= rail->rx_seq) {
@@ -209,7 +214,7 @@ void ftd_detect_answered(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnat
 {
 	struct hearing h = {};
 
-	spin_lock_bh(&peer->lock);
+	peer = ftd_peer_lock_current(peer);
 	if (rtt_ns)
 		WRITE_ONCE(fn->probe_rtt_ns, ftd_watch_rtt(READ_ONCE(fn->probe_rtt_ns), rtt_ns));
 	if (hear_incarnation(peer, incarnation, &h))
@@ -584,6 +589,11 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		u64 since, silent, deadline = timeout;
 
 		spin_lock(&peer->lock);
+		/* Replaced meanwhile by a changed node table: the next tick times its successor. */
+		if (unlikely(peer->successor)) {
+			spin_unlock(&peer->lock);
+			continue;
+		}
 		old = peer->state;
 		/* Past a run whose far edge is not found, silence is no evidence. */
 		if (!near && !w->rule.edge)

@@ -95,7 +95,7 @@ static bool first_telling(struct ftd_net *fn, struct ftd_peer *peer, u32 inc)
 {
 	bool first;
 
-	spin_lock_bh(&peer->lock);
+	peer = ftd_peer_lock_current(peer);
 	first = peer->dead_told != inc;
 	peer->dead_told = inc;
 	if (!first)
@@ -139,7 +139,7 @@ static void report_ranks_dead(struct ftd_net *fn, struct ftd_peer *peer, u32 inc
 	u32 n;
 
 	do {
-		spin_lock_bh(&peer->lock);
+		peer = ftd_peer_lock_current(peer);
 		/* Restarted meanwhile (another CPU): the rest is told from the old table. */
 		n = peer->ranks && peer->incarnation == inc ?
 		    ftd_ranks_end_some(peer->ranks, lost, ARRAY_SIZE(lost)) : 0;
@@ -169,7 +169,7 @@ static bool apply_proc(struct ftd_net *fn, struct ftd_peer *peer, const struct f
 	struct ftd_rank_table *t;
 	bool news = false;
 
-	spin_lock_bh(&peer->lock);
+	peer = ftd_peer_lock_current(peer);
 	if (n->subject_incarnation != peer->incarnation && peer->incarnation)
 		goto out;
 	/*
@@ -227,7 +227,7 @@ static bool apply_gone(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
 	bool news = false, live;
 	u32 ended = 0;
 
-	spin_lock_bh(&peer->lock);
+	peer = ftd_peer_lock_current(peer);
 	if (inc > peer->incarnation ||
 	    (inc == peer->incarnation && peer->state != FTD_NODE_DEAD &&
 	     peer->state != FTD_NODE_LEFT)) {
@@ -278,7 +278,7 @@ static enum ftd_event_type apply_alive(struct ftd_net *fn, struct ftd_peer *peer
 	enum ftd_event_type ev = 0;
 	u32 ended = 0;
 
-	spin_lock_bh(&peer->lock);
+	peer = ftd_peer_lock_current(peer);
 	/* Alive at a dead incarnation is an old report: fail-stop wins. */
 	if ((inc > peer->incarnation ||
 	     (inc == peer->incarnation && peer->state == FTD_NODE_UNKNOWN)) &&
@@ -368,7 +368,7 @@ static bool record_vote(struct ftd_net *fn, struct ftd_peer *peer, u32 inc, u32 
 	u64 timeout = READ_ONCE(fn->cfg.timeout_ns);
 	bool send = false;
 
-	spin_lock_bh(&peer->lock);
+	peer = ftd_peer_lock_current(peer);
 	if (inc == peer->incarnation &&
 	    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT))
 		send = ftd_votes_record(&peer->votes, voter, own, now, timeout);

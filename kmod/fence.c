@@ -31,7 +31,7 @@ static void forget_own_verdicts(struct ftd_net *fn)
 	unsigned long id;
 
 	xa_for_each(&fn->peers, id, peer) {
-		spin_lock_bh(&peer->lock);
+		peer = ftd_peer_lock_current(peer);
 		forget = peer->state == FTD_NODE_DEAD;
 		unsuspect = peer->state == FTD_NODE_SUSPECT;
 		if (forget) {
@@ -74,7 +74,7 @@ static void forget_view(struct ftd_net *fn)
 	xa_for_each(&fn->peers, id, peer) {
 		if (peer->self)
 			continue;
-		spin_lock_bh(&peer->lock);
+		peer = ftd_peer_lock_current(peer);
 		forget = peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT ||
 			 peer->state == FTD_NODE_DEAD;
 		if (forget) {

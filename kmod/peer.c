@@ -74,6 +74,66 @@ static struct ftd_peer *peer_alloc(u32 id, const union ftd_addr *addrs, u8 nrail
 	return peer;
 }
 
+/*
+ * What we know of the node moves from old to its replacement peer (not yet
+ * published): everything but our streams to it and what belonged to an
+ * address that changed. A rail's receive position moves whatever its
+ * address: the node's seqs on that rail only grow, so a frame captured
+ * before stays stale. old->lock held; old forwards to peer from now on.
+ */
+static void peer_carry(struct ftd_peer *peer, struct ftd_peer *old)
+{
+	int i;
+
+	lockdep_assert_held(&old->lock);
+	peer->state = old->state;
+	peer->incarnation = old->incarnation;
+	peer->last_heard_ns = old->last_heard_ns;
+	peer->baseline_ns = old->baseline_ns;
+	peer->fence_sent_ns = old->fence_sent_ns;
+	peer->burst_counted_ns = old->burst_counted_ns;
+	peer->live_since_ns = READ_ONCE(old->live_since_ns);
+	peer->watch_gen = old->watch_gen;
+	peer->dead_told = old->dead_told;
+	peer->ranks = old->ranks;
+	old->ranks = NULL;
+	peer->slow = old->slow;
+	peer->votes = old->votes;
+	peer->tx = old->tx;
+	peer->hb_tick = old->hb_tick;
+	peer->fresh = old->fresh;
+	peer->relay = old->relay;
+	peer->rx_badmac = old->rx_badmac;
+	peer->rx_stale = old->rx_stale;
+	peer->rx_replay = old->rx_replay;
+	peer->rx_unproven = old->rx_unproven;
+	peer->badmac_ns = old->badmac_ns;
+	peer->key_id = old->key_id;
+	peer->view_pending = old->view_pending;
+	peer->view_sent_ns = old->view_sent_ns;
+	peer->digest_pending = old->digest_pending;
+	peer->digest = old->digest;
+	for (i = 0; i < min(peer->nrails, old->nrails); i++) {
+		struct ftd_rail *r = &peer->rails[i];
+		const struct ftd_rail *o = &old->rails[i];
+
+		r->rx_seq = o->rx_seq;
+		r->rx_tx_ns = o->rx_tx_ns;
+		r->rx = o->rx;
+		r->lost = o->lost;
+		if (!ftd_addr_equal(&r->addr, &o->addr))
+			continue;	/* a new rail: never heard, never reported */
+		peer->rails_down |= old->rails_down & BIT(i);
+		r->report_key = o->report_key;
+		r->back = o->back;
+		r->last_heard_ns = o->last_heard_ns;
+		r->stamp = o->stamp;
+		r->iat = o->iat;
+		r->driver_delay = o->driver_delay;
+	}
+	old->successor = peer;
+}
+
 int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nrails,
 		 struct netlink_ext_ack *extack)
 {
@@ -134,16 +194,30 @@ int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nra
 		ftd_members_discard(m);
 		goto nomem;
 	}
-	/* A reserved or occupied slot: the store allocates nothing. */
-	WARN_ON(xa_is_err(xa_store(&fn->peers, id, peer, GFP_KERNEL)));
+	/*
+	 * A reserved or occupied slot: the store allocates nothing. A replaced
+	 * node's state moves in the same hold of its lock as the store, so a
+	 * change made to old after the move finds old->successor.
+	 */
+	if (old) {
+		spin_lock_bh(&old->lock);
+		peer_carry(peer, old);
+		if (peer->self)
+			peer->state = FTD_NODE_SELF;
+		else if (peer->state == FTD_NODE_SELF)
+			peer->state = FTD_NODE_UNKNOWN;	/* no longer us: until heard */
+		WARN_ON(xa_is_err(xa_store(&fn->peers, id, peer, GFP_ATOMIC)));
+		spin_unlock_bh(&old->lock);
+	} else {
+		WARN_ON(xa_is_err(xa_store(&fn->peers, id, peer, GFP_KERNEL)));
+	}
 	ftd_members_publish(fn, m);
 	if (old)
 		call_rcu(&old->rcu, peer_free_rcu);	/* unpublished everywhere */
 	else
 		fn->n_peers++;
-	/* New, or replaced: a new peer knows none of the old one's ranks. */
 	spin_lock_bh(&peer->lock);
-	ftd_status_node(fn, peer, true);
+	ftd_status_node(fn, peer, !old);
 	spin_unlock_bh(&peer->lock);
 	/* It may never send to us (we do not observe it): ask it to prove itself. */
 	if (!peer->self)

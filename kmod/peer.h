@@ -86,11 +86,18 @@ struct ftd_peer {
 	u64 view_sent_ns;		/* view.c: when we last sent it our view */
 	bool digest_pending;		/* repair.c: its digest, to compare with ours */
 	struct ftd_digest digest;
+	struct ftd_peer *successor;	/* set when a changed node table replaced it
+					 * (ftd_peer_add): its state moved there, and
+					 * what is changed here is lost */
 	struct ftd_rail rails[FTD_MAX_RAILS];
 	struct rcu_head rcu;
 };
 
-/* Add a node or replace it (its stream state restarts); fn->lock held. */
+/*
+ * Add a node, or replace it when its addresses changed: the node is the same,
+ * so what we know of it (state, incarnation, ranks, proofs, the deaths told)
+ * moves to the new peer; only our streams to it restart. fn->lock held.
+ */
 int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nrails,
 		 struct netlink_ext_ack *extack);
 /* Remove a node; fn->lock held. -ENOENT if unknown. */
@@ -130,6 +137,24 @@ struct ftd_rank_table *ftd_peer_ranks(struct ftd_peer *peer);
 /* Rail index whose address equals src, or -1. */
 int ftd_peer_rail_of(const struct ftd_peer *peer, const union ftd_addr *src);
 bool ftd_addr_equal(const union ftd_addr *a, const union ftd_addr *b);
+
+/*
+ * Lock the node's current peer: peer, or the one that replaced it since the
+ * caller found it (its successor holds its state). Under rcu_read_lock: a
+ * successor is freed only a grace period after its own replacement.
+ */
+static inline struct ftd_peer *ftd_peer_lock_current(struct ftd_peer *peer)
+{
+	spin_lock_bh(&peer->lock);
+	while (unlikely(peer->successor)) {
+		struct ftd_peer *next = peer->successor;
+
+		spin_unlock_bh(&peer->lock);
+		peer = next;
+		spin_lock_bh(&peer->lock);
+	}
+	return peer;
+}
 
 /* Caller holds rcu_read_lock (any flavour) or fn->lock. */
 static inline struct ftd_peer *ftd_peer_find(struct ftd_net *fn, u32 id)

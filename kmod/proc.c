@@ -34,7 +34,7 @@ static void note_local(struct ftd_reader *r, u8 how)
 	rcu_read_lock();
 	self = ftd_peer_find(fn, READ_ONCE(fn->cfg.node));
 	if (self) {
-		spin_lock_bh(&self->lock);
+		self = ftd_peer_lock_current(self);
 		t = ftd_peer_ranks(self);
 		if (t && how)
 			ftd_ranks_end(t, r->job, r->rank, r->regid, r->uid, how, false);

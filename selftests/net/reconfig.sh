@@ -47,8 +47,8 @@ for i in 1 2; do
 	nodes=$(n "$i" ftstat -j | jq '.nodes | length')
 	[ "$nodes" = 4 ] || fail "node $i holds $nodes nodes after the churn, not 4"
 done
-# A replaced peer starts over (its stream state is new): the cluster must
-# converge, every node alive everywhere.
+# A replaced peer keeps what was known of the node, but our streams to it
+# restart: the cluster must converge, every node alive everywhere.
 wait_until 30 all_alive || { n 1 ftstat; n 2 ftstat; fail "the cluster did not converge after the churn"; }
 [ "$(pgrep -c ftd-devwatch)" -ge 1 ] || fail "the event reader on node 1 died"
 log "converged: every node alive at every node; $(wc -l < "$FTD_TMP/dev.1") events read on node 1"
