@@ -153,8 +153,8 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	u32 incarnation;
 
 	spin_lock(&peer->lock);
-	/* Replaced meanwhile by a changed node table: as a frame lost. */
-	if (unlikely(peer->successor)) {
+	/* Replaced or deleted meanwhile by a changed node table: as a frame lost. */
+	if (unlikely(peer->successor || peer->deleted)) {
 		spin_unlock(&peer->lock);
 		return;
 	}
@@ -215,6 +215,10 @@ void ftd_detect_answered(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnat
 	struct hearing h = {};
 
 	peer = ftd_peer_lock_current(peer);
+	if (unlikely(peer->deleted)) {
+		spin_unlock_bh(&peer->lock);
+		return;
+	}
 	if (rtt_ns)
 		WRITE_ONCE(fn->probe_rtt_ns, ftd_watch_rtt(READ_ONCE(fn->probe_rtt_ns), rtt_ns));
 	if (hear_incarnation(peer, incarnation, &h))
@@ -589,8 +593,11 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 		u64 since, silent, deadline = timeout;
 
 		spin_lock(&peer->lock);
-		/* Replaced meanwhile by a changed node table: the next tick times its successor. */
-		if (unlikely(peer->successor)) {
+		/*
+		 * Replaced or deleted meanwhile by a changed node table: the
+		 * next tick times its successor, if any.
+		 */
+		if (unlikely(peer->successor || peer->deleted)) {
 			spin_unlock(&peer->lock);
 			continue;
 		}

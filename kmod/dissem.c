@@ -96,6 +96,10 @@ static bool first_telling(struct ftd_net *fn, struct ftd_peer *peer, u32 inc)
 	bool first;
 
 	peer = ftd_peer_lock_current(peer);
+	if (unlikely(peer->deleted)) {
+		spin_unlock_bh(&peer->lock);
+		return false;	/* no longer ours to tell */
+	}
 	first = peer->dead_told != inc;
 	peer->dead_told = inc;
 	if (!first)
@@ -170,7 +174,8 @@ static bool apply_proc(struct ftd_net *fn, struct ftd_peer *peer, const struct f
 	bool news = false;
 
 	peer = ftd_peer_lock_current(peer);
-	if (n->subject_incarnation != peer->incarnation && peer->incarnation)
+	if (peer->deleted ||
+	    (n->subject_incarnation != peer->incarnation && peer->incarnation))
 		goto out;
 	/*
 	 * A registration that comes after the death (a late copy, or another
@@ -228,9 +233,10 @@ static bool apply_gone(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
 	u32 ended = 0;
 
 	peer = ftd_peer_lock_current(peer);
-	if (inc > peer->incarnation ||
-	    (inc == peer->incarnation && peer->state != FTD_NODE_DEAD &&
-	     peer->state != FTD_NODE_LEFT)) {
+	if (!peer->deleted &&
+	    (inc > peer->incarnation ||
+	     (inc == peer->incarnation && peer->state != FTD_NODE_DEAD &&
+	      peer->state != FTD_NODE_LEFT))) {
 		live = peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT;
 		/*
 		 * Only a majority declares (proto/partition.h): a minority applies
@@ -280,7 +286,8 @@ static enum ftd_event_type apply_alive(struct ftd_net *fn, struct ftd_peer *peer
 
 	peer = ftd_peer_lock_current(peer);
 	/* Alive at a dead incarnation is an old report: fail-stop wins. */
-	if ((inc > peer->incarnation ||
+	if (!peer->deleted &&
+	    (inc > peer->incarnation ||
 	     (inc == peer->incarnation && peer->state == FTD_NODE_UNKNOWN)) &&
 	    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT ||
 	     ftd_majority_takes_hearsay(fn))) {

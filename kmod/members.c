@@ -319,8 +319,12 @@ u32 ftd_members_shares(struct ftd_net *fn, u32 from, u32 end, struct ftd_peer **
 		max = FTD_MAX_FINGERS;
 	spin_lock_bh(&fn->ring_lock);
 	m = rcu_dereference(fn->members);
-	if (!m || !m->n || (pos = position_of(m, from)) < 0)
+	if (!m || !m->n)
 		goto out;
+	/* A holder deleted meanwhile: its arc is still to be covered. */
+	pos = position_of(m, from);
+	if (pos < 0)
+		pos = ftd_span_from_gone(m->n, position_at_or_after(m, from));
 	/* The arc ends at the first member at or after end (it need not be one of ours). */
 	n = ftd_span_split(&m->ring, pos, position_at_or_after(m, end) % m->n, sh, max);
 	for (i = 0; i < n; i++) {

@@ -83,8 +83,8 @@ u32 ftd_members_fingers(struct ftd_net *fn, struct ftd_peer **out, u32 max);
 /*
  * The shares of the arc (from, end) of our ring (proto/span.h), from left
  * out, end the node id it ends before (from: the whole ring): up to max,
- * each member in to[i] with its share's end in ends[i]. 0 when from is no
- * member of ours, or the arc holds no live one.
+ * each member in to[i] with its share's end in ends[i]; from may be a node
+ * no longer ours (ftd_span_from_gone). 0 when the arc holds no live member.
  */
 u32 ftd_members_shares(struct ftd_net *fn, u32 from, u32 end, struct ftd_peer **to, u32 *ends,
 		       u32 max);

@@ -240,6 +240,10 @@ int ftd_peer_del(struct ftd_net *fn, u32 id)
 	m = ftd_members_prepare(fn, peer, NULL);
 	if (!m)
 		return -ENOMEM;
+	/* Who holds it still (another CPU, under RCU) tells nothing more of it. */
+	spin_lock_bh(&peer->lock);
+	peer->deleted = true;
+	spin_unlock_bh(&peer->lock);
 	xa_erase(&fn->peers, id);
 	ftd_members_publish(fn, m);
 	fn->n_peers--;

@@ -89,6 +89,8 @@ struct ftd_peer {
 	struct ftd_peer *successor;	/* set when a changed node table replaced it
 					 * (ftd_peer_add): its state moved there, and
 					 * what is changed here is lost */
+	bool deleted;			/* taken out of the node table (ftd_peer_del):
+					 * nothing more is learnt or told of it */
 	struct ftd_rail rails[FTD_MAX_RAILS];
 	struct rcu_head rcu;
 };

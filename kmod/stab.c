@@ -136,6 +136,8 @@ void ftd_status_event(struct ftd_net *fn, const struct ftd_event *ev,
 static void set_node(struct ftd_net *fn, struct ftd_stab *t, struct ftd_peer *peer, bool forget)
 {
 	lockdep_assert_held(&peer->lock);
+	if (peer->deleted)
+		return;	/* its entry went with it (ftd_status_node_del) */
 	ftd_stab_node_set(t, peer->id, peer->state, peer->incarnation, peer->rails_down,
 			  peer->nrails, forget);
 	/* After a fence, our incarnation changed with it. */

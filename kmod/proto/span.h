@@ -72,6 +72,17 @@ u32 ftd_span_split(const struct ftd_ring *r, u32 from, u32 end, struct ftd_span_
 		   u32 max);
 
 /*
+ * The from of ftd_span_split for a share whose holder is no member of the
+ * ring any more (deleted from the node table): its arc begins where the
+ * holder stood, at position `at` (the first member past it, mod n), so it
+ * is split from the member before, which it leaves out. n > 0.
+ */
+static inline u32 ftd_span_from_gone(u32 n, u32 at)
+{
+	return (at % n + n - 1) % n;
+}
+
+/*
  * How long a share waits for its acknowledgement before it is sent again:
  * four round trips (rtt_ns: the slow-to-forget one of proto/watch.h, 0 if
  * none yet), at least a sixteenth and at most half of a period, but never

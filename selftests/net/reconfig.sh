@@ -50,6 +50,12 @@ done
 # A replaced peer keeps what was known of the node, but our streams to it
 # restart: the cluster must converge, every node alive everywhere.
 wait_until 30 all_alive || { n 1 ftstat; n 2 ftstat; fail "the cluster did not converge after the churn"; }
+# The status table too: a node deleted while another CPU still told of it
+# must not come back there.
+for i in 1 2; do
+	ids=$(n "$i" ftd-status | jq -c '[.nodes[].id]')
+	[ "$ids" = "[1,2,3,4]" ] || fail "node $i's status table lists nodes $ids after the churn, not [1,2,3,4]"
+done
 [ "$(pgrep -c ftd-devwatch)" -ge 1 ] || fail "the event reader on node 1 died"
 log "converged: every node alive at every node; $(wc -l < "$FTD_TMP/dev.1") events read on node 1"
 

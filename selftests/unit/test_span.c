@@ -150,6 +150,57 @@ TEST(a_share_handed_over_reaches_its_live_members)
 	}
 }
 
+/*
+ * The holder of a share is deleted from the node table before it forwards
+ * it: in the ring without it, split from its place (ftd_span_from_gone),
+ * the share still reaches every live member of its arc once, and nobody
+ * outside it.
+ */
+TEST(a_share_whose_holder_was_deleted_reaches_its_live_members)
+{
+	static u32 mem[RING_MAX + RING_MAX / 4 + 8], mem2[RING_MAX + RING_MAX / 4 + 8];
+	static struct walk w;
+	struct ftd_span_share top[FTD_MAX_FINGERS];
+	unsigned int seed = 23;
+	struct ftd_ring r, r2;
+	u32 trial, i, j, n, root, cnt, holder, end, at, end2, tried = 0;
+
+	for (trial = 0; trial < 400; trial++) {
+		n = 3 + (u32)rand_r(&seed) % (RING_MAX - 2);
+		random_ring(&r, mem, n, (u32)rand_r(&seed) % 40, &seed);
+		root = (u32)rand_r(&seed) % n;
+		if (!r.is_live[root])
+			continue;
+		cnt = ftd_span_split(&r, root, root, top, FTD_MAX_FINGERS);
+		if (!cnt)
+			continue;
+		i = (u32)rand_r(&seed) % cnt;
+		holder = top[i].to;
+		end = top[i].end;
+		/* The ring without the holder: the members past it move down one. */
+		ftd_ring_init(&r2, n - 1, mem2);
+		for (j = 0; j < n; j++)
+			if (j != holder)
+				ftd_ring_set_live(&r2, j < holder ? j : j - 1, r.is_live[j]);
+		at = holder % (n - 1);
+		end2 = (end > holder ? end - 1 : end) % (n - 1);
+		memset(&w, 0, sizeof(w));
+		spread(&r2, ftd_span_from_gone(n - 1, at), end2, 0, &w);
+		for (j = 0; j < n; j++) {
+			bool in_arc = j != holder && ftd_span_dist(n, holder, j) < ftd_span_dist(n, holder, end);
+			u32 k = j < holder ? j : j - 1;
+
+			if (j == holder)
+				continue;
+			ASSERT_EQ(in_arc && r.is_live[j] ? 1u : 0u, w.got[k]) {
+				TH_LOG("n %u holder %u end %u member %u", n, holder, end, j);
+			}
+		}
+		tried++;
+	}
+	ASSERT_GT(tried, 100u);
+}
+
 TEST(resend_then_hand_over_then_drop)
 {
 	u64 t0 = 1000000000ULL, after = ftd_span_resend_after(10000000, 0), timeout = 50000000;
