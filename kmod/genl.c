@@ -464,6 +464,12 @@ static int fill_node_locked(struct sk_buff *skb, const struct ftd_peer *p, u64 n
 	u64 rx = 0, lost = 0;
 	int i;
 
+	/* Every scalar of the enum is put below (the list in the uapi header). */
+#define NODE_ONE(attr, name, type)	+ 1
+	BUILD_BUG_ON(0 FTDETECT_NODE_SCALARS(NODE_ONE) + FTDETECT_NODE_NOT_SCALAR !=
+		     __FTDETECT_A_NODE_MAX);
+#undef NODE_ONE
+
 	for (i = 0; i < p->nrails; i++) {
 		rx += p->rails[i].rx;
 		lost += p->rails[i].lost;

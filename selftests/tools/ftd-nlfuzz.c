@@ -273,6 +273,10 @@ static const char *ename(int e)
  */
 
 enum kind { K_UNKNOWN, K_PAD, K_U8, K_U16, K_U32, K_BE32, K_U64, K_IN6, K_KEY, K_HIST, K_NEST };
+/* By the type names of the uapi's attribute lists (FTDETECT_NODE_SCALARS). */
+#define KIND_u8		K_U8
+#define KIND_u32	K_U32
+#define KIND_u64	K_U64
 enum level { L_TOP, L_NODE, L_ADDRS, L_ADDR, L_DELAY, L_STATS, L_EVENT, L_COUNT };
 
 struct adef {
@@ -304,21 +308,9 @@ static const struct adef node_defs[FTDETECT_A_NODE_MAX + 1] = {
 	[FTDETECT_A_NODE_PAD] = { K_PAD },
 	[FTDETECT_A_NODE_ID] = { K_U32, 0, V_NODE },
 	[FTDETECT_A_NODE_ADDRS] = { K_NEST, L_ADDRS },
-	[FTDETECT_A_NODE_STATE] = { K_U8 },
-	[FTDETECT_A_NODE_INCARNATION] = { K_U32 },
-	[FTDETECT_A_NODE_AGE_NS] = { K_U64 },
-	[FTDETECT_A_NODE_RX] = { K_U64 },
-	[FTDETECT_A_NODE_LOST] = { K_U64 },
-	[FTDETECT_A_NODE_IAT_MEAN_NS] = { K_U64 },
-	[FTDETECT_A_NODE_IAT_JITTER_NS] = { K_U64 },
-	[FTDETECT_A_NODE_TX] = { K_U64 },
-	[FTDETECT_A_NODE_IAT_MAX_NS] = { K_U64 },
-	[FTDETECT_A_NODE_RX_BADMAC] = { K_U64 },
-	[FTDETECT_A_NODE_RX_STALE] = { K_U64 },
-	[FTDETECT_A_NODE_RX_REPLAY] = { K_U64 },
-	[FTDETECT_A_NODE_RX_UNPROVEN] = { K_U64 },
-	[FTDETECT_A_NODE_SLOW_NS] = { K_U64 },
-	[FTDETECT_A_NODE_PROVEN] = { K_U32 },
+#define NODE_DEF(attr, name, type)	[FTDETECT_A_NODE_##attr] = { KIND_##type },
+	FTDETECT_NODE_SCALARS(NODE_DEF)
+#undef NODE_DEF
 };
 
 static const struct adef addrs_defs[FTDETECT_A_ADDRS_MAX + 1] = {

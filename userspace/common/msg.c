@@ -24,6 +24,10 @@
 #define U32	{ .type = NLA_U32, .minlen = 4, .maxlen = 4 }
 #define U64	{ .type = NLA_U64, .minlen = 8, .maxlen = 8 }
 #define NEST	{ .type = NLA_NESTED }
+/* By the type names of the uapi's attribute lists (FTDETECT_NODE_SCALARS). */
+#define POLICY_u8	U8
+#define POLICY_u32	U32
+#define POLICY_u64	U64
 #define BIN(n)	{ .type = NLA_UNSPEC, .minlen = (n), .maxlen = (n) }
 
 static const struct nla_policy top_policy[FTDETECT_A_MAX + 1] = {
@@ -49,23 +53,9 @@ static const struct nla_policy top_policy[FTDETECT_A_MAX + 1] = {
 static const struct nla_policy node_policy[FTDETECT_A_NODE_MAX + 1] = {
 	[FTDETECT_A_NODE_ID]		= U32,
 	[FTDETECT_A_NODE_ADDRS]		= NEST,
-	[FTDETECT_A_NODE_STATE]		= U8,
-	[FTDETECT_A_NODE_INCARNATION]	= U32,
-	[FTDETECT_A_NODE_AGE_NS]	= U64,
-	[FTDETECT_A_NODE_RX]		= U64,
-	[FTDETECT_A_NODE_LOST]		= U64,
-	[FTDETECT_A_NODE_IAT_MEAN_NS]	= U64,
-	[FTDETECT_A_NODE_IAT_JITTER_NS]	= U64,
-	[FTDETECT_A_NODE_TX]		= U64,
-	[FTDETECT_A_NODE_IAT_MAX_NS]	= U64,
-	[FTDETECT_A_NODE_RX_BADMAC]	= U64,
-	[FTDETECT_A_NODE_RX_STALE]	= U64,
-	[FTDETECT_A_NODE_RX_REPLAY]	= U64,
-	[FTDETECT_A_NODE_RX_UNPROVEN]	= U64,
-	[FTDETECT_A_NODE_SLOW_NS]	= U64,
-	[FTDETECT_A_NODE_KEY_ID]	= U64,
-	[FTDETECT_A_NODE_BADMAC_AGE_NS]	= U64,
-	[FTDETECT_A_NODE_PROVEN]	= U32,
+#define NODE_POLICY(attr, name, type)	[FTDETECT_A_NODE_##attr] = POLICY_##type,
+	FTDETECT_NODE_SCALARS(NODE_POLICY)
+#undef NODE_POLICY
 };
 
 static const struct nla_policy addr_policy[FTDETECT_A_ADDR_MAX + 1] = {
@@ -291,12 +281,29 @@ int ftu_msg_parse_config(struct nl_msg *msg, struct ftu_config *cfg)
 	return 0;
 }
 
+/* An attribute of tb, its bit set in present; 0 if absent. */
 static uint64_t get_u64(struct nlattr **tb, int type, uint64_t *present)
 {
 	if (!tb[type])
 		return 0;
 	*present |= FTU_BIT(type);
 	return nla_get_u64(tb[type]);
+}
+
+static uint32_t get_u32(struct nlattr **tb, int type, uint64_t *present)
+{
+	if (!tb[type])
+		return 0;
+	*present |= FTU_BIT(type);
+	return nla_get_u32(tb[type]);
+}
+
+static uint8_t get_u8(struct nlattr **tb, int type, uint64_t *present)
+{
+	if (!tb[type])
+		return 0;
+	*present |= FTU_BIT(type);
+	return nla_get_u8(tb[type]);
 }
 
 static int parse_delay(struct nlattr *nest, struct ftu_delay *d)
@@ -395,32 +402,10 @@ int ftu_msg_parse_node(struct nl_msg *msg, struct ftu_node *n)
 			n->nr_rails++;
 		}
 	}
-	if (tb[FTDETECT_A_NODE_STATE]) {
-		n->state = nla_get_u8(tb[FTDETECT_A_NODE_STATE]);
-		n->present |= FTU_BIT(FTDETECT_A_NODE_STATE);
-	}
-	if (tb[FTDETECT_A_NODE_INCARNATION]) {
-		n->incarnation = nla_get_u32(tb[FTDETECT_A_NODE_INCARNATION]);
-		n->present |= FTU_BIT(FTDETECT_A_NODE_INCARNATION);
-	}
-	n->age_ns = get_u64(tb, FTDETECT_A_NODE_AGE_NS, &n->present);
-	n->rx = get_u64(tb, FTDETECT_A_NODE_RX, &n->present);
-	n->lost = get_u64(tb, FTDETECT_A_NODE_LOST, &n->present);
-	n->iat_mean_ns = get_u64(tb, FTDETECT_A_NODE_IAT_MEAN_NS, &n->present);
-	n->iat_jitter_ns = get_u64(tb, FTDETECT_A_NODE_IAT_JITTER_NS, &n->present);
-	n->tx = get_u64(tb, FTDETECT_A_NODE_TX, &n->present);
-	n->iat_max_ns = get_u64(tb, FTDETECT_A_NODE_IAT_MAX_NS, &n->present);
-	n->rx_badmac = get_u64(tb, FTDETECT_A_NODE_RX_BADMAC, &n->present);
-	n->rx_stale = get_u64(tb, FTDETECT_A_NODE_RX_STALE, &n->present);
-	n->rx_replay = get_u64(tb, FTDETECT_A_NODE_RX_REPLAY, &n->present);
-	n->rx_unproven = get_u64(tb, FTDETECT_A_NODE_RX_UNPROVEN, &n->present);
-	n->slow_ns = get_u64(tb, FTDETECT_A_NODE_SLOW_NS, &n->present);
-	n->key_id = get_u64(tb, FTDETECT_A_NODE_KEY_ID, &n->present);
-	n->badmac_age_ns = get_u64(tb, FTDETECT_A_NODE_BADMAC_AGE_NS, &n->present);
-	if (tb[FTDETECT_A_NODE_PROVEN]) {
-		n->proven = nla_get_u32(tb[FTDETECT_A_NODE_PROVEN]);
-		n->present |= FTU_BIT(FTDETECT_A_NODE_PROVEN);
-	}
+#define NODE_GET(attr, name, type)	\
+	n->name = get_##type(tb, FTDETECT_A_NODE_##attr, &n->present);
+	FTDETECT_NODE_SCALARS(NODE_GET)
+#undef NODE_GET
 	return 0;
 }
 

@@ -77,25 +77,20 @@ struct ftu_rail {
 };
 
 /* One FTDETECT_A_NODE nest; present bits are FTDETECT_A_NODE_*. */
+/* The netlink types of the uapi's attribute lists, as C types. */
+typedef uint8_t ftu_u8;
+typedef uint32_t ftu_u32;
+typedef uint64_t ftu_u64;
+
 struct ftu_node {
 	uint64_t present;
 	uint32_t id;
 	unsigned int nr_rails;
 	struct ftu_rail rails[FTD_MAX_RAILS];
-	uint8_t state;			/* enum ftd_node_state */
-	uint32_t incarnation;
-	uint64_t age_ns;
-	uint64_t rx;
-	uint64_t lost;
-	uint64_t iat_mean_ns;
-	uint64_t iat_jitter_ns;
-	uint64_t tx;
-	uint64_t iat_max_ns;
-	uint64_t rx_badmac, rx_stale, rx_replay, rx_unproven;	/* refused, by reason */
-	uint32_t proven;		/* the incarnation it proved, 0: none */
-	uint64_t slow_ns;		/* extra silence its lateness buys it */
-	uint64_t key_id;		/* the key its last accepted frame used */
-	uint64_t badmac_age_ns;		/* since its last frame with a bad MAC */
+	/* FTDETECT_NODE_SCALARS: state is an enum ftd_node_state. */
+#define FTU_NODE_FIELD(attr, name, type)	ftu_##type name;
+	FTDETECT_NODE_SCALARS(FTU_NODE_FIELD)
+#undef FTU_NODE_FIELD
 };
 
 /* A latency histogram of the stats: FTDETECT_A_STATS_{DECLARED,TOLD}_{HIST,SUM_NS}. */

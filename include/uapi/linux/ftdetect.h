@@ -1095,6 +1095,36 @@ enum ftdetect_node_attr {
 };
 #define FTDETECT_A_NODE_MAX (__FTDETECT_A_NODE_MAX - 1)
 
+/*
+ * The scalars of FTDETECT_A_NODE a dump gives, each once, in the enum's
+ * order: X(ATTR, name, type) for FTDETECT_A_NODE_<ATTR>, of netlink type
+ * u8, u32 or u64; name is the field that holds it in the tools. Their
+ * meaning is in the command list above. Not in it: ID (the key) and ADDRS
+ * (a nest). A new scalar goes into the enum above and here, and from here
+ * into the decoder and the tools; the build checks that nothing in the
+ * enum was left out.
+ */
+#define FTDETECT_NODE_SCALARS(X)				\
+	X(STATE,		state,			u8)	\
+	X(INCARNATION,		incarnation,		u32)	\
+	X(AGE_NS,		age_ns,			u64)	\
+	X(RX,			rx,			u64)	\
+	X(LOST,			lost,			u64)	\
+	X(IAT_MEAN_NS,		iat_mean_ns,		u64)	\
+	X(IAT_JITTER_NS,	iat_jitter_ns,		u64)	\
+	X(TX,			tx,			u64)	\
+	X(IAT_MAX_NS,		iat_max_ns,		u64)	\
+	X(RX_BADMAC,		rx_badmac,		u64)	\
+	X(RX_STALE,		rx_stale,		u64)	\
+	X(RX_REPLAY,		rx_replay,		u64)	\
+	X(RX_UNPROVEN,		rx_unproven,		u64)	\
+	X(PROVEN,		proven,			u32)	\
+	X(SLOW_NS,		slow_ns,		u64)	\
+	X(KEY_ID,		key_id,			u64)	\
+	X(BADMAC_AGE_NS,	badmac_age_ns,		u64)
+/* The attributes of FTDETECT_A_NODE that are not in FTDETECT_NODE_SCALARS. */
+#define FTDETECT_NODE_NOT_SCALAR	4	/* UNSPEC, PAD, ID, ADDRS */
+
 enum ftdetect_addrs_attr {
 	FTDETECT_A_ADDRS_UNSPEC,
 	FTDETECT_A_ADDR,
