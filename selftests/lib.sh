@@ -428,22 +428,31 @@ cut_settled() {
 	done
 }
 
-# event_query WHAT FILE EVENT KEY VALUE: of the EVENT records in FILE whose
-# numeric field KEY is VALUE, print their time_ns (WHAT = times), the first
-# one's (first) or how many there are (count). The records are the compact
+# event_query WHAT FILE EVENT KEY VALUE [KEY VALUE...]: of the EVENT records
+# in FILE whose numeric field KEY is VALUE (each pair), print their time_ns
+# (WHAT = times), the first one's (first) or how many there are (count). The records are the compact
 # JSON lines of our own writers (ftd-devwatch, ftstat -w -j), so one awk
 # reads them: in an emulated guest every process costs ~0.15 s (a jq ~0.5 s)
 # and the cluster tests make hundreds of queries. A line still being
 # written matches nothing.
 event_query() {
-	awk -v what="$1" -v ev="\"event\":\"$3\"" -v kv="\"$4\":$5" '
+	local what=$1 file=$2 ev=$3 kvs=
+	shift 3
+	while [ $# -ge 2 ]; do
+		kvs+="\"$1\":$2 "
+		shift 2
+	done
+	awk -v what="$what" -v ev="\"event\":\"$ev\"" -v kvs="$kvs" '
+		BEGIN { nkv = split(kvs, kv, " ") }
 		index($0, ev) {
-			i = index($0, kv)
-			if (!i)
-				next
-			c = substr($0, i + length(kv), 1)
-			if (c != "," && c != "}")
-				next	# "node":1 inside "node":12
+			for (k = 1; k <= nkv; k++) {
+				i = index($0, kv[k])
+				if (!i)
+					next
+				c = substr($0, i + length(kv[k]), 1)
+				if (c != "," && c != "}")
+					next	# "node":1 inside "node":12
+			}
 			n++
 			if (what == "count" || !match($0, /"time_ns":[0-9]+/))
 				next
@@ -451,11 +460,12 @@ event_query() {
 			if (what == "first")
 				exit
 		}
-		END { if (what == "count") print n + 0 }' "$2" 2>/dev/null || { [ "$1" != count ] || echo 0; }
+		END { if (what == "count") print n + 0 }' "$file" 2>/dev/null || { [ "$what" != count ] || echo 0; }
 }
 
-# count_events FILE EVENT NODE: how many EVENT records about NODE in FILE.
-count_events() { event_query count "$1" "$2" node "$3"; }
+# count_events FILE EVENT NODE [KEY VALUE...]: how many EVENT records about
+# NODE in FILE (and with each KEY at VALUE: incarnation, job, rank...).
+count_events() { event_query count "$1" "$2" node "$3" "${@:4}"; }
 
 # first_event_time FILE EVENT NODE: time_ns of the first such record.
 first_event_time() { event_query first "$1" "$2" node "$3"; }

@@ -28,8 +28,7 @@ ip netns del "$(ns_of 3)"
 declared() {
 	local i
 	for i in 1 2; do
-		jq -e --argjson inc "$inc1" 'select(.event == "NODE_DEAD" and .node == 3 and
-			.incarnation == $inc)' "$FTD_TMP/dev.$i" > /dev/null || return 1
+		has_event "$FTD_TMP/dev.$i" NODE_DEAD 3 incarnation "$inc1" || return 1
 	done
 }
 wait_until 20 declared || { n 1 ftstat; fail "node 3 ($inc1) not declared dead at nodes 1 and 2"; }
@@ -72,14 +71,13 @@ log "node 3 came up at incarnation $inc2, below the $inc1 nodes 1 and 2 hold it 
 restored() {
 	local i
 	for i in 1 2; do
-		jq -e --argjson inc "$inc3" 'select(.event == "NODE_RESTORED" and .node == 3 and
-			.incarnation == $inc)' "$FTD_TMP/dev.$i" > /dev/null || return 1
+		has_event "$FTD_TMP/dev.$i" NODE_RESTORED 3 incarnation "$inc3" || return 1
 	done
 }
 wait_until 20 restored || { n 1 ftstat; cat "$FTD_TMP/dev.1"; fail "nodes 1 and 2 did not see node 3 back at $inc3"; }
 wait_until 20 all_alive || { n 1 ftstat; n 3 ftstat; fail "not all alive after node 3 rejoined"; }
 for i in 1 2; do
-	c=$(jq -c 'select(.event == "NODE_DEAD" and .node == 3)' "$FTD_TMP/dev.$i" | wc -l)
+	c=$(count_events "$FTD_TMP/dev.$i" NODE_DEAD 3)
 	[ "$c" = 1 ] || fail "node $i: NODE_DEAD of node 3 $c times, not once (at $inc1)"
 	grep -q FENCED "$FTD_TMP/dev.$i" && fail "node $i was fenced"
 done

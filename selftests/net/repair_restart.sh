@@ -45,11 +45,7 @@ inc2=$(n 6 ftctl show -j | jq '.incarnation')
 [ "$inc2" -gt "$inc1" ] || fail "node 6 restarted at incarnation $inc2, not above $inc1"
 
 # events NODE EVENT INCARNATION: how many EVENT records about node 6 NODE has.
-events() {
-	jq -c --arg ev "$2" --argjson inc "$3" \
-		'select(.event == $ev and .node == 6 and .incarnation == $inc)' "$FTD_TMP/dev.$1" |
-		wc -l
-}
+events() { count_events "$FTD_TMP/dev.$1" "$2" 6 incarnation "$3"; }
 others_saw_restart() {
 	local i
 	for i in 1 2 4 5; do
@@ -81,8 +77,7 @@ order=$(jq -r 'select(.node == 6) | "\(.event)@\(.incarnation)"' "$FTD_TMP/dev.3
 log "node 3: $order"
 [ "$order" = "NODE_DEAD@$inc1 RANKS_DEAD@$inc1 NODE_DEAD@$inc2 " ] ||
 	fail "node 3 delivered \"$order\", not NODE_DEAD@$inc1 RANKS_DEAD@$inc1 NODE_DEAD@$inc2"
-c=$(jq -c 'select(.event == "RANKS_DEAD" and .node == 6 and .job == 7 and .rank == 4)' \
-	"$FTD_TMP/dev.3" | wc -l)
+c=$(count_events "$FTD_TMP/dev.3" RANKS_DEAD 6 job 7 rank 4)
 [ "$c" = 1 ] || fail "node 3: RANKS_DEAD of rank 7:4 $c times, not once"
 for ((i = 1; i <= 5; i++)); do
 	grep -q FENCED "$FTD_TMP/dev.$i" && fail "node $i was fenced"

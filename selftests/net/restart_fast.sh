@@ -44,8 +44,7 @@ log "node 2 silenced, rank killed, instance restarted ($inc1 -> $inc2), heard ag
 restored() {
 	local i
 	for i in 1 3; do
-		jq -e --argjson inc "$inc2" 'select(.event == "NODE_RESTORED" and .node == 2 and
-			.incarnation == $inc)' "$FTD_TMP/dev.$i" > /dev/null || return 1
+		has_event "$FTD_TMP/dev.$i" NODE_RESTORED 2 incarnation "$inc2" || return 1
 	done
 }
 wait_until $((TIMEOUT_S / 2)) restored || { n 1 ftstat; cat "$FTD_TMP/dev.1"; fail "node 2's new incarnation not seen as a restart"; }
@@ -53,18 +52,14 @@ sleep 1
 for i in 1 3; do
 	for src in dev nl; do
 		f=$FTD_TMP/$src.$i
-		c=$(jq -c --argjson inc "$inc1" 'select(.event == "NODE_DEAD" and .node == 2 and
-			.incarnation == $inc)' "$f" | wc -l)
+		c=$(count_events "$f" NODE_DEAD 2 incarnation "$inc1")
 		[ "$c" = 1 ] || { cat "$f"; fail "node $i ($src): NODE_DEAD of incarnation $inc1 $c times, not once"; }
-		c=$(jq -c --argjson inc "$inc2" 'select(.event == "NODE_DEAD" and .node == 2 and
-			.incarnation == $inc)' "$f" | wc -l)
+		c=$(count_events "$f" NODE_DEAD 2 incarnation "$inc2")
 		[ "$c" = 0 ] || fail "node $i ($src): the new incarnation declared dead"
-		c=$(jq -c --argjson inc "$inc2" 'select(.event == "NODE_RESTORED" and .node == 2 and
-			.incarnation == $inc)' "$f" | wc -l)
+		c=$(count_events "$f" NODE_RESTORED 2 incarnation "$inc2")
 		[ "$c" = 1 ] || fail "node $i ($src): NODE_RESTORED $c times, not once"
 	done
-	c=$(jq -c 'select(.event == "RANKS_DEAD" and .node == 2 and .job == 7 and .rank == 4)' \
-		"$FTD_TMP/dev.$i" | wc -l)
+	c=$(count_events "$FTD_TMP/dev.$i" RANKS_DEAD 2 job 7 rank 4)
 	[ "$c" = 1 ] || { cat "$FTD_TMP/dev.$i"; fail "node $i: RANKS_DEAD of rank 4 $c times, not once"; }
 	order=$(jq -r 'select(.node == 2 and (.event == "NODE_DEAD" or .event == "RANKS_DEAD" or
 		.event == "NODE_RESTORED")) | .event' "$FTD_TMP/dev.$i" | tr '\n' ' ')
