@@ -374,7 +374,8 @@ static void note_observed(struct ftd_net *fn, struct ftd_watchlist *w, u32 n, u6
 	u32 i, j;
 
 	for (i = 0; i < n; i++) {
-		struct ftd_peer *peer = w->peers[i];
+		/* Replaced meanwhile: its successor carried the old generation. */
+		struct ftd_peer *peer = ftd_peer_current(w->peers[i]);
 
 		if (peer->watch_gen != was) {
 			spin_lock(&peer->lock);

@@ -546,17 +546,15 @@ void ftd_dissem_iface(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnation
 static bool apply_iface(struct ftd_peer *peer, const struct ftd_notice *n, bool *flipped)
 {
 	bool dead = n->kind == FTD_NOTICE_IFACE_DEAD, news = false;
+	u64 key = ftd_rail_report_key(n->rail_seq, dead);
+	u8 bit = BIT(n->regid);
 	struct ftd_rail *rail;
-	u64 key;
-	u8 bit;
 
 	*flipped = false;
-	if (n->regid >= peer->nrails)
-		return false;
+	peer = ftd_peer_lock_current(peer);
+	if (n->regid >= peer->nrails || peer->deleted)
+		goto out;
 	rail = &peer->rails[n->regid];
-	bit = BIT(n->regid);
-	key = ftd_rail_report_key(n->rail_seq, dead);
-	spin_lock_bh(&peer->lock);
 	if (n->subject_incarnation == peer->incarnation &&
 	    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT) &&
 	    key > rail->report_key) {
@@ -569,6 +567,7 @@ static bool apply_iface(struct ftd_peer *peer, const struct ftd_notice *n, bool 
 				WRITE_ONCE(rail->back, rail->back + 1);
 		}
 	}
+out:
 	spin_unlock_bh(&peer->lock);
 	return news;
 }

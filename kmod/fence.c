@@ -124,7 +124,7 @@ static void fence(struct ftd_net *fn, u32 origin, bool minority, u32 old, u32 ab
 	rcu_read_lock();
 	self = ftd_peer_find(fn, fn->cfg.node);
 	if (self) {
-		spin_lock_bh(&self->lock);
+		self = ftd_peer_lock_current(self);
 		self->incarnation = new;
 		/* Our ranks were the old incarnation's: told dead with it (proc.c). */
 		if (self->ranks)

@@ -10,41 +10,31 @@
 #include "view.h"
 #include "proto/fresh.h"
 
-static void send_probe_kind(struct ftd_net *fn, struct ftd_peer *peer, int rail, u8 kind,
-			    u64 nonce, u64 hb_floor)
+/*
+ * A notice of ours about ourselves, alone in a frame, to peer on rail
+ * (-1: every rail): a PROBE, its answer, or OUTDATED. n carries what
+ * the kind needs; who and which incarnation are filled in here.
+ */
+static void send_own_notice(struct ftd_net *fn, struct ftd_peer *peer, int rail,
+			    struct ftd_notice n)
 {
-	struct ftd_notice n = {
-		.kind = kind,
-		.subject = fn->cfg.node,
-		.subject_incarnation = READ_ONCE(fn->incarnation),
-		.origin = fn->cfg.node,
-		.nonce = nonce,
-		.hb_floor = hb_floor,
-	};
 	u8 payload[FTD_WIRE_NOTICE_LEN];
 	u8 r;
 
+	n.subject = fn->cfg.node;
+	n.subject_incarnation = READ_ONCE(fn->incarnation);
+	n.origin = fn->cfg.node;
 	ftd_notice_encode(payload, &n);
 	for (r = 0; r < peer->nrails; r++)
 		if (rail < 0 || r == rail)
 			ftd_tx_frame(fn, peer, r, FTD_FRAME_NOTICE, payload, sizeof(payload));
 }
 
-static void send_outdated(struct ftd_net *fn, struct ftd_peer *peer, int rail, u64 nonce,
-			  u32 held)
+/* Our PROBE with nonce, on every rail: prove your incarnation. */
+static void send_probe(struct ftd_net *fn, struct ftd_peer *peer, u64 nonce)
 {
-	struct ftd_notice n = {
-		.kind = FTD_NOTICE_OUTDATED,
-		.subject = fn->cfg.node,
-		.subject_incarnation = READ_ONCE(fn->incarnation),
-		.origin = fn->cfg.node,
-		.nonce = nonce,
-		.regid = held,
-	};
-	u8 payload[FTD_WIRE_NOTICE_LEN];
-
-	ftd_notice_encode(payload, &n);
-	ftd_tx_frame(fn, peer, rail, FTD_FRAME_NOTICE, payload, sizeof(payload));
+	send_own_notice(fn, peer, -1, (struct ftd_notice){ .kind = FTD_NOTICE_PROBE,
+							    .nonce = nonce });
 }
 
 static void count(struct ftd_net *fn, struct ftd_peer *peer, enum ftd_fresh_verdict v)
@@ -95,7 +85,8 @@ static void answer_probe(struct ftd_net *fn, struct ftd_peer *peer, const struct
 	bool ack, dead, outdated;
 	u32 held;
 
-	spin_lock(&peer->lock);
+	/* Replaced meanwhile: the floor we give must be that of its streams. */
+	peer = ftd_peer_lock_current(peer);
 	ack = ftd_fresh_answer_probe(&peer->fresh, f, READ_ONCE(fn->cfg.node), now, period, &v);
 	outdated = v == FTD_FRESH_STALE && ftd_fresh_outdated_due(&peer->fresh, now, period);
 	held = peer->fresh.incarnation;
@@ -105,7 +96,7 @@ static void answer_probe(struct ftd_net *fn, struct ftd_peer *peer, const struct
 		ours = peer->fresh.nonce;
 	dead = v == FTD_FRESH_OK && peer->state == FTD_NODE_DEAD &&
 	       f->incarnation == peer->incarnation;
-	spin_unlock(&peer->lock);
+	spin_unlock_bh(&peer->lock);
 	count(fn, peer, v);
 	/*
 	 * Asked by an incarnation we hold dead (it was cut off and is back):
@@ -116,13 +107,15 @@ static void answer_probe(struct ftd_net *fn, struct ftd_peer *peer, const struct
 		ftd_dissem_tell_dead(fn, peer, f->incarnation);
 	/* It lost track of our heartbeats: they go on above a new floor. */
 	if (ack)
-		send_probe_kind(fn, peer, f->rail, FTD_NOTICE_PROBE_ACK, nonce,
-				ftd_peer_restart_streams(fn, peer));
+		send_own_notice(fn, peer, f->rail, (struct ftd_notice){
+			.kind = FTD_NOTICE_PROBE_ACK, .nonce = nonce,
+			.hb_floor = ftd_peer_restart_streams(fn, peer) });
 	if (ours)
-		send_probe_kind(fn, peer, -1, FTD_NOTICE_PROBE, ours, 0);
+		send_probe(fn, peer, ours);
 	/* It came up below what we hold it at: tell it, or it is deaf for good. */
 	if (outdated)
-		send_outdated(fn, peer, f->rail, nonce, held);
+		send_own_notice(fn, peer, f->rail, (struct ftd_notice){
+			.kind = FTD_NOTICE_OUTDATED, .nonce = nonce, .regid = held });
 }
 
 bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ftd_frame *f,
@@ -157,7 +150,7 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	spin_unlock(&peer->lock);
 	count(fn, peer, v);
 	if (probe)
-		send_probe_kind(fn, peer, -1, FTD_NOTICE_PROBE, probe, 0);
+		send_probe(fn, peer, probe);
 	/* Our PROBE was of an incarnation it holds us above: rejoin above it. */
 	if (v == FTD_FRESH_OUTDATED) {
 		ftd_fence_outdated(fn, peer->id, n->regid);
@@ -187,7 +180,7 @@ u64 ftd_fresh_ask(struct ftd_net *fn, struct ftd_peer *peer, u64 every, u64 wait
 		nonce = peer->fresh.nonce;
 	spin_unlock_bh(&peer->lock);
 	if (nonce)
-		send_probe_kind(fn, peer, -1, FTD_NOTICE_PROBE, nonce, 0);
+		send_probe(fn, peer, nonce);
 	return nonce;
 }
 
@@ -229,7 +222,7 @@ static void probe_work(struct work_struct *work)
 			spin_unlock_bh(&peer->lock);
 		}
 		if (nonce)
-			send_probe_kind(fn, peer, -1, FTD_NOTICE_PROBE, nonce, 0);
+			send_probe(fn, peer, nonce);
 		rcu_read_unlock();
 		cond_resched();
 		if (id == ULONG_MAX)

@@ -76,14 +76,16 @@ static struct ftd_peer *peer_alloc(u32 id, const union ftd_addr *addrs, u8 nrail
 
 /*
  * What we know of the node moves from old to its replacement peer (not yet
- * published): everything but our streams to it and what belonged to an
- * address that changed. A rail's receive position moves whatever its
- * address: the node's seqs on that rail only grow, so a frame captured
- * before stays stale. old->lock held; old forwards to peer from now on.
+ * published): everything but our streams to it. A rail's receive position
+ * moves by rail index, the stream the node's frames name (its seqs there
+ * only grow, so a frame captured before stays stale); what belongs to a
+ * link (last heard, down, reports) moves with its address. Our streams
+ * start a new epoch here, above any floor old gave out in a PROBE_ACK
+ * before the move. old->lock held; old forwards to peer from now on.
  */
-static void peer_carry(struct ftd_peer *peer, struct ftd_peer *old)
+static void peer_carry(struct ftd_net *fn, struct ftd_peer *peer, struct ftd_peer *old)
 {
-	int i;
+	int i, o_rail;
 
 	lockdep_assert_held(&old->lock);
 	peer->state = old->state;
@@ -103,6 +105,7 @@ static void peer_carry(struct ftd_peer *peer, struct ftd_peer *old)
 	peer->hb_tick = old->hb_tick;
 	peer->fresh = old->fresh;
 	peer->relay = old->relay;
+	memset(&old->relay, 0, sizeof(old->relay));	/* answered once, by peer */
 	peer->rx_badmac = old->rx_badmac;
 	peer->rx_stale = old->rx_stale;
 	peer->rx_replay = old->rx_replay;
@@ -114,16 +117,21 @@ static void peer_carry(struct ftd_peer *peer, struct ftd_peer *old)
 	peer->digest_pending = old->digest_pending;
 	peer->digest = old->digest;
 	for (i = 0; i < min(peer->nrails, old->nrails); i++) {
+		peer->rails[i].rx_seq = old->rails[i].rx_seq;
+		peer->rails[i].rx_tx_ns = old->rails[i].rx_tx_ns;
+		peer->rails[i].rx = old->rails[i].rx;
+		peer->rails[i].lost = old->rails[i].lost;
+	}
+	for (i = 0; i < peer->nrails; i++) {
 		struct ftd_rail *r = &peer->rails[i];
-		const struct ftd_rail *o = &old->rails[i];
+		const struct ftd_rail *o;
 
-		r->rx_seq = o->rx_seq;
-		r->rx_tx_ns = o->rx_tx_ns;
-		r->rx = o->rx;
-		r->lost = o->lost;
-		if (!ftd_addr_equal(&r->addr, &o->addr))
-			continue;	/* a new rail: never heard, never reported */
-		peer->rails_down |= old->rails_down & BIT(i);
+		o_rail = ftd_peer_rail_of(old, &r->addr);
+		if (o_rail < 0)
+			continue;	/* a new link: never heard, never reported */
+		o = &old->rails[o_rail];
+		if (old->rails_down & BIT(o_rail))
+			peer->rails_down |= BIT(i);
 		r->report_key = o->report_key;
 		r->back = o->back;
 		r->last_heard_ns = o->last_heard_ns;
@@ -131,7 +139,8 @@ static void peer_carry(struct ftd_peer *peer, struct ftd_peer *old)
 		r->iat = o->iat;
 		r->driver_delay = o->driver_delay;
 	}
-	old->successor = peer;
+	ftd_peer_start_streams(fn, peer);
+	WRITE_ONCE(old->successor, peer);
 }
 
 int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nrails,
@@ -181,7 +190,8 @@ int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nra
 	peer = peer_alloc(id, addrs, nrails);
 	if (!peer)
 		return -ENOMEM;
-	ftd_peer_start_streams(fn, peer);
+	if (!old)
+		ftd_peer_start_streams(fn, peer);
 	peer->self = fn->cfg.node == id;
 	if (peer->self)
 		peer->state = FTD_NODE_SELF;
@@ -195,22 +205,21 @@ int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nra
 		goto nomem;
 	}
 	/*
-	 * A reserved or occupied slot: the store allocates nothing. A replaced
-	 * node's state moves in the same hold of its lock as the store, so a
-	 * change made to old after the move finds old->successor.
+	 * A replaced node's state moves under its lock: a change made to old
+	 * after the move finds old->successor (ftd_peer_lock_current), also
+	 * before the store below makes peer the one found by id.
 	 */
 	if (old) {
 		spin_lock_bh(&old->lock);
-		peer_carry(peer, old);
+		peer_carry(fn, peer, old);
 		if (peer->self)
 			peer->state = FTD_NODE_SELF;
 		else if (peer->state == FTD_NODE_SELF)
 			peer->state = FTD_NODE_UNKNOWN;	/* no longer us: until heard */
-		WARN_ON(xa_is_err(xa_store(&fn->peers, id, peer, GFP_ATOMIC)));
 		spin_unlock_bh(&old->lock);
-	} else {
-		WARN_ON(xa_is_err(xa_store(&fn->peers, id, peer, GFP_KERNEL)));
 	}
+	/* A reserved or occupied slot: the store allocates nothing. */
+	WARN_ON(xa_is_err(xa_store(&fn->peers, id, peer, GFP_KERNEL)));
 	ftd_members_publish(fn, m);
 	if (old)
 		call_rcu(&old->rcu, peer_free_rcu);	/* unpublished everywhere */

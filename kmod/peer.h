@@ -158,6 +158,16 @@ static inline struct ftd_peer *ftd_peer_lock_current(struct ftd_peer *peer)
 	return peer;
 }
 
+/* The node's current peer, without its lock (it may be replaced after). Under RCU. */
+static inline struct ftd_peer *ftd_peer_current(struct ftd_peer *peer)
+{
+	struct ftd_peer *next;
+
+	while (unlikely((next = READ_ONCE(peer->successor))))
+		peer = next;
+	return peer;
+}
+
 /* Caller holds rcu_read_lock (any flavour) or fn->lock. */
 static inline struct ftd_peer *ftd_peer_find(struct ftd_net *fn, u32 id)
 {

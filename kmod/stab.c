@@ -124,8 +124,17 @@ struct ftd_status *ftd_status_detach(struct ftd_net *fn)
 void ftd_status_event(struct ftd_net *fn, const struct ftd_event *ev,
 		      const struct ftd_stab_ref *ref)
 {
-	struct ftd_stab *t = write_begin(fn);
+	struct ftd_stab *t;
 
+	/*
+	 * Of a node deleted meanwhile (told by a CPU that found it before):
+	 * its entry went with it. readers_lock orders this check with the
+	 * delete's ftd_status_node_del, which follows its xa_erase.
+	 */
+	if (ev->node != FTD_NODE_NONE && ev->node != READ_ONCE(fn->cfg.node) &&
+	    !xa_load(&fn->peers, ev->node))
+		return;
+	t = write_begin(fn);
 	if (!t)
 		return;
 	ftd_stab_event(t, ev, ref);
