@@ -425,6 +425,11 @@ static int fill_rail(struct sk_buff *skb, const struct ftd_rail *r, u64 now,
 {
 	struct nlattr *nest = nla_nest_start(skb, FTDETECT_A_ADDR);
 
+	/* Every scalar of the enum is put below (the list in the uapi header). */
+#define ADDR_ONE(attr, name, type)	+ 1
+	BUILD_BUG_ON(0 FTDETECT_ADDR_SCALARS(ADDR_ONE) + FTDETECT_ADDR_NOT_SCALAR !=
+		     __FTDETECT_A_ADDR_MAX);
+#undef ADDR_ONE
 	if (!nest)
 		return -EMSGSIZE;
 	if ((r->addr.sa.sa_family == AF_INET &&

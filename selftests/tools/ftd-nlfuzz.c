@@ -321,10 +321,9 @@ static const struct adef addr_defs[FTDETECT_A_ADDR_MAX + 1] = {
 	[FTDETECT_A_ADDR_PAD] = { K_PAD },
 	[FTDETECT_A_ADDR_INET] = { K_BE32 },
 	[FTDETECT_A_ADDR_INET6] = { K_IN6 },
-	[FTDETECT_A_ADDR_RX] = { K_U64 },
-	[FTDETECT_A_ADDR_LOST] = { K_U64 },
-	[FTDETECT_A_ADDR_AGE_NS] = { K_U64 },
-	[FTDETECT_A_ADDR_STAMP] = { K_U8 },
+#define ADDR_DEF(attr, name, type)	[FTDETECT_A_ADDR_##attr] = { KIND_##type },
+	FTDETECT_ADDR_SCALARS(ADDR_DEF)
+#undef ADDR_DEF
 	[FTDETECT_A_ADDR_DELAY] = { K_NEST, L_DELAY },
 };
 

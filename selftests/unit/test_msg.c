@@ -415,30 +415,47 @@ static void short_u64(struct nl_msg *msg)
 	nla_put_u32(msg, FTDETECT_A_NODE_RX, 1);
 }
 
-/* Each scalar of FTDETECT_NODE_SCALARS, at its own type and value, is decoded. */
-static void put_node_scalar(struct nl_msg *msg, int type, int bits)
+/*
+ * Each scalar of FTDETECT_NODE_SCALARS and FTDETECT_ADDR_SCALARS, at its
+ * own type and a value of its own, is decoded.
+ */
+static void put_scalar(struct nl_msg *msg, int type, int bits, int pad)
 {
 	if (bits == 8)
 		nla_put_u8(msg, type, (uint8_t)(100 + type));
 	else if (bits == 32)
 		nla_put_u32(msg, type, 100000u + (uint32_t)type);
 	else
-		put_u64_padded(msg, type, FTDETECT_A_NODE_PAD, UINT64_C(1) << 40 | (uint64_t)type);
+		put_u64_padded(msg, type, pad, UINT64_C(1) << 40 | (uint64_t)type);
 }
+
+#define SCALAR_VALUE(bits, type) \
+	((bits) == 8 ? 100 + (uint64_t)(type) : \
+	 (bits) == 32 ? 100000u + (uint64_t)(type) : UINT64_C(1) << 40 | (uint64_t)(type))
 
 #define SCALAR_BITS_u8	8
 #define SCALAR_BITS_u32	32
 #define SCALAR_BITS_u64	64
 
-TEST(node_reply_every_scalar)
+TEST(node_reply_every_scalar_of_node_and_rail)
 {
 	struct nl_msg *msg = new_msg(FTDETECT_CMD_GET_NODE);
 	struct nlattr *nest = nla_nest_start(msg, FTDETECT_A_NODE | NLA_F_NESTED);
+	struct nlattr *addrs, *rail;
 	struct ftu_node n;
 
 	nla_put_u32(msg, FTDETECT_A_NODE_ID, 5);
+	addrs = nla_nest_start(msg, FTDETECT_A_NODE_ADDRS | NLA_F_NESTED);
+	rail = nla_nest_start(msg, FTDETECT_A_ADDR | NLA_F_NESTED);
+	nla_put(msg, FTDETECT_A_ADDR_INET, 4, "\xc0\x00\x02\x05");
 #define PUT(attr, name, type) \
-	put_node_scalar(msg, FTDETECT_A_NODE_##attr, SCALAR_BITS_##type);
+	put_scalar(msg, FTDETECT_A_ADDR_##attr, SCALAR_BITS_##type, FTDETECT_A_ADDR_PAD);
+	FTDETECT_ADDR_SCALARS(PUT)
+#undef PUT
+	nla_nest_end(msg, rail);
+	nla_nest_end(msg, addrs);
+#define PUT(attr, name, type) \
+	put_scalar(msg, FTDETECT_A_NODE_##attr, SCALAR_BITS_##type, FTDETECT_A_NODE_PAD);
 	FTDETECT_NODE_SCALARS(PUT)
 #undef PUT
 	nla_nest_end(msg, nest);
@@ -446,13 +463,17 @@ TEST(node_reply_every_scalar)
 	ASSERT_EQ(0, ftu_msg_parse_node(msg, &n));
 	EXPECT_EQ(5, n.id);
 #define CHECK(attr, name, type) \
-	EXPECT_EQ(SCALAR_BITS_##type == 8 ? 100 + FTDETECT_A_NODE_##attr : \
-		  SCALAR_BITS_##type == 32 ? 100000u + FTDETECT_A_NODE_##attr : \
-		  UINT64_C(1) << 40 | FTDETECT_A_NODE_##attr, (uint64_t)n.name); \
+	EXPECT_EQ(SCALAR_VALUE(SCALAR_BITS_##type, FTDETECT_A_NODE_##attr), (uint64_t)n.name); \
 	EXPECT_TRUE(FTU_HAS(&n, FTDETECT_A_NODE_##attr));
 	FTDETECT_NODE_SCALARS(CHECK)
 #undef CHECK
-	EXPECT_EQ(0u, n.nr_rails);
+	ASSERT_EQ(1u, n.nr_rails);
+#define CHECK(attr, name, type) \
+	EXPECT_EQ(SCALAR_VALUE(SCALAR_BITS_##type, FTDETECT_A_ADDR_##attr), \
+		  (uint64_t)n.rails[0].name); \
+	EXPECT_TRUE(FTU_HAS(&n.rails[0], FTDETECT_A_ADDR_##attr));
+	FTDETECT_ADDR_SCALARS(CHECK)
+#undef CHECK
 	nlmsg_free(msg);
 }
 

@@ -61,10 +61,9 @@ static const struct nla_policy node_policy[FTDETECT_A_NODE_MAX + 1] = {
 static const struct nla_policy addr_policy[FTDETECT_A_ADDR_MAX + 1] = {
 	[FTDETECT_A_ADDR_INET]		= BIN(4),	/* __be32: not a host-order u32 */
 	[FTDETECT_A_ADDR_INET6]		= BIN(16),
-	[FTDETECT_A_ADDR_RX]		= U64,
-	[FTDETECT_A_ADDR_LOST]		= U64,
-	[FTDETECT_A_ADDR_AGE_NS]	= U64,
-	[FTDETECT_A_ADDR_STAMP]		= U8,
+#define ADDR_POLICY(attr, name, type)	[FTDETECT_A_ADDR_##attr] = POLICY_##type,
+	FTDETECT_ADDR_SCALARS(ADDR_POLICY)
+#undef ADDR_POLICY
 	[FTDETECT_A_ADDR_DELAY]		= NEST,
 	[FTDETECT_A_ADDR_RDMA]		= NEST,
 };
@@ -359,13 +358,10 @@ static int parse_rail(struct nlattr *nest, struct ftu_rail *r)
 		nla_memcpy(&r->addr.in6, tb[FTDETECT_A_ADDR_INET6], 16);
 		r->present |= FTU_BIT(FTDETECT_A_ADDR_INET6);
 	}
-	r->rx = get_u64(tb, FTDETECT_A_ADDR_RX, &r->present);
-	r->lost = get_u64(tb, FTDETECT_A_ADDR_LOST, &r->present);
-	r->age_ns = get_u64(tb, FTDETECT_A_ADDR_AGE_NS, &r->present);
-	if (tb[FTDETECT_A_ADDR_STAMP]) {
-		r->stamp = nla_get_u8(tb[FTDETECT_A_ADDR_STAMP]);
-		r->present |= FTU_BIT(FTDETECT_A_ADDR_STAMP);
-	}
+#define ADDR_GET(attr, name, type)	\
+	r->name = get_##type(tb, FTDETECT_A_ADDR_##attr, &r->present);
+	FTDETECT_ADDR_SCALARS(ADDR_GET)
+#undef ADDR_GET
 	if (tb[FTDETECT_A_ADDR_DELAY]) {
 		if (parse_delay(tb[FTDETECT_A_ADDR_DELAY], &r->delay))
 			return -EPROTO;

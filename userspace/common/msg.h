@@ -23,6 +23,11 @@
 #define FTU_BIT(attr) (UINT64_C(1) << (attr))
 #define FTU_HAS(s, attr) (!!((s)->present & FTU_BIT(attr)))
 
+/* The netlink types of the uapi's attribute lists (FTDETECT_*_SCALARS), as C types. */
+typedef uint8_t ftu_u8;
+typedef uint32_t ftu_u32;
+typedef uint64_t ftu_u64;
+
 /* GET_CONFIG reply (decoded) and SET_CONFIG request (encoded); FTDETECT_A_*. */
 struct ftu_config {
 	uint64_t present;
@@ -55,7 +60,6 @@ struct ftu_delay {
 	uint64_t hist[FTD_DELAY_BUCKETS];	/* with FTDETECT_A_DELAY_HIST */
 };
 
-/* One rail of a node; present bits are FTDETECT_A_ADDR_*. */
 /* FTDETECT_A_ADDR_RDMA: the RDMA port behind one of the local node's rails. */
 struct ftu_rdma {
 	char device[64];
@@ -65,23 +69,19 @@ struct ftu_rdma {
 	uint32_t qpn;			/* our queue pair there, 0: none yet */
 };
 
+/* One rail of a node; present bits are FTDETECT_A_ADDR_*. */
 struct ftu_rail {
 	uint64_t present;
 	struct ftu_addr addr;
-	uint64_t rx;
-	uint64_t lost;
-	uint64_t age_ns;
-	uint8_t stamp;			/* enum ftd_stamp_source */
+	/* FTDETECT_ADDR_SCALARS: stamp is an enum ftd_stamp_source. */
+#define FTU_ADDR_FIELD(attr, name, type)	ftu_##type name;
+	FTDETECT_ADDR_SCALARS(FTU_ADDR_FIELD)
+#undef FTU_ADDR_FIELD
 	struct ftu_delay delay;		/* with FTDETECT_A_ADDR_DELAY */
 	struct ftu_rdma rdma;		/* with FTDETECT_A_ADDR_RDMA */
 };
 
 /* One FTDETECT_A_NODE nest; present bits are FTDETECT_A_NODE_*. */
-/* The netlink types of the uapi's attribute lists, as C types. */
-typedef uint8_t ftu_u8;
-typedef uint32_t ftu_u32;
-typedef uint64_t ftu_u64;
-
 struct ftu_node {
 	uint64_t present;
 	uint32_t id;

@@ -1147,6 +1147,19 @@ enum ftdetect_addr_attr {
 };
 #define FTDETECT_A_ADDR_MAX (__FTDETECT_A_ADDR_MAX - 1)
 
+/*
+ * The scalars of FTDETECT_A_ADDR a dump gives, as FTDETECT_NODE_SCALARS
+ * for a node. Not in it: INET and INET6 (the address), DELAY and RDMA
+ * (nests).
+ */
+#define FTDETECT_ADDR_SCALARS(X)				\
+	X(RX,			rx,			u64)	\
+	X(LOST,			lost,			u64)	\
+	X(AGE_NS,		age_ns,			u64)	\
+	X(STAMP,		stamp,			u8)
+/* The attributes of FTDETECT_A_ADDR that are not in FTDETECT_ADDR_SCALARS. */
+#define FTDETECT_ADDR_NOT_SCALAR	6	/* UNSPEC, PAD, INET, INET6, DELAY, RDMA */
+
 enum ftdetect_delay_attr {
 	FTDETECT_A_DELAY_UNSPEC,
 	FTDETECT_A_DELAY_PAD,
