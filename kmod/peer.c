@@ -143,6 +143,33 @@ static void peer_carry(struct ftd_net *fn, struct ftd_peer *peer, struct ftd_pee
 	WRITE_ONCE(old->successor, peer);
 }
 
+/*
+ * The ring for the node table after a change, built only while the
+ * instance is up: down, nothing reads it, and it is built once when the
+ * instance comes up (net.c). A cold `ftctl apply` adds its nodes one at a
+ * time, and a build each was O(N^2) in all: 16,000 nodes took 139 s in
+ * the emulated guest (bench/memory.sh). NULL when down; ERR_PTR: no memory.
+ */
+static struct ftd_members *ring_prepare(struct ftd_net *fn, const struct ftd_peer *drop,
+					struct ftd_peer *add)
+{
+	struct ftd_members *m;
+
+	if (!fn->up)
+		return NULL;
+	m = ftd_members_prepare(fn, drop, add);
+	return m ?: ERR_PTR(-ENOMEM);
+}
+
+/* Down, the ring of the last time up goes: it may hold a peer freed now. */
+static void ring_publish(struct ftd_net *fn, struct ftd_members *m)
+{
+	if (m)
+		ftd_members_publish(fn, m);
+	else
+		ftd_members_free(fn);
+}
+
 int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nrails,
 		 struct netlink_ext_ack *extack)
 {
@@ -197,11 +224,12 @@ int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nra
 		peer->state = FTD_NODE_SELF;
 
 	/* Everything that can fail, before anything changes. */
-	m = ftd_members_prepare(fn, old, peer);
-	if (!m)
+	m = ring_prepare(fn, old, peer);
+	if (IS_ERR(m))
 		goto nomem;
 	if (!old && xa_reserve(&fn->peers, id, GFP_KERNEL_ACCOUNT)) {
-		ftd_members_discard(m);
+		if (m)
+			ftd_members_discard(m);
 		goto nomem;
 	}
 	/*
@@ -220,7 +248,7 @@ int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nra
 	}
 	/* A reserved or occupied slot: the store allocates nothing. */
 	WARN_ON(xa_is_err(xa_store(&fn->peers, id, peer, GFP_KERNEL)));
-	ftd_members_publish(fn, m);
+	ring_publish(fn, m);
 	if (old)
 		call_rcu(&old->rcu, peer_free_rcu);	/* unpublished everywhere */
 	else
@@ -246,15 +274,15 @@ int ftd_peer_del(struct ftd_net *fn, u32 id)
 	peer = xa_load(&fn->peers, id);
 	if (!peer)
 		return -ENOENT;
-	m = ftd_members_prepare(fn, peer, NULL);
-	if (!m)
+	m = ring_prepare(fn, peer, NULL);
+	if (IS_ERR(m))
 		return -ENOMEM;
 	/* Who holds it still (another CPU, under RCU) tells nothing more of it. */
 	spin_lock_bh(&peer->lock);
 	peer->deleted = true;
 	spin_unlock_bh(&peer->lock);
 	xa_erase(&fn->peers, id);
-	ftd_members_publish(fn, m);
+	ring_publish(fn, m);
 	fn->n_peers--;
 	ftd_status_node_del(fn, id);
 	call_rcu(&peer->rcu, peer_free_rcu);	/* unpublished everywhere */
