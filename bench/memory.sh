@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # memory.sh: what a node table of N nodes costs the kernel, and how long
-# `ftctl apply` takes to load it. For each N of BENCH_MEM_NODES, a fresh
-# namespace holds one instance whose file lists N nodes (node 1 is the
-# namespace's own address on a dummy interface; the others are addresses
-# of 2001:db8::/64 that no frame ever reaches: the dummy drops what is
+# `ftctl apply` takes to load it. For each number of rails of
+# BENCH_MEM_RAILS (default 1 2) and each N of BENCH_MEM_NODES (default
+# 1000 4000 16000 64000), a fresh namespace holds one instance whose file
+# lists N nodes (node 1 is the namespace's own addresses on a dummy
+# interface; the others are addresses of 2001:db8::/64 and
+# 2001:db8:1::/64 that no frame ever reaches: the dummy drops what is
 # sent). Measured, as the guest sees it:
 #
 #   - slab and per-CPU memory (/proc/meminfo SUnreclaim, Percpu) after the
@@ -20,7 +22,8 @@
 # build/bench/memory.json.
 source "$(dirname "$0")/lib.sh"
 
-NODES_LIST=${BENCH_MEM_NODES:-1000 4000 16000}
+NODES_LIST=${BENCH_MEM_NODES:-1000 4000 16000 64000}
+RAILS_LIST=${BENCH_MEM_RAILS:-1 2}
 OUT=$BENCH_OUT/memory.json
 NS=ftb-memory
 
@@ -37,7 +40,7 @@ settle() {
 	sleep 2
 }
 
-write_conf() { # FILE N
+write_conf() { # FILE N RAILS
 	local i
 	{
 		echo "[cluster]"
@@ -49,20 +52,26 @@ write_conf() { # FILE N
 		echo
 		echo "[nodes]"
 		for ((i = 1; i <= $2; i++)); do
-			printf '%d 2001:db8::%x\n' "$i" "$i"
+			if [ "$3" = 1 ]; then
+				printf '%d 2001:db8::%x\n' "$i" "$i"
+			else
+				printf '%d 2001:db8::%x 2001:db8:1::%x\n' "$i" "$i" "$i"
+			fi
 		done
 	} > "$1"
 	chmod 600 "$1"
 }
 
 : > "$FTD_TMP/results"
+for R in $RAILS_LIST; do
 for N in $NODES_LIST; do
 	conf=$FTD_TMP/memory.$N.conf
-	write_conf "$conf" "$N"
+	write_conf "$conf" "$N" "$R"
 	ip netns add "$NS" || bench_fail "$OUT" memory "cannot make namespace $NS"
 	ip -n "$NS" link add d0 type dummy
 	ip netns exec "$NS" sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
 	ip -n "$NS" addr add 2001:db8::1/64 dev d0 nodad
+	ip -n "$NS" addr add 2001:db8:1::1/64 dev d0 nodad
 	ip -n "$NS" link set d0 up
 	settle
 	read -r slab0 pcpu0 <<< "$(meminfo)"
@@ -78,15 +87,16 @@ for N in $NODES_LIST; do
 	ip netns del "$NS"
 	settle
 	read -r slab2 pcpu2 <<< "$(meminfo)"
-	jq -n --argjson n "$N" --argjson apply_ns $((t1 - t0)) \
+	jq -n --argjson n "$N" --argjson rails "$R" --argjson apply_ns $((t1 - t0)) \
 		--argjson slab $((slab1 - slab0)) --argjson pcpu $((pcpu1 - pcpu0)) \
 		--argjson slab_left $((slab2 - slab0)) --argjson pcpu_left $((pcpu2 - pcpu0)) \
-		'{nodes: $n, apply_ns: $apply_ns, apply_ns_per_node: ($apply_ns / $n | floor),
+		'{nodes: $n, rails: $rails, apply_ns: $apply_ns, apply_ns_per_node: ($apply_ns / $n | floor),
 		  slab_bytes: $slab, percpu_bytes: $pcpu,
 		  bytes_per_node: (($slab + $pcpu) / $n | floor),
 		  slab_bytes_per_node: ($slab / $n | floor), percpu_bytes_per_node: ($pcpu / $n | floor),
 		  left_after_down_bytes: ($slab_left + $pcpu_left)}' >> "$FTD_TMP/results"
-	echo "# $N nodes: applied in $(( (t1 - t0) / 1000000 )) ms" >&2
+	echo "# $N nodes, $R rail(s): applied in $(( (t1 - t0) / 1000000 )) ms" >&2
+done
 done
 
 jq -s --argjson env "$(bench_env)" --arg cpus "$(nproc)" '
@@ -95,8 +105,8 @@ jq -s --argjson env "$(bench_env)" --arg cpus "$(nproc)" '
 	 runs: .}' "$FTD_TMP/results" > "$OUT"
 
 echo "# node table memory and load time ($(bench_env | jq -r .virtualization), $(nproc) CPU)"
-printf '%8s %10s %12s %12s %12s %12s %14s\n' NODES APPLY_S US/NODE SLAB_B/NODE PCPU_B/NODE BYTES/NODE LEFT_AFTER_KB
-jq -r '.runs[] | [.nodes, .apply_ns / 1e9, .apply_ns_per_node / 1e3, .slab_bytes_per_node,
+printf '%6s %8s %10s %12s %12s %12s %12s %14s\n' RAILS NODES APPLY_S US/NODE SLAB_B/NODE PCPU_B/NODE BYTES/NODE LEFT_AFTER_KB
+jq -r '.runs[] | [.rails, .nodes, .apply_ns / 1e9, .apply_ns_per_node / 1e3, .slab_bytes_per_node,
 	.percpu_bytes_per_node, .bytes_per_node, .left_after_down_bytes / 1024] | @tsv' "$OUT" |
-awk -F'\t' '{ printf "%8d %10.1f %12.1f %12d %12d %12d %14d\n", $1, $2, $3, $4, $5, $6, $7 }'
+awk -F'\t' '{ printf "%6d %8d %10.1f %12.1f %12d %12d %12d %14d\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
 echo "# -> $OUT"

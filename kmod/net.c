@@ -2,6 +2,7 @@
 #include <linux/ktime.h>
 #include <linux/rtnetlink.h>
 #include "net.h"
+#include "addrs.h"
 #include "link.h"
 #include "peer.h"
 #include "socket.h"
@@ -301,7 +302,12 @@ static __net_init int ftd_net_pernet_init(struct net *net)
 	keys = ftd_keys_new(&fn->cfg);
 	if (!keys)
 		return -ENOMEM;
+	if (ftd_addrs_init(fn)) {
+		ftd_keys_free(keys);
+		return -ENOMEM;
+	}
 	if (ftd_span_init(fn)) {
+		ftd_addrs_free(fn);
 		ftd_keys_free(keys);
 		return -ENOMEM;
 	}
@@ -322,6 +328,7 @@ static __net_exit void ftd_net_pernet_exit(struct net *net)
 	mutex_unlock(&fn->lock);
 	ftd_link_net_exit(fn);
 	xa_destroy(&fn->peers);
+	ftd_addrs_free(fn);
 	ftd_detect_free(fn);
 	ftd_span_free(fn);
 	/* Its last file took the status table and the event log away (ftd_reader_destroy). */
@@ -342,12 +349,20 @@ static struct pernet_operations ftd_net_ops = {
 
 int ftd_net_init(void)
 {
-	return register_pernet_subsys(&ftd_net_ops);
+	int ret = ftd_peer_caches_init();
+
+	if (ret)
+		return ret;
+	ret = register_pernet_subsys(&ftd_net_ops);
+	if (ret)
+		ftd_peer_caches_exit();
+	return ret;
 }
 
 void ftd_net_exit(void)
 {
 	unregister_pernet_subsys(&ftd_net_ops);
-	/* Peers are freed with call_rcu: wait before the code goes away. */
+	/* Peers are freed with call_rcu: wait before the code and caches go away. */
 	rcu_barrier();
+	ftd_peer_caches_exit();
 }

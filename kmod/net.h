@@ -9,6 +9,7 @@
 #include <linux/types.h>
 #include <linux/mutex.h>
 #include <linux/xarray.h>
+#include <linux/rhashtable.h>
 #include <linux/hrtimer.h>
 #include <linux/workqueue.h>
 #include <linux/spinlock.h>
@@ -94,6 +95,7 @@ struct ftd_net {
 
 	struct xarray peers;		/* node id -> struct ftd_peer; RCU readers */
 	u32 n_peers;			/* entries in peers; under lock */
+	struct rhashtable addrs;	/* address -> rail (addrs.h); under lock */
 	struct ftd_members __rcu *members;	/* the ring, see members.h */
 	spinlock_t ring_lock;		/* liveness in members->ring; _bh */
 	u64 last_rx_ns;			/* any valid frame from anyone; CLOCK_MONOTONIC */

@@ -3,6 +3,7 @@
 #include <linux/ipv6.h>
 #include "fresh.h"
 #include "peer.h"
+#include "addrs.h"
 #include "stab.h"
 #include "members.h"
 #include "bounds.h"
@@ -36,14 +37,55 @@ struct ftd_rank_table *ftd_peer_ranks(struct ftd_peer *peer)
 	return peer->ranks;
 }
 
-static void peer_free(struct ftd_peer *peer)
+/*
+ * A cache per number of rails, each object the size of a peer with that
+ * many: most nodes have one or two, and kmalloc would round a peer of two
+ * (1,280 bytes) up to 2 kB (bench/memory.sh).
+ */
+static struct kmem_cache *peer_caches[FTD_MAX_RAILS];
+
+int ftd_peer_caches_init(void)
+{
+	char name[16];
+	int i;
+
+	for (i = 0; i < FTD_MAX_RAILS; i++) {
+		snprintf(name, sizeof(name), "ftd_peer_%d", i + 1);
+		peer_caches[i] = kmem_cache_create(name,
+						   struct_size((struct ftd_peer *)NULL, rails, i + 1),
+						   __alignof__(struct ftd_peer), SLAB_ACCOUNT, NULL);
+		if (!peer_caches[i]) {
+			ftd_peer_caches_exit();
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void ftd_peer_caches_exit(void)
 {
 	int i;
 
-	for (i = 0; i < peer->nrails; i++)
+	for (i = 0; i < FTD_MAX_RAILS; i++) {
+		kmem_cache_destroy(peer_caches[i]);	/* NULL: nothing */
+		peer_caches[i] = NULL;
+	}
+}
+
+/* ready: the rails whose route cache was made. */
+static void peer_free_partly(struct ftd_peer *peer, u8 ready)
+{
+	int i;
+
+	for (i = 0; i < ready; i++)
 		dst_cache_destroy(&peer->rails[i].dst_cache);
 	kfree(peer->ranks);
-	kfree(peer);
+	kmem_cache_free(peer_caches[peer->nrails - 1], peer);
+}
+
+static void peer_free(struct ftd_peer *peer)
+{
+	peer_free_partly(peer, peer->nrails);
 }
 
 static void peer_free_rcu(struct rcu_head *rcu)
@@ -53,24 +95,27 @@ static void peer_free_rcu(struct rcu_head *rcu)
 
 static struct ftd_peer *peer_alloc(u32 id, const union ftd_addr *addrs, u8 nrails)
 {
-	/* Charged to whoever configures the node table: it may be a user namespace. */
-	struct ftd_peer *peer = kzalloc(sizeof(*peer), GFP_KERNEL_ACCOUNT);
+	struct ftd_peer *peer;
 	int i;
 
+	if (WARN_ON(!nrails || nrails > FTD_MAX_RAILS))
+		return NULL;
+	/* Charged to whoever configures the node table: it may be a user namespace. */
+	peer = kmem_cache_zalloc(peer_caches[nrails - 1], GFP_KERNEL_ACCOUNT);
 	if (!peer)
 		return NULL;
 	peer->id = id;
+	peer->nrails = nrails;
 	spin_lock_init(&peer->lock);
 	peer->state = FTD_NODE_UNKNOWN;
 	for (i = 0; i < nrails; i++) {
 		if (dst_cache_init(&peer->rails[i].dst_cache, GFP_KERNEL_ACCOUNT)) {
-			peer->nrails = i;
-			peer_free(peer);
+			peer_free_partly(peer, i);
 			return NULL;
 		}
 		peer->rails[i].addr = addrs[i];
+		peer->rails[i].node = id;
 	}
-	peer->nrails = nrails;
 	return peer;
 }
 
@@ -175,24 +220,17 @@ int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nra
 {
 	struct ftd_peer *peer, *old;
 	struct ftd_members *m;
-	unsigned long other_id;
-	struct ftd_peer *other;
-	int i, j;
+	u32 owner;
+	int i;
 
 	lockdep_assert_held(&fn->lock);
 
 	/* An address identifies the sender of a frame: it must be unique. */
-	xa_for_each(&fn->peers, other_id, other) {
-		if (other_id == id)
-			continue;
-		for (i = 0; i < nrails; i++) {
-			for (j = 0; j < other->nrails; j++) {
-				if (ftd_addr_equal(&addrs[i], &other->rails[j].addr)) {
-					NL_SET_ERR_MSG_MOD(extack,
-						"address already belongs to another node");
-					return -EEXIST;
-				}
-			}
+	for (i = 0; i < nrails; i++) {
+		owner = ftd_addrs_owner(fn, &addrs[i]);
+		if (owner != FTD_NODE_NONE && owner != id) {
+			NL_SET_ERR_MSG_MOD(extack, "address already belongs to another node");
+			return -EEXIST;
 		}
 	}
 
@@ -227,7 +265,13 @@ int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nra
 	m = ring_prepare(fn, old, peer);
 	if (IS_ERR(m))
 		goto nomem;
+	if (ftd_addrs_add(fn, peer)) {
+		if (m)
+			ftd_members_discard(m);
+		goto nomem;
+	}
 	if (!old && xa_reserve(&fn->peers, id, GFP_KERNEL_ACCOUNT)) {
+		ftd_addrs_del(fn, peer);
 		if (m)
 			ftd_members_discard(m);
 		goto nomem;
@@ -249,10 +293,12 @@ int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nra
 	/* A reserved or occupied slot: the store allocates nothing. */
 	WARN_ON(xa_is_err(xa_store(&fn->peers, id, peer, GFP_KERNEL)));
 	ring_publish(fn, m);
-	if (old)
+	if (old) {
+		ftd_addrs_del(fn, old);
 		call_rcu(&old->rcu, peer_free_rcu);	/* unpublished everywhere */
-	else
+	} else {
 		fn->n_peers++;
+	}
 	spin_lock_bh(&peer->lock);
 	ftd_status_node(fn, peer, !old);
 	spin_unlock_bh(&peer->lock);
@@ -282,6 +328,7 @@ int ftd_peer_del(struct ftd_net *fn, u32 id)
 	peer->deleted = true;
 	spin_unlock_bh(&peer->lock);
 	xa_erase(&fn->peers, id);
+	ftd_addrs_del(fn, peer);
 	ring_publish(fn, m);
 	fn->n_peers--;
 	ftd_status_node_del(fn, id);
@@ -299,6 +346,7 @@ void ftd_peer_del_all(struct ftd_net *fn)
 	WARN_ON(rcu_access_pointer(fn->members));
 	xa_for_each(&fn->peers, id, peer) {
 		xa_erase(&fn->peers, id);
+		ftd_addrs_del(fn, peer);
 		call_rcu(&peer->rcu, peer_free_rcu);
 	}
 	fn->n_peers = 0;

@@ -14,6 +14,7 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <net/dst_cache.h>
+#include <linux/rhashtable.h>
 #include "net.h"
 #include "proto/iat.h"
 #include "proto/relay.h"
@@ -33,6 +34,8 @@ union ftd_addr {
 /* One address (rail) of a node, with that rail's heartbeat stream state. */
 struct ftd_rail {
 	union ftd_addr addr;
+	u32 node;			/* the node it is a rail of (addrs.c) */
+	struct rhash_head addr_node;	/* in fn->addrs (addrs.h) */
 	struct dst_cache dst_cache;	/* route to addr, used by emission only */
 	atomic64_t tx_seq;		/* last sequence number sent on this rail */
 	u64 rx_seq;			/* highest sequence number received */
@@ -91,8 +94,8 @@ struct ftd_peer {
 					 * what is changed here is lost */
 	bool deleted;			/* taken out of the node table (ftd_peer_del):
 					 * nothing more is learnt or told of it */
-	struct ftd_rail rails[FTD_MAX_RAILS];
 	struct rcu_head rcu;
+	struct ftd_rail rails[];	/* nrails of them: most nodes have one or two */
 };
 
 /*
@@ -102,6 +105,9 @@ struct ftd_peer {
  */
 int ftd_peer_add(struct ftd_net *fn, u32 id, const union ftd_addr *addrs, u8 nrails,
 		 struct netlink_ext_ack *extack);
+/* The peers' slab caches, for the module's life (after the last RCU free). */
+int ftd_peer_caches_init(void);
+void ftd_peer_caches_exit(void);
 /* Remove a node; fn->lock held. -ENOENT if unknown. */
 int ftd_peer_del(struct ftd_net *fn, u32 id);
 /* Remove every node; fn->lock held, instance down. */

@@ -499,7 +499,7 @@ static void path_renew(struct ftd_ud *ud, struct ftd_ud_ep *ep, u32 node, u64 no
 	}
 	rcu_read_lock();
 	peer = ftd_peer_find(ud->fn, node);
-	stale = peer && !path_fresh(p, peer, ep->rail);
+	stale = peer && (ep->rail >= peer->nrails || !path_fresh(p, peer, ep->rail));
 	rcu_read_unlock();
 	if (stale)
 		p->next = path_new(ud, ep, node);

@@ -445,6 +445,47 @@ TEST_F(genl, bad_nodes_are_refused_and_change_nothing)
 	EXPECT_EQ(10, d.nodes[0].id);
 }
 
+/*
+ * An address is another node's only while that node holds it: a node
+ * replaced with other addresses, or deleted, gives its old ones up.
+ */
+TEST_F(genl, addresses_follow_replacements_and_deletes)
+{
+	const char *const ten[] = { "192.0.2.10", "2001:db8::10", NULL };
+	const char *const ten_moved[] = { "192.0.2.12", NULL };
+	const char *const eleven[] = { "192.0.2.11", NULL };
+	const char *const at_ten[] = { "192.0.2.10", NULL };
+	const char *const at_twelve[] = { "192.0.2.12", NULL };
+	const char *const at_ten6[] = { "2001:db8::10", NULL };
+	struct nl_msg *msg;
+	struct dump d;
+
+	ASSERT_EQ(0, add_node(&self->nl, 10, ten));
+	ASSERT_EQ(0, add_node(&self->nl, 11, eleven));
+	EXPECT_EQ(-EEXIST, add_node(&self->nl, 11, at_ten6));
+	EXPECT_EXTACK("another node");
+	/* Node 10 moves: both its old addresses are free, its new one is not. */
+	ASSERT_EQ(0, add_node(&self->nl, 10, ten_moved));
+	EXPECT_EQ(0, add_node(&self->nl, 11, at_ten));
+	EXPECT_EQ(-EEXIST, add_node(&self->nl, 13, at_twelve));
+	EXPECT_EQ(0, add_node(&self->nl, 13, at_ten6));
+	/* Re-applied unchanged: still its own. */
+	EXPECT_EQ(0, add_node(&self->nl, 13, at_ten6));
+	/* Deleted: its address is free. */
+	msg = ftu_nl_msg(&self->nl, FTDETECT_CMD_DEL_NODE, 0);
+	ASSERT_EQ(0, ftu_msg_put_node_id(msg, 10));
+	ASSERT_EQ(0, ftu_nl_call(&self->nl, msg, NULL, NULL));
+	EXPECT_EQ(0, add_node(&self->nl, 14, at_twelve));
+
+	ASSERT_EQ(0, dump_nodes(&self->nl, &d));
+	ASSERT_EQ(3, d.n);
+	EXPECT_EQ(11, d.nodes[0].id);
+	EXPECT_EQ(13, d.nodes[1].id);
+	EXPECT_EQ(14, d.nodes[2].id);
+	EXPECT_EQ(AF_INET, d.nodes[0].rails[0].addr.family);
+	EXPECT_EQ(AF_INET6, d.nodes[1].rails[0].addr.family);
+}
+
 TEST_F(genl, up_needs_a_local_node_in_the_table)
 {
 	const char *const a1[] = { "192.0.2.1", NULL };
