@@ -49,6 +49,31 @@ static void random_ring(struct ftd_ring *r, u32 *mem, u32 n, u32 dead_pct, unsig
 			ftd_ring_set_live(r, i, false);
 }
 
+/*
+ * A random ring of at least min members and one share of a broadcast from
+ * a live member of it: false if that draw gave none (the caller draws
+ * again).
+ */
+static bool random_share(struct ftd_ring *r, u32 *mem, u32 min, unsigned int *seed, u32 *n,
+			 u32 *holder, u32 *end)
+{
+	struct ftd_span_share top[FTD_MAX_FINGERS];
+	u32 root, cnt, pick;
+
+	*n = min + (u32)rand_r(seed) % (RING_MAX - min + 1);
+	random_ring(r, mem, *n, (u32)rand_r(seed) % 40, seed);
+	root = (u32)rand_r(seed) % *n;
+	if (!r->is_live[root])
+		return false;
+	cnt = ftd_span_split(r, root, root, top, FTD_MAX_FINGERS);
+	if (!cnt)
+		return false;
+	pick = (u32)rand_r(seed) % cnt;
+	*holder = top[pick].to;
+	*end = top[pick].end;
+	return true;
+}
+
 TEST(by_hand_eight_members)
 {
 	u32 mem[64];
@@ -117,23 +142,13 @@ TEST(a_share_handed_over_reaches_its_live_members)
 {
 	static u32 mem[RING_MAX + RING_MAX / 4 + 8];
 	static struct walk w;
-	struct ftd_span_share top[FTD_MAX_FINGERS];
 	unsigned int seed = 11;
 	struct ftd_ring r;
-	u32 trial, i, n, root, cnt, pick, holder, end, d;
+	u32 trial, i, n, holder, end, d;
 
 	for (trial = 0; trial < 300; trial++) {
-		n = 2 + (u32)rand_r(&seed) % (RING_MAX - 1);
-		random_ring(&r, mem, n, (u32)rand_r(&seed) % 40, &seed);
-		root = (u32)rand_r(&seed) % n;
-		if (!r.is_live[root])
+		if (!random_share(&r, mem, 2, &seed, &n, &holder, &end))
 			continue;
-		cnt = ftd_span_split(&r, root, root, top, FTD_MAX_FINGERS);
-		if (!cnt)
-			continue;
-		pick = (u32)rand_r(&seed) % cnt;
-		holder = top[pick].to;
-		end = top[pick].end;
 		/* The holder dies with the share unacknowledged (a rack: its next ones too). */
 		for (i = 0, d = 0; i < 1 + (u32)rand_r(&seed) % 8 && d < ftd_span_dist(n, holder, end);
 		     i++, d++)
@@ -160,23 +175,13 @@ TEST(a_share_whose_holder_was_deleted_reaches_its_live_members)
 {
 	static u32 mem[RING_MAX + RING_MAX / 4 + 8], mem2[RING_MAX + RING_MAX / 4 + 8];
 	static struct walk w;
-	struct ftd_span_share top[FTD_MAX_FINGERS];
 	unsigned int seed = 23;
 	struct ftd_ring r, r2;
-	u32 trial, i, j, n, root, cnt, holder, end, at, end2, tried = 0;
+	u32 trial, j, n, holder, end, at, end2, tried = 0;
 
 	for (trial = 0; trial < 400; trial++) {
-		n = 3 + (u32)rand_r(&seed) % (RING_MAX - 2);
-		random_ring(&r, mem, n, (u32)rand_r(&seed) % 40, &seed);
-		root = (u32)rand_r(&seed) % n;
-		if (!r.is_live[root])
+		if (!random_share(&r, mem, 3, &seed, &n, &holder, &end))
 			continue;
-		cnt = ftd_span_split(&r, root, root, top, FTD_MAX_FINGERS);
-		if (!cnt)
-			continue;
-		i = (u32)rand_r(&seed) % cnt;
-		holder = top[i].to;
-		end = top[i].end;
 		/* The ring without the holder: the members past it move down one. */
 		ftd_ring_init(&r2, n - 1, mem2);
 		for (j = 0; j < n; j++)
