@@ -16,6 +16,7 @@
 #include "reach.h"
 #include "relay.h"
 #include "proto/relay.h"
+#include "proto/verdict.h"
 #include "lag.h"
 #include "fence.h"
 
@@ -524,15 +525,12 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	struct ftd_watchlist *w = fn->watch;
 	struct ftd_peer *edges[2 * FTD_MAX_OBSERVERS];	/* live, past a silent run */
 	u32 edge_idx[ARRAY_SIZE(edges)], n_edges;
-	enum ftd_node_state old;
-	enum ftd_event_type ev;
-	enum ftd_watch_ask ask;
+	struct ftd_tick tick;	/* what the tick knows of itself (proto/verdict.h) */
 	u32 i, n, live, incarnation;
 	u8 rails_dead, own_rails_down, r;
 	u64 rails_seq[FTD_MAX_RAILS];
-	bool isolated, vote, remind, fence, minority = false, restarted = false, judging;
+	bool isolated, fence, minority = false, restarted = false, judging;
 	bool can_tell;	/* we observe several: hearing nobody is about us (proto/detect.h) */
-	u64 heard_any;
 	bool dropping;	/* the machine drops what it receives (proto/overload.h) */
 	bool rx_stuck;	/* or leaves it waiting on a CPU that drains nothing (lag.h) */
 	bool overloaded;	/* either */
@@ -584,14 +582,31 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 				  READ_ONCE(fn->cfg.period_ns), timeout);
 	n = watch_further(fn, w, n, live, k, now_ns, timeout, !starved && !isolated);
 	note_observed(fn, w, n, now_ns);
-	heard_any = atomic64_read(&fn->heard_any_ns);
 	n_edges = ftd_watch_edges(w->vouched, n, k, edge_idx, ARRAY_SIZE(edges));
 	for (i = 0; i < n_edges; i++)
 		edges[i] = w->peers[edge_idx[i]];
+	tick = (struct ftd_tick){
+		.now_ns = now_ns,
+		.due_ns = due_ns,
+		.period_ns = READ_ONCE(fn->cfg.period_ns),
+		.timeout_ns = timeout,
+		.ask_every_ns = ping_every,
+		.timing_since_ns = timing_since,
+		.heard_any_ns = atomic64_read(&fn->heard_any_ns),
+		.own_rx = &fn->rx_health,
+		.walk = &w->rule,
+		.quorum = READ_ONCE(fn->cfg.quorum),
+		.stalled = stalled,
+		.isolated = isolated,
+		.can_tell = can_tell,
+		.excused = starved || overloaded,
+		.judging = judging,
+	};
 	for (i = 0; i < n; i++) {
 		struct ftd_peer *peer = w->peers[i];
 		bool near = i < k;	/* past them: the walk past a silent run */
-		u64 since, silent, deadline = timeout;
+		struct ftd_watched seen;
+		struct ftd_verdict v;
 
 		spin_lock(&peer->lock);
 		/*
@@ -602,87 +617,60 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 			spin_unlock(&peer->lock);
 			continue;
 		}
-		old = peer->state;
-		/* Past a run whose far edge is not found, silence is no evidence. */
-		if (!near && !w->rule.edge)
-			peer->baseline_ns = max(peer->baseline_ns, now_ns);
-		since = ftd_detect_silence_from(max(peer->last_heard_ns, peer->baseline_ns),
-						timing_since);
-		/* Silence inside our own stall is not counted. */
-		if (stalled) {
-			since = ftd_health_skip_stall(since, due_ns, now_ns);
-			peer->baseline_ns = max(peer->baseline_ns, since);
-		}
-		/* In a minority, silence is no evidence: we suspect nobody (majority.h). */
-		if (since && now_ns > since && judging) {
-			deadline = ftd_health_deadline(&peer->slow, &fn->rx_health, timeout, now_ns);
-			peer->state = ftd_detect_on_silence(old, now_ns - since, deadline,
-							    isolated ||
-							    (can_tell &&
-							     !ftd_detect_silence_proven(heard_any, since,
-											deadline)) ||
-							    ((starved || overloaded) &&
-							     ftd_overload_excuses(now_ns - since,
-										  deadline)));
-		}
-		/* With a quorum, our own timeout is only a vote. */
-		vote = peer->state == FTD_NODE_DEAD && READ_ONCE(fn->cfg.quorum) > 1;
-		if (vote)
-			peer->state = FTD_NODE_SUSPECT;
+		seen = (struct ftd_watched){
+			.state = peer->state,
+			.last_heard_ns = peer->last_heard_ns,
+			.baseline_ns = peer->baseline_ns,
+			.slow = &peer->slow,
+		};
+		ftd_verdict_silence(&tick, near, &seen, &v);
+		peer->baseline_ns = seen.baseline_ns;
+		peer->state = v.state;
 		/* Only a majority declares (proto/partition.h). */
-		if (peer->state == FTD_NODE_DEAD && old != FTD_NODE_DEAD) {
+		if (ftd_verdict_declares(&v)) {
 			enum ftd_partition_verdict pv = ftd_majority_judge(fn, peer, now_ns);
 
-			if (pv != FTD_PARTITION_APPLY)
-				peer->state = FTD_NODE_SUSPECT;
+			ftd_verdict_partition(&v, pv);
 			if (pv == FTD_PARTITION_FENCE) {
 				minority = true;
 				straw = peer->id;
 				straw_inc = peer->incarnation;
 			}
 		}
-		ev = ftd_detect_event(old, peer->state);
-		near_verdict |= peer->state == FTD_NODE_SUSPECT;
+		ftd_verdict_finish(&tick, near, &seen, &v);
+		peer->state = v.state;
+		near_verdict |= v.state == FTD_NODE_SUSPECT;
 		incarnation = peer->incarnation;
 		if (near)
 			restarted |= near_restarted(w, i, peer);
-		silent = ftd_elapsed(now_ns, peer->last_heard_ns);
-		/* A node we time that sends us nothing may not know we do. */
-		remind = near && ftd_detect_reminds(peer->state, silent,
-						    READ_ONCE(fn->cfg.period_ns));
-		ask = ftd_watch_ask(&w->rule, near, peer->state, silent, ping_every);
 		rails_dead = 0;
 		/* no rail is judged while the tick is starved or the machine overloaded */
 		if (near && !starved && !overloaded && !isolated && judging &&
-		    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT))
+		    (v.state == FTD_NODE_ALIVE || v.state == FTD_NODE_SUSPECT))
 			rails_dead = newly_silent_rails(peer, now_ns, timeout, timing_since,
 							own_rails_down, rails_seq);
 		/* Under the lock, as tell_locked() says; a death is told below. */
-		if (ev && ev != FTD_EV_NODE_DEAD)
-			emit_node_event(fn, ev, peer->id, incarnation, fn->cfg.node);
+		if (v.event && v.event != FTD_EV_NODE_DEAD)
+			emit_node_event(fn, v.event, peer->id, incarnation, fn->cfg.node);
 		spin_unlock(&peer->lock);
-		if (remind)
+		if (v.remind)
 			ftd_tx_heartbeat(fn, peer);
-		if (ask != FTD_WATCH_ASK_NONE) {
-			u64 nonce = ftd_fresh_ping(fn, peer,
-						   ftd_watch_ask_interval(&w->rule, near,
-									  ping_every, timeout));
+		if (v.ask != FTD_WATCH_ASK_NONE) {
+			u64 nonce = ftd_fresh_ping(fn, peer, v.ask_interval_ns);
 
-			if (nonce && ask == FTD_WATCH_ASK_HELPERS)
-				ftd_relay_ask(fn, peer, incarnation, nonce,
-					      ftd_relay_helpers(silent, READ_ONCE(fn->cfg.period_ns),
-								timeout, starved || overloaded));
-			if (nonce && ftd_watch_tells_between(ask))
+			if (nonce && v.ask == FTD_WATCH_ASK_HELPERS)
+				ftd_relay_ask(fn, peer, incarnation, nonce, v.helpers);
+			if (nonce && v.tell_between)
 				ftd_dissem_tell_between(fn, peer);
 		}
 		for (r = 0; r < FTD_MAX_RAILS; r++)
 			if (rails_dead & BIT(r))
 				ftd_dissem_iface(fn, peer, incarnation, r, true, rails_seq[r]);
-		if (vote)
+		if (v.vote)
 			ftd_dissem_vote(fn, peer, incarnation);
-		if (ev == FTD_EV_NODE_DEAD) {
-			log_declaration(fn, peer->id, incarnation, now_ns, since, deadline, due_ns,
-					overloaded || starved);
+		if (v.event == FTD_EV_NODE_DEAD) {
+			log_declaration(fn, peer->id, incarnation, now_ns, v.since_ns,
+					v.deadline_ns, due_ns, overloaded || starved);
 			ftd_dissem_declare_dead(fn, peer, incarnation, edges, n_edges);
 		}
 	}

@@ -5,6 +5,7 @@
 #include "proto/detect.h"
 #include "proto/digest.h"
 #include "proto/relay.h"
+#include "proto/verdict.h"
 #include "proto/vote.h"
 #include "proto/wire.h"
 
@@ -571,17 +572,14 @@ static void check_own_reach(struct sim *s, u32 v)
 
 static void detect_tick(struct sim *s, u32 v)
 {
-	u64 timeout = s->cfg->timeout_ns, since;
+	u64 timeout = s->cfg->timeout_ns;
 	u64 alone = s->cfg->isolated_after_ns ? s->cfg->isolated_after_ns :
 		    ftd_detect_suspect_after(timeout);
-	u64 ping_every = ftd_detect_ask_every(s->cfg->period_ns, timeout);
 	struct sim_node *node = &s->nodes[v];
 	u32 edges[2 * FTD_MAX_OBSERVERS], n_edges, n, n_near, i;
-	enum ftd_node_state old;
-	enum ftd_event_type ev;
+	struct ftd_tick tick;	/* proto/verdict.h */
 	struct sim_obs *o;
-	bool isolated, can_tell, vote, near;
-	enum ftd_watch_ask ask;
+	bool isolated, can_tell;
 	int32_t item;
 
 	/* In a minority, silence is no evidence: it suspects nobody (proto/partition.h). */
@@ -609,44 +607,47 @@ static void detect_tick(struct sim *s, u32 v)
 	n_edges = ftd_watch_edges(s->vouched, n, s->cfg->k, edges, 2 * FTD_MAX_OBSERVERS);
 	for (i = 0; i < n_edges; i++)
 		edges[i] = s->walk[edges[i]];
+	tick = (struct ftd_tick){
+		.now_ns = s->now,
+		.due_ns = s->now,	/* no CPU model: never late */
+		.period_ns = s->cfg->period_ns,
+		.timeout_ns = timeout,
+		.ask_every_ns = ftd_detect_ask_every(s->cfg->period_ns, timeout),
+		.heard_any_ns = node->last_rx_ns,
+		.walk = &node->watch,
+		.quorum = s->cfg->quorum,
+		.isolated = isolated,
+		.can_tell = can_tell,
+		.judging = true,	/* a minority ticks not at all (above) */
+	};
 	o = obs_of(s, v);
 	for (i = 0; i < n && !s->err; i++) {
-		near = i < s->cfg->k;
-		old = o[i].state;
-		/* Past a run whose far edge is not found, silence is no evidence. */
-		if (!near && !node->watch.edge)
-			o[i].baseline_ns = s->now;
-		since = o[i].last_heard_ns > o[i].baseline_ns ? o[i].last_heard_ns : o[i].baseline_ns;
-		if (since && s->now > since)
-			o[i].state = ftd_detect_on_silence(old, s->now - since, timeout,
-							   isolated ||
-							   (can_tell &&
-							    !ftd_detect_silence_proven(node->last_rx_ns,
-										       since, timeout)));
-		/* With a quorum, our own timeout is only a vote. */
-		vote = o[i].state == FTD_NODE_DEAD && s->cfg->quorum > 1;
-		if (vote)
-			o[i].state = FTD_NODE_SUSPECT;
-		ev = ftd_detect_event(old, o[i].state);
-		if (ev == FTD_EV_NODE_SUSPECT)
+		bool near = i < s->cfg->k;
+		struct ftd_watched seen = {
+			.state = o[i].state,
+			.last_heard_ns = o[i].last_heard_ns,
+			.baseline_ns = o[i].baseline_ns,
+		};
+		struct ftd_verdict vd;
+
+		ftd_verdict_silence(&tick, near, &seen, &vd);
+		/* The partition rule judges in declare_dead (minority.c). */
+		ftd_verdict_finish(&tick, near, &seen, &vd);
+		o[i].baseline_ns = seen.baseline_ns;
+		o[i].state = vd.state;
+		if (vd.event == FTD_EV_NODE_SUSPECT)
 			s->rep.suspects++;
-		ask = ftd_watch_ask(&node->watch, near, o[i].state, s->now - o[i].last_heard_ns,
-				    ping_every);
-		if (ask != FTD_WATCH_ASK_NONE &&
-		    probe(s, v, &o[i], ftd_watch_ask_interval(&node->watch, near, ping_every,
-							      timeout))) {
-			if (ask == FTD_WATCH_ASK_HELPERS && !s->cfg->no_relay)
-				ask_helpers(s, v, o[i].pos, o[i].probe_ns,
-					    ftd_relay_helpers(s->now - o[i].last_heard_ns,
-							      s->cfg->period_ns, timeout,
-							      false));	/* no CPU model */
+		/* (vd.remind: views here agree on who times whom, so never needed) */
+		if (vd.ask != FTD_WATCH_ASK_NONE && probe(s, v, &o[i], vd.ask_interval_ns)) {
 			/* --no-relay: the protocol before asks through helpers */
-			if (ftd_watch_tells_between(ask) && !s->cfg->no_relay)
+			if (vd.ask == FTD_WATCH_ASK_HELPERS && !s->cfg->no_relay)
+				ask_helpers(s, v, o[i].pos, o[i].probe_ns, vd.helpers);
+			if (vd.tell_between && !s->cfg->no_relay)
 				tell_between(s, v, o[i].pos);
 		}
-		if (vote)
+		if (vd.vote)
 			vote_against(s, v, o[i].pos);
-		if (ev == FTD_EV_NODE_DEAD) {
+		if (vd.event == FTD_EV_NODE_DEAD) {
 			item = item_of(s, o[i].pos);
 			if (item >= 0 && !sim_view_knows(&s->view, v, item))
 				declare_dead(s, v, o[i].pos, item, 0, edges, n_edges);
