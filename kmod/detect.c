@@ -7,6 +7,7 @@
 #include "hb_tx.h"
 #include "proto/detect.h"
 #include "proto/elapsed.h"
+#include "proto/hearing.h"
 #include "proto/rail.h"
 #include "members.h"
 #include "dissem.h"
@@ -49,18 +50,16 @@ static bool hear_incarnation(struct ftd_peer *peer, u32 inc, struct hearing *h)
 {
 	lockdep_assert_held(&peer->lock);
 	h->was = peer->state;
-	if (inc < peer->incarnation) {
-		h->stale = true;	/* a frame from before a restart */
+	switch (ftd_hearing_of(peer->state, peer->incarnation, inc)) {
+	case FTD_HEARING_STALE:
+		h->stale = true;
 		return false;
-	}
-	if (inc == peer->incarnation && peer->state == FTD_NODE_DEAD) {
-		/* Fail-stop: this incarnation stays dead, and must learn it. */
+	case FTD_HEARING_DEAD:
 		h->tell_dead = true;
 		return false;
-	}
-	if (inc == peer->incarnation && peer->state == FTD_NODE_LEFT)
+	case FTD_HEARING_LEFT:
 		return false;
-	if (inc > peer->incarnation) {
+	case FTD_HEARING_RESTART:
 		if (ftd_detect_restart_ends(peer->state)) {
 			h->ended = peer->incarnation;
 			h->ev = FTD_EV_NODE_RESTORED;
@@ -71,6 +70,9 @@ static bool hear_incarnation(struct ftd_peer *peer, u32 inc, struct hearing *h)
 		h->old_ranks = ftd_peer_new_incarnation(peer, inc);
 		h->announce = true;
 		h->restarted = true;
+		return true;
+	case FTD_HEARING_NODE:
+		break;
 	}
 	return true;
 }
@@ -161,8 +163,8 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	}
 	if (!hear_incarnation(peer, f->incarnation, &h))
 		goto out;
-	if (f->seq <= rail->rx_seq) {
-		replayed = true;	/* replayed, duplicated or reordered: no news */
+	if (!ftd_hearing_news(rail->rx_seq, f->seq)) {
+		replayed = true;
 		goto out;
 	}
 	if (ftd_seq_same_epoch(rail->rx_seq, f->seq))
@@ -404,21 +406,12 @@ static void note_observed(struct ftd_net *fn, struct ftd_watchlist *w, u32 n, u6
 	w->n = n;
 }
 
-/*
- * We hear someone again after hearing nobody. If that lasted long enough
- * for the group to declare us dead (a timeout of silence in all), our
- * predecessors may have stopped sending to us for that reason, and we may
- * hear it before we hear that: their silence is no evidence. They get a
- * timeout from now, like nodes we just began to observe.
- */
-static void end_isolation(struct ftd_net *fn, struct ftd_peer **preds, u32 n, u64 now,
-			  u64 timeout)
+/* After a long isolation: proto/detect.h, FTD_ISOLATION_ENDS_LONG. */
+static void end_isolation(struct ftd_peer **preds, u32 n, u64 now)
 {
-	bool long_one = ftd_elapsed(now, fn->isolated_since) >= ftd_detect_suspect_after(timeout);
 	u32 i;
 
-	fn->isolated_since = 0;
-	for (i = 0; long_one && i < n; i++) {
+	for (i = 0; i < n; i++) {
 		spin_lock(&preds[i]->lock);
 		preds[i]->baseline_ns = max(preds[i]->baseline_ns, now);
 		spin_unlock(&preds[i]->lock);
@@ -552,22 +545,18 @@ void ftd_detect_tick(struct ftd_net *fn, u64 now_ns, u64 due_ns, bool starved)
 	rcu_read_lock();
 	own_rails_down = local_rails_down(fn);
 	n = ftd_members_predecessors_far(fn, w->peers, w->pos, k, &live);
-	/*
-	 * Hearing nobody at all from several observed nodes at once says more
-	 * about us (cut off) than about them: suspect, declare nobody. With a
-	 * single observed node the two cannot be told apart. The threshold is
-	 * the suspicion delay, not the timeout: when we are cut off, the last
-	 * frames of our predecessors came within a period of each other, so
-	 * one of them reaches the timeout while "nothing from anyone" has
-	 * lasted barely less; a healthy observer hears someone every period.
-	 */
 	can_tell = n >= 2;
-	isolated = can_tell && ftd_elapsed(now_ns, last_rx) >= ftd_detect_suspect_after(timeout);
-	if (isolated && !fn->isolated_since) {
-		fn->isolated_since = now_ns;
-		fn->reach_cursor = get_random_u32();	/* isolated nodes ask different ones first */
-	} else if (!isolated && fn->isolated_since) {
-		end_isolation(fn, w->peers, n, now_ns, timeout);
+	isolated = ftd_detect_isolated(n, ftd_elapsed(now_ns, last_rx),
+				       ftd_detect_suspect_after(timeout));
+	switch (ftd_detect_isolation(&fn->isolated_since, isolated, now_ns, timeout)) {
+	case FTD_ISOLATION_BEGINS:
+		fn->reach_cursor = get_random_u32();
+		break;
+	case FTD_ISOLATION_ENDS_LONG:
+		end_isolation(w->peers, n, now_ns);
+		break;
+	default:
+		break;
 	}
 	near_verdict = isolated;
 	if (isolated && !starved)

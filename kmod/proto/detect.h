@@ -136,6 +136,52 @@ static inline bool ftd_detect_silence_proven(u64 heard_ns, u64 since_ns, u64 dea
 	return heard_ns && heard_ns >= since_ns + deadline_ns;
 }
 
+/*
+ * Hearing nobody at all from several observed nodes at once says more
+ * about us (cut off) than about them: suspect, declare nobody. With a
+ * single observed node the two cannot be told apart. The threshold
+ * (alone_ns) is the suspicion delay, not the timeout: when we are cut
+ * off, the last frames of our predecessors came within a period of each
+ * other, so one of them reaches the timeout while "nothing from anyone"
+ * has lasted barely less; a healthy observer hears someone every period.
+ */
+static inline bool ftd_detect_isolated(u32 observed, u64 heard_nobody_ns, u64 alone_ns)
+{
+	return observed >= 2 && heard_nobody_ns >= alone_ns;
+}
+
+enum ftd_isolation {
+	FTD_ISOLATION_SAME,
+	FTD_ISOLATION_BEGINS,	/* isolated nodes ask different members first */
+	FTD_ISOLATION_ENDS,
+	/*
+	 * It lasted long enough for the group to declare us dead: our
+	 * predecessors may have stopped sending to us for that reason, and
+	 * we may hear someone before we hear that. Their silence is no
+	 * evidence: they get a timeout from now, like nodes we just began
+	 * to observe.
+	 */
+	FTD_ISOLATION_ENDS_LONG,
+};
+
+/* A tick at now_ns, isolated or not; *since_ns: since when (0: not). */
+static inline enum ftd_isolation ftd_detect_isolation(u64 *since_ns, bool isolated, u64 now_ns,
+						      u64 timeout_ns)
+{
+	bool long_one;
+
+	if (isolated == !!*since_ns)
+		return FTD_ISOLATION_SAME;
+	if (isolated) {
+		*since_ns = now_ns ? now_ns : 1;
+		return FTD_ISOLATION_BEGINS;
+	}
+	long_one = now_ns > *since_ns &&
+		   now_ns - *since_ns >= ftd_detect_suspect_after(timeout_ns);
+	*since_ns = 0;
+	return long_one ? FTD_ISOLATION_ENDS_LONG : FTD_ISOLATION_ENDS;
+}
+
 /* State after silence_ns without a valid frame, seen by a (starved) observer. */
 enum ftd_node_state ftd_detect_on_silence(enum ftd_node_state st, u64 silence_ns,
 					  u64 timeout_ns, bool starved);

@@ -2,9 +2,12 @@
 /*
  * One tick's verdict on one watched node (kmod/proto/verdict.h): the rules
  * of silence, stalls, overload, quorum, partition and asking, composed in
- * the order the module's tick and the simulator's both apply them.
+ * the order the module's tick and the simulator's both apply them; the
+ * isolation rule the tick begins with (detect.h) and what a frame tells
+ * of its sender (hearing.h), which the two also share.
  */
 #include "harness.h"
+#include "proto/hearing.h"
 #include "proto/overload.h"
 #include "proto/relay.h"
 #include "proto/verdict.h"
@@ -249,6 +252,55 @@ TEST(a_node_never_heard_is_not_timed)
 
 	EXPECT_EQ(v.since_ns, 0);
 	EXPECT_EQ(v.state, FTD_NODE_ALIVE);
+}
+
+TEST(hearing_nobody_isolates_only_an_observer_of_several)
+{
+	EXPECT_TRUE(ftd_detect_isolated(2, T / 2, T / 2));
+	EXPECT_FALSE(ftd_detect_isolated(2, T / 2 - 1, T / 2));
+	/* One watched node: its silence and ours cannot be told apart. */
+	EXPECT_FALSE(ftd_detect_isolated(1, 10 * T, T / 2));
+}
+
+TEST(an_isolation_begins_once_and_ends_long_or_short)
+{
+	u64 since = 0;
+
+	EXPECT_EQ(ftd_detect_isolation(&since, false, NOW, T), FTD_ISOLATION_SAME);
+	EXPECT_EQ(ftd_detect_isolation(&since, true, NOW, T), FTD_ISOLATION_BEGINS);
+	EXPECT_EQ(since, NOW);
+	EXPECT_EQ(ftd_detect_isolation(&since, true, NOW + P, T), FTD_ISOLATION_SAME);
+	EXPECT_EQ(since, NOW);
+	/* Shorter than the suspicion delay: nobody could have declared us. */
+	EXPECT_EQ(ftd_detect_isolation(&since, false, NOW + T / 2 - 1, T), FTD_ISOLATION_ENDS);
+	EXPECT_EQ(since, 0);
+	EXPECT_EQ(ftd_detect_isolation(&since, true, NOW + T, T), FTD_ISOLATION_BEGINS);
+	EXPECT_EQ(ftd_detect_isolation(&since, false, NOW + T + T / 2, T),
+		  FTD_ISOLATION_ENDS_LONG);
+	EXPECT_EQ(since, 0);
+}
+
+TEST(a_frame_counts_only_from_an_incarnation_not_held_dead_or_gone)
+{
+	EXPECT_EQ(ftd_hearing_of(FTD_NODE_ALIVE, 3, 3), FTD_HEARING_NODE);
+	EXPECT_EQ(ftd_hearing_of(FTD_NODE_UNKNOWN, 0, 0), FTD_HEARING_NODE);
+	EXPECT_EQ(ftd_hearing_of(FTD_NODE_SUSPECT, 3, 2), FTD_HEARING_STALE);
+	/* Fail-stop: the declared incarnation stays dead, and is told so. */
+	EXPECT_EQ(ftd_hearing_of(FTD_NODE_DEAD, 3, 3), FTD_HEARING_DEAD);
+	EXPECT_EQ(ftd_hearing_of(FTD_NODE_DEAD, 3, 2), FTD_HEARING_STALE);
+	EXPECT_EQ(ftd_hearing_of(FTD_NODE_LEFT, 3, 3), FTD_HEARING_LEFT);
+	/* A newer one is a restart, whatever we held. */
+	EXPECT_EQ(ftd_hearing_of(FTD_NODE_DEAD, 3, 4), FTD_HEARING_RESTART);
+	EXPECT_EQ(ftd_hearing_of(FTD_NODE_LEFT, 3, 4), FTD_HEARING_RESTART);
+	EXPECT_EQ(ftd_hearing_of(FTD_NODE_ALIVE, 3, 4), FTD_HEARING_RESTART);
+}
+
+TEST(a_replayed_or_reordered_heartbeat_is_no_news)
+{
+	EXPECT_TRUE(ftd_hearing_news(0, 1));
+	EXPECT_TRUE(ftd_hearing_news(41, 43));
+	EXPECT_FALSE(ftd_hearing_news(43, 43));
+	EXPECT_FALSE(ftd_hearing_news(43, 42));
 }
 
 TEST_HARNESS_MAIN

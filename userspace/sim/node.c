@@ -4,6 +4,7 @@
 #include "sim/outbox.h"
 #include "proto/detect.h"
 #include "proto/digest.h"
+#include "proto/hearing.h"
 #include "proto/relay.h"
 #include "proto/verdict.h"
 #include "proto/vote.h"
@@ -537,20 +538,13 @@ static void tell_between(struct sim *s, u32 v, u32 p)
 	}
 }
 
-/*
- * detect.c end_isolation: after a long isolation the watched nodes'
- * silence counts from now (theirs was ours).
- */
+/* detect.c end_isolation: after a long isolation (proto/detect.h). */
 static void end_isolation(struct sim *s, u32 v, const u32 *preds, u32 n)
 {
-	struct sim_node *node = &s->nodes[v];
-	bool long_one = s->now - node->isolated_since_ns >=
-			ftd_detect_suspect_after(s->cfg->timeout_ns);
 	struct sim_obs *o;
 	u32 i;
 
-	node->isolated_since_ns = 0;
-	for (i = 0; long_one && i < n; i++) {
+	for (i = 0; i < n; i++) {
 		o = find_obs(s, v, preds[i]);
 		if (o && o->baseline_ns < s->now)
 			o->baseline_ns = s->now;
@@ -586,19 +580,18 @@ static void detect_tick(struct sim *s, u32 v)
 	if (sim_minority_in(s, v))
 		return;
 	n = sim_view_predecessors(&s->view, v, s->walk);
-	/*
-	 * Hearing nobody at all from several observed nodes, for the suspicion
-	 * delay: suspect, declare nobody.
-	 */
-	isolated = n >= 2 && s->now - node->last_rx_ns >= alone;
+	isolated = ftd_detect_isolated(n, s->now - node->last_rx_ns, alone);
 	can_tell = n >= 2 && !s->cfg->declare_unproven;
 	n_near = n;
-	if (isolated && !node->isolated_since_ns) {
-		node->isolated_since_ns = s->now;
-		/* isolated nodes ask different ones first */
+	switch (ftd_detect_isolation(&node->isolated_since_ns, isolated, s->now, timeout)) {
+	case FTD_ISOLATION_BEGINS:
 		node->reach_cursor = (u32)sim_rng_u64(&s->reach_rng);
-	} else if (!isolated && node->isolated_since_ns) {
+		break;
+	case FTD_ISOLATION_ENDS_LONG:
 		end_isolation(s, v, s->walk, n);
+		break;
+	default:
+		break;
 	}
 	if (isolated)
 		check_own_reach(s, v);
@@ -693,19 +686,26 @@ void sim_node_tick(struct sim *s, u32 v)
  */
 static void heard(struct sim *s, u32 v, const struct sim_msg *m)
 {
+	u32 inc = s->nodes[m->src].incarnation;	/* frames are of the current one */
 	enum ftd_node_state old;
 	struct sim_obs *o;
 
-	if (sim_view_holds_dead(&s->view, v, m->src)) {
+	switch (ftd_hearing_of(sim_view_holds_dead(&s->view, v, m->src) ? FTD_NODE_DEAD :
+								   FTD_NODE_ALIVE, inc, inc)) {
+	case FTD_HEARING_NODE:
+		break;
+	case FTD_HEARING_DEAD:
 		s->rep.tell_dead++;	/* fail-stop: the module tells it it is dead */
 		return;
+	default:
+		return;		/* no restarts, no leaves here (simulation.md) */
 	}
 	o = find_obs(s, v, m->src);
 	if (!o)
 		return;		/* not observed: its state only matters once it is */
 	if (m->type == FTD_FRAME_HEARTBEAT) {
-		if (m->ref <= o->rx_seq)
-			return;	/* stale */
+		if (!ftd_hearing_news(o->rx_seq, m->ref))
+			return;
 		o->rx_seq = m->ref;
 	} else if (m->type == SIM_MSG_RELAY) {
 		if (!ftd_relay_vouches(m->ref, 0, o->probe_ns, 0))
