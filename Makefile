@@ -98,7 +98,8 @@ $(B)/ebpf/%.skel.h: $(B)/ebpf/%.bpf.o
 PROTO_SRC := $(wildcard kmod/proto/*.c)
 COMMON_SRC := userspace/common/nl.c userspace/common/names.c userspace/common/duration.c \
 	userspace/common/addr.c userspace/common/json.c userspace/common/msg.c \
-	userspace/common/query.c userspace/common/table.c
+	userspace/common/query.c userspace/common/table.c \
+	userspace/common/print.c
 # A key id is defined once, in the protocol core: the tools link that part.
 KEYID_SRC := userspace/common/keyid.c kmod/proto/keyring.c kmod/proto/siphash.c kmod/proto/wire.c
 # The tools' files other than main.c (config parser, formatters): unit-tested.

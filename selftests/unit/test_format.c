@@ -6,6 +6,7 @@
  * exactly: scripts parse these formats.
  */
 #define _GNU_SOURCE
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@
 
 #include "common/addr.h"
 #include "common/json.h"
+#include "common/keyid.h"
+#include "common/print.h"
 #include "common/table.h"
 #include "ftctl/apply.h"
 #include "ftctl/ebpf.h"
@@ -138,6 +141,72 @@ TEST_F(out, table_header_only)
 	EXPECT_EQ(0, ftu_table_print(&t, self->f));
 	ftu_table_free(&t);
 	EXPECT_STREQ("ID  ADDRESSES\n", text(self));
+}
+
+/* ------------------------------------------------------------- one printing path */
+
+/* The same calls, printed once as text and once as JSON. */
+static void print_sample(FILE *f, bool json)
+{
+	static const struct ftu_column cols[] = { { "ID", false }, { "N", true }, { "X", false } };
+	struct ftu_print p;
+
+	ftu_print_init(&p, f, json);
+	ftu_print_object_begin(&p, NULL);
+	ftu_print_u64(&p, "a", "a %" PRIu64 "\n", 1);
+	ftu_print_duration(&p, "t_ns", "t %s\n", 1500000);
+	ftu_print_u64(&p, "json_only", NULL, 7);
+	ftu_print_text(&p, "text only\n");
+	ftu_print_table_begin(&p, "rows", cols, 2);	/* X: a column this table leaves out */
+	for (uint64_t i = 1; i <= 3; i++) {
+		ftu_print_row_if(&p, i != 2);
+		ftu_print_object_begin(&p, NULL);
+		ftu_print_u64(&p, "id", "%" PRIu64, i);
+		ftu_print_cell(&p, 2);
+		ftu_print_text(&p, "never");
+		ftu_print_cell(&p, 1);
+		ftu_print_u64_opt(&p, i != 3, "n", "%" PRIu64, 10 * i);
+		ftu_print_array_begin(&p, "v");
+		ftu_print_string(&p, NULL, NULL, "x");
+		ftu_print_array_end(&p);
+		ftu_print_object_end(&p);
+	}
+	ftu_print_table_end(&p, "no rows");
+	ftu_print_object_end(&p);
+	ftu_print_done(&p);
+}
+
+TEST_F(out, one_path_text_and_json)
+{
+	print_sample(self->f, false);
+	print_sample(self->f, true);
+	EXPECT_STREQ("a 1\n"
+		     "t 1.5ms\n"
+		     "text only\n"
+		     "ID   N\n"
+		     "1   10\n"
+		     "3    -\n"
+		     "{\"a\":1,\"t_ns\":1500000,\"json_only\":7,\"rows\":["
+		     "{\"id\":1,\"n\":10,\"v\":[\"x\"]},{\"id\":2,\"n\":20,\"v\":[\"x\"]},"
+		     "{\"id\":3,\"v\":[\"x\"]}]}\n", text(self));
+}
+
+TEST_F(out, one_path_empty_table)
+{
+	static const struct ftu_column cols[] = { { "ID", false } };
+	struct ftu_print p;
+
+	for (int json = 0; json < 2; json++) {
+		ftu_print_init(&p, self->f, json);
+		ftu_print_object_begin(&p, NULL);
+		ftu_print_table_begin(&p, "rows", cols, 1);
+		ftu_print_table_end(&p, "no rows");
+		ftu_print_table_begin(&p, "more", cols, 1);
+		ftu_print_table_end(&p, NULL);
+		ftu_print_object_end(&p);
+		ftu_print_done(&p);
+	}
+	EXPECT_STREQ("no rows\nID\n{\"rows\":[],\"more\":[]}\n", text(self));
 }
 
 /* ------------------------------------------------------------- ftstat */
@@ -629,6 +698,82 @@ TEST_F(out, ftctl_show_unconfigured)
 	ftctl_show_print(self->f, &c, NULL, 0, true);
 	EXPECT_STREQ("{\"cluster\":42,\"node\":null,\"port\":7061,\"period_ns\":10000000,"
 		     "\"timeout_ns\":50000000,\"up\":false,\"incarnation\":1763780000,"
+		     "\"nodes\":[]}\n", text(self));
+}
+
+/* An instance with a key, two accepted ones, observers, quorum and RDMA rails. */
+static struct ftu_config keyed_config(void)
+{
+	struct ftu_config c = cfg;
+
+	c.present |= FTU_BIT(FTDETECT_A_KEY_ID) | FTU_BIT(FTDETECT_A_OBSERVERS) |
+		     FTU_BIT(FTDETECT_A_QUORUM) | FTU_BIT(FTDETECT_A_RDMA_RAILS);
+	c.key_id = 0x0123456789abcdefULL;
+	c.n_accepted_ids = 2;
+	c.accepted_ids[0] = 0xfedcba9876543210ULL;
+	c.accepted_ids[1] = 0x1111111111111111ULL;
+	c.observers = 3;
+	c.quorum = 2;
+	c.rdma_rails = 0x5;
+	return c;
+}
+
+TEST_F(out, ftctl_show_keys_observers_quorum_rdma)
+{
+	struct ftu_config c = keyed_config();
+
+	ftctl_show_print(self->f, &c, NULL, 0, false);
+	ftctl_show_print(self->f, &c, NULL, 0, true);
+	EXPECT_STREQ("cluster      42\n"
+		     "node         1\n"
+		     "port         7061\n"
+		     "period       10ms\n"
+		     "timeout      50ms\n"
+		     "observers    3\n"
+		     "quorum       2\n"
+		     "rdma rails   0,2 (heartbeats over RDMA)\n"
+		     "state        up\n"
+		     "incarnation  1763780000\n"
+		     "key          0123456789abcdef\n"
+		     "accepted     fedcba9876543210\n"
+		     "             1111111111111111\n"
+		     "\n"
+		     "ID  ADDRESSES\n"
+		     "{\"cluster\":42,\"node\":1,\"port\":7061,\"period_ns\":10000000,"
+		     "\"timeout_ns\":50000000,\"observers\":3,\"quorum\":2,\"rdma_rails\":[0,2],"
+		     "\"up\":true,\"incarnation\":1763780000,\"key_id\":\"0123456789abcdef\","
+		     "\"accepted_key_ids\":[\"fedcba9876543210\",\"1111111111111111\"],"
+		     "\"nodes\":[]}\n", text(self));
+}
+
+TEST_F(out, ftctl_show_no_key_and_no_rdma)
+{
+	struct ftu_config c = keyed_config();
+
+	c.key_id = ftu_key_id((const uint8_t[FTD_KEY_LEN]){ 0 });
+	c.n_accepted_ids = 0;
+	c.rdma_rails = 0;
+	ftctl_show_print(self->f, &c, NULL, 0, false);
+	ftctl_show_print(self->f, &c, NULL, 0, true);
+	EXPECT_NE(NULL, strstr(text(self), "quorum       2\nstate        up\n"));
+	EXPECT_NE(NULL, strstr(text(self), "key          none (frames are not authenticated)\n\n"));
+	EXPECT_NE(NULL, strstr(text(self), "\"rdma_rails\":[],"));
+	EXPECT_NE(NULL, strstr(text(self), "\"key_id\":\"none\",\"accepted_key_ids\":[],"));
+}
+
+TEST_F(out, ftstat_keys)
+{
+	struct ftu_config c = keyed_config();
+
+	ftstat_print_nodes(self->f, &c, NULL, 0, false, NULL);
+	ftstat_print_nodes_json(self->f, &c, NULL, 0, NULL);
+	EXPECT_STREQ("no nodes (configure them with 'ftctl apply')\n"
+		     "cluster 42, local node 1, period 10ms, timeout 50ms, "
+		     "key 0123456789abcdef (+2 accepted), up (incarnation 1763780000)\n"
+		     "{\"cluster\":42,\"node\":1,\"port\":7061,\"period_ns\":10000000,"
+		     "\"timeout_ns\":50000000,\"up\":true,\"incarnation\":1763780000,"
+		     "\"key_id\":\"0123456789abcdef\","
+		     "\"accepted_key_ids\":[\"fedcba9876543210\",\"1111111111111111\"],"
 		     "\"nodes\":[]}\n", text(self));
 }
 

@@ -8,6 +8,7 @@
 #ifndef FTU_KEYID_H
 #define FTU_KEYID_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <linux/ftdetect.h>
@@ -20,10 +21,13 @@ uint64_t ftu_key_id(const uint8_t key[FTD_KEY_LEN]);
 /* id as text in buf (FTU_KEYID_BUFSZ bytes); returns buf. */
 const char *ftu_key_id_format(uint64_t id, char *buf);
 
-struct ftu_json;
+struct ftu_print;
 struct ftu_config;
 
-/* "key_id" and "accepted_key_ids" of an instance, if it reports them. */
-void ftu_json_key_ids(struct ftu_json *j, const struct ftu_config *cfg);
+/*
+ * "key_id" and "accepted_key_ids" of an instance, if it reports them;
+ * text as a line each (ftctl show), or brief ("key ID (+2 accepted), ").
+ */
+void ftu_print_key_ids(struct ftu_print *p, const struct ftu_config *cfg, bool brief);
 
 #endif

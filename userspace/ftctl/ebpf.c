@@ -19,10 +19,9 @@
 #include <string.h>
 
 #include "common/duration.h"
-#include "common/json.h"
 #include "common/nl.h"
 #include "common/query.h"
-#include "common/table.h"
+#include "common/print.h"
 #include "ftctl/local.h"
 #include "loader.h"
 
@@ -191,98 +190,86 @@ out:
 
 /* ---------------------------------------------------------------- status output */
 
-#define CELL 48
-
-static void u64_cell(char *cell, bool present, uint64_t v)
-{
-	if (present)
-		snprintf(cell, CELL, "%" PRIu64, v);
-	else
-		strcpy(cell, "-");
-}
-
 static const char *owner_name(enum ftd_owner o)
 {
 	return o == FTD_OWNER_OURS ? "ftdetect" : o == FTD_OWNER_OTHER ? "other" : "?";
 }
 
-static void prog_cell(char *cell, uint32_t id, enum ftd_owner o)
+/*
+ * The pinned maps' settings: JSON's first members, the text's last line
+ * ("port 7061, cluster 42, 6 member addresses; pins in DIR").
+ */
+static void print_pins(struct ftu_print *p, const struct ftd_ebpf_status *st)
 {
-	if (id)
-		snprintf(cell, CELL, "%s (id %" PRIu32 ")", owner_name(o), id);
-	else
-		strcpy(cell, "-");
-}
-
-static void footer(FILE *f, const struct ftd_ebpf_status *st)
-{
-	if (!st->has_config) {
-		fprintf(f, "no maps pinned%s%s\n", st->dir[0] ? " in " : "", st->dir);
-		return;
-	}
-	fprintf(f, "port %u", st->config.port);
-	if (st->config.flags & FTD_EBPF_F_CLUSTER)
-		fprintf(f, ", cluster %" PRIu32, st->config.cluster);
-	else
-		fputs(", any cluster", f);
-	if (st->has_members)
-		fprintf(f, ", %zu member address%s%s", st->nr_members,
-			st->nr_members == 1 ? "" : "es",
-			st->config.flags & FTD_EBPF_F_MEMBERS ? "" : " (not filtering)");
-	fprintf(f, "; pins in %s\n", st->dir);
-}
-
-static void json_head(struct ftu_json *j, const struct ftd_ebpf_status *st)
-{
-	ftu_json_object_begin(j);
-	ftu_json_key(j, "pin_dir");
 	if (st->dir[0])
-		ftu_json_string(j, st->dir);
+		ftu_print_string(p, "pin_dir", NULL, st->dir);
 	else
-		ftu_json_null(j);
-	if (st->has_config) {
-		ftu_json_key(j, "config");
-		ftu_json_object_begin(j);
-		ftu_json_kv_u64(j, "port", st->config.port);
-		ftu_json_kv_bool(j, "filter_cluster", st->config.flags & FTD_EBPF_F_CLUSTER);
+		ftu_print_null(p, "pin_dir", NULL);
+	if (!st->has_config) {
+		ftu_print_text(p, "no maps pinned%s%s\n", st->dir[0] ? " in " : "", st->dir);
+	} else {
+		ftu_print_object_begin(p, "config");
+		ftu_print_u64(p, "port", "port %" PRIu64, st->config.port);
+		ftu_print_bool(p, "filter_cluster", NULL, st->config.flags & FTD_EBPF_F_CLUSTER,
+			       NULL, NULL);
 		if (st->config.flags & FTD_EBPF_F_CLUSTER)
-			ftu_json_kv_u64(j, "cluster", st->config.cluster);
-		ftu_json_kv_bool(j, "filter_members", st->config.flags & FTD_EBPF_F_MEMBERS);
-		ftu_json_object_end(j);
+			ftu_print_u64(p, "cluster", ", cluster %" PRIu64, st->config.cluster);
+		else
+			ftu_print_text(p, ", any cluster");
+		ftu_print_bool(p, "filter_members", NULL, st->config.flags & FTD_EBPF_F_MEMBERS,
+			       NULL, NULL);
+		ftu_print_object_end(p);
 	}
 	if (st->has_members)
-		ftu_json_kv_u64(j, "members", st->nr_members);
-	ftu_json_key(j, "interfaces");
-	ftu_json_array_begin(j);
+		ftu_print_u64(p, "members", st->has_config ? ", %" PRIu64 " member address" : NULL,
+			      st->nr_members);
+	if (st->has_config && st->has_members)
+		ftu_print_text(p, "%s%s", st->nr_members == 1 ? "" : "es",
+			       st->config.flags & FTD_EBPF_F_MEMBERS ? "" : " (not filtering)");
+	if (st->has_config)
+		ftu_print_text(p, "; pins in %s\n", st->dir);
 }
 
-static void json_iface_head(struct ftu_json *j, const struct ftd_ebpf_iface *e, uint32_t id,
-			    enum ftd_owner o)
+/* An interface's name and program: JSON members, text the DEV and PROGRAM cells. */
+static void print_iface(struct ftu_print *p, const struct ftd_ebpf_iface *e, uint32_t id,
+			enum ftd_owner o, unsigned int prog_col)
 {
-	ftu_json_object_begin(j);
-	ftu_json_kv_string(j, "ifname", e->name);
-	ftu_json_kv_u64(j, "ifindex", e->ifindex);
-	ftu_json_kv_bool(j, "attached", id != 0);
+	ftu_print_string(p, "ifname", "%s", e->name);
+	ftu_print_u64(p, "ifindex", NULL, e->ifindex);
+	ftu_print_bool(p, "attached", NULL, id != 0, NULL, NULL);
+	ftu_print_cell(p, prog_col);
 	if (id) {
-		ftu_json_kv_u64(j, "prog_id", id);
-		ftu_json_key(j, "ftdetect");
+		ftu_print_text(p, "%s (id %" PRIu32 ")", owner_name(o), id);
+		ftu_print_u64(p, "prog_id", NULL, id);
 		if (o == FTD_OWNER_UNKNOWN)
-			ftu_json_null(j);
+			ftu_print_null(p, "ftdetect", NULL);
 		else
-			ftu_json_bool(j, o == FTD_OWNER_OURS);
+			ftu_print_bool(p, "ftdetect", NULL, o == FTD_OWNER_OURS, NULL, NULL);
+	} else {
+		ftu_print_text(p, "-");
 	}
 }
 
-static void json_counters(struct ftu_json *j, const uint64_t *v, const char *const *names,
-			  unsigned int n)
+/*
+ * A program's n counters: JSON all of them, named, when the maps hold
+ * them; text the first shown ones, in the cells from col on ("-" when
+ * not held).
+ */
+static void print_counters(struct ftu_print *p, bool has, const uint64_t *v,
+			   const char *const *names, unsigned int n, unsigned int shown,
+			   unsigned int col)
 {
-	ftu_json_key(j, "counters");
-	ftu_json_object_begin(j);
-	for (unsigned int i = 0; i < n; i++)
-		ftu_json_kv_u64(j, names[i], v[i]);
-	ftu_json_object_end(j);
+	if (has)
+		ftu_print_object_begin(p, "counters");
+	for (unsigned int i = 0; i < n; i++) {
+		ftu_print_cell(p, col + i);
+		ftu_print_u64_opt(p, has, names[i], i < shown ? "%" PRIu64 : NULL, v[i]);
+	}
+	if (has)
+		ftu_print_object_end(p);
 }
 
+/* ftctl xdp status: the interfaces with the program or its counters. */
 void ftctl_xdp_status_print(FILE *f, const struct ftd_ebpf_status *st, bool json)
 {
 	enum { C_DEV, C_MODE, C_PROG, C_STAMPED, C_NOTP, C_SHORT, C_MAGIC, C_VERSION, C_LENGTH,
@@ -293,57 +280,39 @@ void ftctl_xdp_status_print(FILE *f, const struct ftd_ebpf_status *st, bool json
 		{ "MAGIC", true }, { "VERSION", true }, { "LENGTH", true },
 		{ "CLUSTER", true }, { "NON-MEMBER", true },
 	};
-	char cells[NCOLS][CELL];
-	const char *row[NCOLS];
-	struct ftu_table t;
-	struct ftu_json j;
-	size_t shown = 0;
+	struct ftu_print p;
 
-	if (json) {
-		ftu_json_init(&j, f);
-		json_head(&j, st);
-		for (size_t i = 0; i < st->nr_ifaces; i++) {
-			const struct ftd_ebpf_iface *e = &st->ifaces[i];
-
-			if (!e->xdp_prog_id && !e->has_xdp_stats)
-				continue;
-			json_iface_head(&j, e, e->xdp_prog_id, e->xdp_owner);
-			if (e->xdp_prog_id)
-				ftu_json_kv_string(&j, "mode", ftd_xdp_attach_name(e->xdp_mode));
-			if (e->has_xdp_stats)
-				json_counters(&j, e->xdp, ftd_xdp_counter_names, __FTD_XDP_NR);
-			ftu_json_object_end(&j);
-		}
-		ftu_json_array_end(&j);
-		ftu_json_object_end(&j);
-		fputc('\n', f);
-		return;
-	}
-
-	ftu_table_init(&t, cols, NCOLS);
-	for (int c = 0; c < NCOLS; c++)
-		row[c] = cells[c];
+	ftu_print_init(&p, f, json);
+	ftu_print_object_begin(&p, NULL);
+	if (json)
+		print_pins(&p, st);
+	ftu_print_table_begin(&p, "interfaces", cols, NCOLS);
 	for (size_t i = 0; i < st->nr_ifaces; i++) {
 		const struct ftd_ebpf_iface *e = &st->ifaces[i];
 
 		if (!e->xdp_prog_id && !e->has_xdp_stats)
 			continue;
-		snprintf(cells[C_DEV], CELL, "%s", e->name);
-		snprintf(cells[C_MODE], CELL, "%s", ftd_xdp_attach_name(e->xdp_mode));
-		prog_cell(cells[C_PROG], e->xdp_prog_id, e->xdp_owner);
-		for (int c = C_STAMPED; c < NCOLS; c++)
-			u64_cell(cells[c], e->has_xdp_stats, e->xdp[c - C_STAMPED]);
-		ftu_table_add(&t, row);
-		shown++;
+		ftu_print_row(&p);
+		ftu_print_object_begin(&p, NULL);
+		print_iface(&p, e, e->xdp_prog_id, e->xdp_owner, C_PROG);
+		ftu_print_cell(&p, C_MODE);
+		/* text shows "off" too; JSON the mode of an attached program */
+		ftu_print_string(&p, e->xdp_prog_id ? "mode" : NULL, "%s",
+				 ftd_xdp_attach_name(e->xdp_mode));
+		/* the text has no column for the last counter (unstamped) */
+		print_counters(&p, e->has_xdp_stats, e->xdp, ftd_xdp_counter_names, __FTD_XDP_NR,
+			       NCOLS - C_STAMPED, C_STAMPED);
+		ftu_print_object_end(&p);
 	}
-	if (shown)
-		ftu_table_print(&t, f);
-	else
-		fputs("no XDP program on any interface of this namespace (ftctl xdp attach DEV)\n", f);
-	ftu_table_free(&t);
-	footer(f, st);
+	ftu_print_table_end(&p, "no XDP program on any interface of this namespace "
+				"(ftctl xdp attach DEV)");
+	if (!json)
+		print_pins(&p, st);
+	ftu_print_object_end(&p);
+	ftu_print_done(&p);
 }
 
+/* ftctl tc status: the interfaces with the program or its counters. */
 void ftctl_tc_status_print(FILE *f, const struct ftd_ebpf_status *st, bool json)
 {
 	enum { C_DEV, C_PROG, C_STAMPED, C_NOTP, C_ERRORS, C_MEAN, C_MAX, C_NEG, NCOLS };
@@ -352,39 +321,13 @@ void ftctl_tc_status_print(FILE *f, const struct ftd_ebpf_status *st, bool json)
 		{ "NOT PARSED", true }, { "ERRORS", true }, { "DELAY MEAN", true },
 		{ "DELAY MAX", true }, { "BACKWARDS", true },
 	};
-	char cells[NCOLS][CELL];
-	const char *row[NCOLS];
-	struct ftu_table t;
-	struct ftu_json j;
-	size_t shown = 0;
+	struct ftu_print p;
 
-	if (json) {
-		ftu_json_init(&j, f);
-		json_head(&j, st);
-		for (size_t i = 0; i < st->nr_ifaces; i++) {
-			const struct ftd_ebpf_iface *e = &st->ifaces[i];
-			uint64_t samples = e->tc[FTD_TC_DELAY_SAMPLES];
-
-			if (!e->tc_prog_id && !e->has_tc_stats)
-				continue;
-			json_iface_head(&j, e, e->tc_prog_id, e->tc_owner);
-			if (e->has_tc_stats) {
-				json_counters(&j, e->tc, ftd_tc_counter_names, __FTD_TC_NR);
-				if (samples)
-					ftu_json_kv_u64(&j, "delay_mean_ns",
-							e->tc[FTD_TC_DELAY_SUM_NS] / samples);
-			}
-			ftu_json_object_end(&j);
-		}
-		ftu_json_array_end(&j);
-		ftu_json_object_end(&j);
-		fputc('\n', f);
-		return;
-	}
-
-	ftu_table_init(&t, cols, NCOLS);
-	for (int c = 0; c < NCOLS; c++)
-		row[c] = cells[c];
+	ftu_print_init(&p, f, json);
+	ftu_print_object_begin(&p, NULL);
+	if (json)
+		print_pins(&p, st);
+	ftu_print_table_begin(&p, "interfaces", cols, NCOLS);
 	for (size_t i = 0; i < st->nr_ifaces; i++) {
 		const struct ftd_ebpf_iface *e = &st->ifaces[i];
 		uint64_t samples = e->tc[FTD_TC_DELAY_SAMPLES];
@@ -392,29 +335,27 @@ void ftctl_tc_status_print(FILE *f, const struct ftd_ebpf_status *st, bool json)
 
 		if (!e->tc_prog_id && !s)
 			continue;
-		snprintf(cells[C_DEV], CELL, "%s", e->name);
-		prog_cell(cells[C_PROG], e->tc_prog_id, e->tc_owner);
-		u64_cell(cells[C_STAMPED], s, e->tc[FTD_TC_STAMPED]);
-		u64_cell(cells[C_NOTP], s, e->tc[FTD_TC_NOT_PARSED]);
-		u64_cell(cells[C_ERRORS], s, e->tc[FTD_TC_ERRORS]);
-		if (s && samples) {
-			ftu_duration_format(e->tc[FTD_TC_DELAY_SUM_NS] / samples, cells[C_MEAN], CELL);
-			ftu_duration_format(e->tc[FTD_TC_DELAY_MAX_NS], cells[C_MAX], CELL);
-		} else {
-			strcpy(cells[C_MEAN], "-");
-			strcpy(cells[C_MAX], "-");
-		}
-		u64_cell(cells[C_NEG], s, e->tc[FTD_TC_DELAY_NEGATIVE]);
-		ftu_table_add(&t, row);
-		shown++;
+		ftu_print_row(&p);
+		ftu_print_object_begin(&p, NULL);
+		print_iface(&p, e, e->tc_prog_id, e->tc_owner, C_PROG);
+		/* JSON: the raw counters; text: the first three, then the delays */
+		print_counters(&p, s, e->tc, ftd_tc_counter_names, __FTD_TC_NR, C_MEAN - C_STAMPED,
+			       C_STAMPED);
+		ftu_print_cell(&p, C_MEAN);
+		ftu_print_duration_opt(&p, s && samples, "delay_mean_ns", "%s",
+				       samples ? e->tc[FTD_TC_DELAY_SUM_NS] / samples : 0);
+		ftu_print_cell(&p, C_MAX);
+		ftu_print_duration_opt(&p, s && samples, NULL, "%s", e->tc[FTD_TC_DELAY_MAX_NS]);
+		ftu_print_cell(&p, C_NEG);
+		ftu_print_u64_opt(&p, s, NULL, "%" PRIu64, e->tc[FTD_TC_DELAY_NEGATIVE]);
+		ftu_print_object_end(&p);
 	}
-	if (shown)
-		ftu_table_print(&t, f);
-	else
-		fputs("no TC egress program on any interface of this namespace (ftctl tc attach DEV)\n",
-		      f);
-	ftu_table_free(&t);
-	footer(f, st);
+	ftu_print_table_end(&p, "no TC egress program on any interface of this namespace "
+				"(ftctl tc attach DEV)");
+	if (!json)
+		print_pins(&p, st);
+	ftu_print_object_end(&p);
+	ftu_print_done(&p);
 }
 
 /* ---------------------------------------------------------------- commands */

@@ -13,126 +13,72 @@
 #include <string.h>
 
 #include "common/duration.h"
-#include "common/json.h"
 #include "common/keyid.h"
 #include "common/names.h"
 #include "common/nl.h"
+#include "common/print.h"
 #include "common/query.h"
-#include "common/table.h"
 
-static void show_json(FILE *f, const struct ftu_config *cfg,
-		      const struct ftu_node *nodes, size_t n)
-{
-	char buf[FTU_ADDR_BUFSZ];
-	struct ftu_json j;
-
-	ftu_json_init(&j, f);
-	ftu_json_object_begin(&j);
-	ftu_json_kv_u64(&j, "cluster", cfg->cluster);
-	ftu_json_key(&j, "node");
-	if (FTU_HAS(cfg, FTDETECT_A_LOCAL_NODE) && cfg->node != FTD_NODE_NONE)
-		ftu_json_u64(&j, cfg->node);
-	else
-		ftu_json_null(&j);
-	ftu_json_kv_u64(&j, "port", cfg->port);
-	ftu_json_kv_u64(&j, "period_ns", cfg->period_ns);
-	ftu_json_kv_u64(&j, "timeout_ns", cfg->timeout_ns);
-	if (FTU_HAS(cfg, FTDETECT_A_OBSERVERS))
-		ftu_json_kv_u64(&j, "observers", cfg->observers);
-	if (FTU_HAS(cfg, FTDETECT_A_QUORUM))
-		ftu_json_kv_u64(&j, "quorum", cfg->quorum);
-	if (FTU_HAS(cfg, FTDETECT_A_RDMA_RAILS)) {
-		ftu_json_key(&j, "rdma_rails");
-		ftu_json_array_begin(&j);
-		for (unsigned int r = 0; r < FTD_MAX_RAILS; r++)
-			if (cfg->rdma_rails & (1U << r))
-				ftu_json_u64(&j, r);
-		ftu_json_array_end(&j);
-	}
-	ftu_json_kv_bool(&j, "up", cfg->up);
-	ftu_json_kv_u64(&j, "incarnation", cfg->incarnation);
-	ftu_json_key_ids(&j, cfg);
-	ftu_json_key(&j, "nodes");
-	ftu_json_array_begin(&j);
-	for (size_t i = 0; i < n; i++) {
-		ftu_json_object_begin(&j);
-		ftu_json_kv_u64(&j, "id", nodes[i].id);
-		ftu_json_key(&j, "addresses");
-		ftu_json_array_begin(&j);
-		for (unsigned int r = 0; r < nodes[i].nr_rails; r++)
-			ftu_json_string(&j, ftu_addr_format(&nodes[i].rails[r].addr, buf, sizeof(buf)));
-		ftu_json_array_end(&j);
-		ftu_json_object_end(&j);
-	}
-	ftu_json_array_end(&j);
-	ftu_json_object_end(&j);
-	fputc('\n', f);
-}
-
-static void show_text(FILE *f, const struct ftu_config *cfg,
-		      const struct ftu_node *nodes, size_t n)
+static void show_nodes(struct ftu_print *p, const struct ftu_node *nodes, size_t n)
 {
 	static const struct ftu_column cols[] = { { "ID", false }, { "ADDRESSES", false } };
-	char a[FTU_DURATION_BUFSZ], b[FTU_DURATION_BUFSZ];
-	struct ftu_table t;
+	char buf[FTU_ADDR_BUFSZ];
 
-	fprintf(f, "cluster      %" PRIu32 "\n", cfg->cluster);
-	if (FTU_HAS(cfg, FTDETECT_A_LOCAL_NODE) && cfg->node != FTD_NODE_NONE)
-		fprintf(f, "node         %" PRIu32 "\n", cfg->node);
-	else
-		fprintf(f, "node         (not set)\n");
-	fprintf(f, "port         %u\n", cfg->port);
-	fprintf(f, "period       %s\n", ftu_duration_format(cfg->period_ns, a, sizeof(a)));
-	fprintf(f, "timeout      %s\n", ftu_duration_format(cfg->timeout_ns, b, sizeof(b)));
-	if (FTU_HAS(cfg, FTDETECT_A_OBSERVERS))
-		fprintf(f, "observers    %u\n", cfg->observers);
-	if (FTU_HAS(cfg, FTDETECT_A_QUORUM))
-		fprintf(f, "quorum       %u\n", cfg->quorum);
-	if (FTU_HAS(cfg, FTDETECT_A_RDMA_RAILS) && cfg->rdma_rails) {
-		char rails[FTU_RAILS_BUFSZ];
-
-		fprintf(f, "rdma rails   %s (heartbeats over RDMA)\n",
-			ftu_rails_format(cfg->rdma_rails, rails, sizeof(rails)));
-	}
-	fprintf(f, "state        %s\n", cfg->up ? "up" : "down");
-	fprintf(f, "incarnation  %" PRIu32 "\n", cfg->incarnation);
-	if (FTU_HAS(cfg, FTDETECT_A_KEY_ID)) {
-		char id[FTU_KEYID_BUFSZ];
-
-		fprintf(f, "key          %s%s\n", ftu_key_id_format(cfg->key_id, id),
-			strcmp(id, "none") ? "" : " (frames are not authenticated)");
-		for (unsigned int i = 0; i < cfg->n_accepted_ids; i++)
-			fprintf(f, "%s %s\n", i ? "            " : "accepted    ",
-				ftu_key_id_format(cfg->accepted_ids[i], id));
-	}
-	fputc('\n', f);
-
-	ftu_table_init(&t, cols, 2);
+	ftu_print_table_begin(p, "nodes", cols, 2);
 	for (size_t i = 0; i < n; i++) {
-		char id[16], addrs[FTD_MAX_RAILS * (FTU_ADDR_BUFSZ + 1)] = "";
-		const char *cells[2] = { id, addrs };
-		size_t len = 0;
-
-		snprintf(id, sizeof(id), "%" PRIu32, nodes[i].id);
-		for (unsigned int r = 0; r < nodes[i].nr_rails; r++) {
-			char buf[FTU_ADDR_BUFSZ];
-
-			len += (size_t)snprintf(addrs + len, sizeof(addrs) - len, "%s%s", r ? " " : "",
-					ftu_addr_format(&nodes[i].rails[r].addr, buf, sizeof(buf)));
-		}
-		ftu_table_add(&t, cells);
+		ftu_print_row(p);
+		ftu_print_object_begin(p, NULL);
+		ftu_print_u64(p, "id", "%" PRIu64, nodes[i].id);
+		ftu_print_cell(p, 1);
+		ftu_print_array_begin(p, "addresses");
+		for (unsigned int r = 0; r < nodes[i].nr_rails; r++)
+			ftu_print_string(p, NULL, r ? " %s" : "%s",
+					 ftu_addr_format(&nodes[i].rails[r].addr, buf, sizeof(buf)));
+		ftu_print_array_end(p);
+		ftu_print_object_end(p);
 	}
-	ftu_table_print(&t, f);
-	ftu_table_free(&t);
+	ftu_print_table_end(p, NULL);
 }
 
 void ftctl_show_print(FILE *f, const struct ftu_config *cfg,
 		      const struct ftu_node *nodes, size_t n, bool json)
 {
-	if (json)
-		show_json(f, cfg, nodes, n);
+	struct ftu_print p;
+
+	ftu_print_init(&p, f, json);
+	ftu_print_object_begin(&p, NULL);
+	ftu_print_u64(&p, "cluster", "cluster      %" PRIu64 "\n", cfg->cluster);
+	if (FTU_HAS(cfg, FTDETECT_A_LOCAL_NODE) && cfg->node != FTD_NODE_NONE)
+		ftu_print_u64(&p, "node", "node         %" PRIu64 "\n", cfg->node);
 	else
-		show_text(f, cfg, nodes, n);
+		ftu_print_null(&p, "node", "node         (not set)\n");
+	ftu_print_u64(&p, "port", "port         %" PRIu64 "\n", cfg->port);
+	ftu_print_duration(&p, "period_ns", "period       %s\n", cfg->period_ns);
+	ftu_print_duration(&p, "timeout_ns", "timeout      %s\n", cfg->timeout_ns);
+	if (FTU_HAS(cfg, FTDETECT_A_OBSERVERS))
+		ftu_print_u64(&p, "observers", "observers    %" PRIu64 "\n", cfg->observers);
+	if (FTU_HAS(cfg, FTDETECT_A_QUORUM))
+		ftu_print_u64(&p, "quorum", "quorum       %" PRIu64 "\n", cfg->quorum);
+	if (FTU_HAS(cfg, FTDETECT_A_RDMA_RAILS)) {
+		char rails[FTU_RAILS_BUFSZ];
+
+		/* JSON: the rails, none included; text: a line if there are any. */
+		ftu_print_array_begin(&p, "rdma_rails");
+		for (unsigned int r = 0; r < FTD_MAX_RAILS; r++)
+			if (cfg->rdma_rails & (1U << r))
+				ftu_print_u64(&p, NULL, NULL, r);
+		ftu_print_array_end(&p);
+		if (cfg->rdma_rails)
+			ftu_print_text(&p, "rdma rails   %s (heartbeats over RDMA)\n",
+				       ftu_rails_format(cfg->rdma_rails, rails, sizeof(rails)));
+	}
+	ftu_print_bool(&p, "up", "state        %s\n", cfg->up, "up", "down");
+	ftu_print_u64(&p, "incarnation", "incarnation  %" PRIu64 "\n", cfg->incarnation);
+	ftu_print_key_ids(&p, cfg, false);
+	ftu_print_text(&p, "\n");
+	show_nodes(&p, nodes, n);
+	ftu_print_object_end(&p);
+	ftu_print_done(&p);
 }
 
 /* The silence histograms: by whom the death was found, and their attributes. */
@@ -150,94 +96,79 @@ static const struct ftu_latency *latency_of(const struct ftu_stats *st, size_t i
 	return (const struct ftu_latency *)((const char *)st + latencies[i].off);
 }
 
-/* JSON: the buckets as an array (index = bucket, as the uapi), count and sum. */
-static void latency_json(struct ftu_json *j, const char *name, const struct ftu_latency *l)
-{
-	ftu_json_key(j, name);
-	ftu_json_object_begin(j);
-	ftu_json_kv_u64(j, "count", ftu_latency_count(l));
-	ftu_json_kv_u64(j, "sum_ns", l->sum_ns);
-	ftu_json_key(j, "hist");
-	ftu_json_array_begin(j);
-	for (unsigned int b = 0; b < FTD_LATENCY_BUCKETS; b++)
-		ftu_json_u64(j, l->hist[b]);
-	ftu_json_array_end(j);
-	ftu_json_object_end(j);
-}
-
-/* Text: "count, sum S; [lo,hi):n ..." for the buckets that hold something. */
-static void latency_text(FILE *f, const char *name, const struct ftu_latency *l)
+/*
+ * JSON: count, sum and the buckets as an array (index = bucket, as the
+ * uapi); text: "count, sum S, mean M; [lo,hi):n ..." for the buckets that
+ * hold something.
+ */
+static void print_latency(struct ftu_print *p, const char *name, const struct ftu_latency *l)
 {
 	uint64_t count = ftu_latency_count(l);
 	char lo[32], hi[32];
 
-	fprintf(f, "%-18s%" PRIu64, name, count);
+	ftu_print_object_begin(p, name);
+	ftu_print_text(p, "%-18s", name);
+	ftu_print_u64(p, "count", "%" PRIu64, count);
+	ftu_print_duration(p, "sum_ns", count ? ", sum %s" : NULL, l->sum_ns);
 	if (count)
-		fprintf(f, ", sum %s, mean %s;", ftu_duration_format(l->sum_ns, lo, sizeof(lo)),
-			ftu_duration_format(l->sum_ns / count, hi, sizeof(hi)));
+		ftu_print_duration(p, NULL, ", mean %s;", l->sum_ns / count);
+	ftu_print_array_begin(p, "hist");
 	for (unsigned int b = 0; b < FTD_LATENCY_BUCKETS; b++) {
+		ftu_print_u64(p, NULL, NULL, l->hist[b]);
 		if (!l->hist[b])
 			continue;
 		if (b == 0)
-			fprintf(f, " <1us:%" PRIu64, l->hist[b]);
+			ftu_print_text(p, " <1us:%" PRIu64, l->hist[b]);
 		else if (b == FTD_LATENCY_BUCKETS - 1)
-			fprintf(f, " >=%s:%" PRIu64,
-				ftu_duration_format((1ULL << (b - 1)) * 1000, lo, sizeof(lo)),
-				l->hist[b]);
+			ftu_print_text(p, " >=%s:%" PRIu64,
+				       ftu_duration_format((1ULL << (b - 1)) * 1000, lo, sizeof(lo)),
+				       l->hist[b]);
 		else
-			fprintf(f, " [%s,%s):%" PRIu64,
-				ftu_duration_format((1ULL << (b - 1)) * 1000, lo, sizeof(lo)),
-				ftu_duration_format((1ULL << b) * 1000, hi, sizeof(hi)), l->hist[b]);
+			ftu_print_text(p, " [%s,%s):%" PRIu64,
+				       ftu_duration_format((1ULL << (b - 1)) * 1000, lo, sizeof(lo)),
+				       ftu_duration_format((1ULL << b) * 1000, hi, sizeof(hi)),
+				       l->hist[b]);
 	}
-	fputc('\n', f);
+	ftu_print_array_end(p);
+	ftu_print_object_end(p);
+	ftu_print_text(p, "\n");
 }
 
 void ftctl_stats_print(FILE *f, const struct ftu_stats *st, bool json)
 {
-	struct ftu_json j;
+	struct ftu_print p;
 
-	if (json) {
-		ftu_json_init(&j, f);
-		ftu_json_object_begin(&j);
-#define X(attr, name, kind) \
-		if (FTU_HAS(st, FTDETECT_A_STATS_##attr)) \
-			ftu_json_kv_u64(&j, #name, st->name);
-		FTDETECT_STATS_U64(X)
-#undef X
-		if (FTU_HAS(st, FTDETECT_A_STATS_EVENTS_BY_TYPE)) {
-			/* Every type this build names, 0 included: scripts need no default. */
-			ftu_json_key(&j, "events_by_type");
-			ftu_json_object_begin(&j);
-			for (unsigned int t = 1; t < __FTD_EV_MAX; t++)
-				if (ftu_event_name(t))
-					ftu_json_kv_u64(&j, ftu_event_name(t),
-							st->events_by_type[t]);
-			ftu_json_object_end(&j);
-		}
-		for (size_t i = 0; i < sizeof(latencies) / sizeof(latencies[0]); i++)
-			if (FTU_HAS(st, latencies[i].hist))
-				latency_json(&j, latencies[i].name, latency_of(st, i));
-		ftu_json_object_end(&j);
-		fputc('\n', f);
-		return;
+	ftu_print_init(&p, f, json);
+	ftu_print_object_begin(&p, NULL);
+#define X(attr, name, kind)							\
+	if (FTU_HAS(st, FTDETECT_A_STATS_##attr)) {				\
+		ftu_print_text(&p, "%-18s", #name);				\
+		ftu_print_u64(&p, #name, "%" PRIu64 "\n", st->name);		\
 	}
-#define X(attr, name, kind) \
-	if (FTU_HAS(st, FTDETECT_A_STATS_##attr)) \
-		fprintf(f, "%-18s%" PRIu64 "\n", #name, st->name);
 	FTDETECT_STATS_U64(X)
 #undef X
 	if (FTU_HAS(st, FTDETECT_A_STATS_EVENTS_BY_TYPE)) {
-		/* Compact: the types that happened. */
-		fprintf(f, "%-18s", "events_by_type");
-		for (unsigned int t = 1, sep = 0; t < __FTD_EV_MAX; t++)
-			if (st->events_by_type[t] && ftu_event_name(t))
-				fprintf(f, "%s%s=%" PRIu64, sep++ ? " " : "", ftu_event_name(t),
-					st->events_by_type[t]);
-		fputc('\n', f);
+		/* JSON: every type this build names, 0 included (scripts need no default); text: those that happened. */
+		ftu_print_object_begin(&p, "events_by_type");
+		ftu_print_text(&p, "%-18s", "events_by_type");
+		for (unsigned int t = 1, sep = 0; t < __FTD_EV_MAX; t++) {
+			const char *name = ftu_event_name(t);
+
+			if (!name)
+				continue;
+			ftu_print_u64(&p, name, NULL, st->events_by_type[t]);
+			if (st->events_by_type[t])
+				ftu_print_text(&p, "%s%s=%" PRIu64, sep++ ? " " : "", name,
+					       st->events_by_type[t]);
+		}
+		ftu_print_object_end(&p);
+		ftu_print_text(&p, "\n");
 	}
 	for (size_t i = 0; i < sizeof(latencies) / sizeof(latencies[0]); i++)
 		if (FTU_HAS(st, latencies[i].hist))
-			latency_text(f, latencies[i].name, latency_of(st, i));
+			print_latency(&p, latencies[i].name, latency_of(st, i));
+	ftu_print_object_end(&p);
+	ftu_print_done(&p);
 }
 
 int ftctl_show(bool json)

@@ -13,10 +13,9 @@
 #include <time.h>
 
 #include "common/duration.h"
-#include "common/json.h"
+#include "common/print.h"
 #include "common/keyid.h"
 #include "common/names.h"
-#include "common/table.h"
 
 /* STAMP last: left out (ncols - 1) when no rail reports its source. */
 enum { C_ID, C_ADDR, C_STATE, C_HEARD, C_IAT, C_JITTER, C_LOST, C_RX, C_STAMP, NCOLS };
@@ -32,8 +31,6 @@ static const struct ftu_column columns[NCOLS] = {
 	[C_RX] = { "RX", true },
 	[C_STAMP] = { "STAMP", false },
 };
-
-#define CELL 64
 
 static const char *state_name(uint8_t state, char *buf, size_t len)
 {
@@ -53,22 +50,6 @@ static const char *state_name(uint8_t state, char *buf, size_t len)
 bool ftstat_node_bad_key(const struct ftu_node *n)
 {
 	return FTU_HAS(n, FTDETECT_A_NODE_BADMAC_AGE_NS);
-}
-
-static void duration_cell(char *cell, bool present, uint64_t ns)
-{
-	if (present)
-		ftu_duration_format(ns, cell, CELL);
-	else
-		strcpy(cell, "-");
-}
-
-static void u64_cell(char *cell, bool present, uint64_t v)
-{
-	if (present)
-		snprintf(cell, CELL, "%" PRIu64, v);
-	else
-		strcpy(cell, "-");
 }
 
 static const char *stamp_name(uint8_t source, char *buf, size_t len)
@@ -104,14 +85,15 @@ static const char *node_stamp(const struct ftu_node *n, char *buf, size_t len)
 	return s ? s : "-";
 }
 
-static void rail_stamp_cell(char *cell, const struct ftu_rail *r)
+/* A rail's source ("xdp"), or "-" before any arrival; text only. */
+static void rail_stamp(struct ftu_print *p, const struct ftu_rail *r)
 {
 	char tmp[8];
 
 	if (!FTU_HAS(r, FTDETECT_A_ADDR_STAMP) || r->stamp == FTD_STAMP_NONE)
-		strcpy(cell, "-");
+		ftu_print_text(p, "-");
 	else
-		snprintf(cell, CELL, "%s", stamp_name(r->stamp, tmp, sizeof(tmp)));
+		ftu_print_text(p, "%s", stamp_name(r->stamp, tmp, sizeof(tmp)));
 }
 
 static bool any_stamp(const struct ftu_node *nodes, size_t n)
@@ -123,50 +105,144 @@ static bool any_stamp(const struct ftu_node *nodes, size_t n)
 	return false;
 }
 
-static void add_node_row(struct ftu_table *t, const struct ftu_node *n)
+/* JSON: a rail's driver-to-module delay; text shows it in ftstat -d. */
+static void rail_delay(struct ftu_print *p, const struct ftu_delay *d)
 {
-	char cells[NCOLS][CELL], addr[FTU_ADDR_BUFSZ], st[8];
-	const char *row[NCOLS];
-	/* An inter-arrival time needs two arrivals; before that it reads 0. */
-	bool iat = n->rx >= 2;
-
-	for (int c = 0; c < NCOLS; c++)
-		row[c] = cells[c];
-	snprintf(cells[C_ID], CELL, "%" PRIu32, n->id);
-	if (!n->nr_rails)
-		strcpy(cells[C_ADDR], "-");
-	else if (n->nr_rails == 1)
-		snprintf(cells[C_ADDR], CELL, "%s",
-			 ftu_addr_format(&n->rails[0].addr, addr, sizeof(addr)));
-	else
-		snprintf(cells[C_ADDR], CELL, "%s (+%u)",
-			 ftu_addr_format(&n->rails[0].addr, addr, sizeof(addr)), n->nr_rails - 1);
-	snprintf(cells[C_STATE], CELL, "%s%s", FTU_HAS(n, FTDETECT_A_NODE_STATE) ?
-		 state_name(n->state, st, sizeof(st)) : "-", ftstat_node_bad_key(n) ? " (bad key)" : "");
-	duration_cell(cells[C_HEARD], FTU_HAS(n, FTDETECT_A_NODE_AGE_NS), n->age_ns);
-	duration_cell(cells[C_IAT], iat && FTU_HAS(n, FTDETECT_A_NODE_IAT_MEAN_NS), n->iat_mean_ns);
-	duration_cell(cells[C_JITTER], iat && FTU_HAS(n, FTDETECT_A_NODE_IAT_JITTER_NS),
-		      n->iat_jitter_ns);
-	u64_cell(cells[C_LOST], FTU_HAS(n, FTDETECT_A_NODE_LOST), n->lost);
-	u64_cell(cells[C_RX], FTU_HAS(n, FTDETECT_A_NODE_RX), n->rx);
-	snprintf(cells[C_STAMP], CELL, "%s", node_stamp(n, st, sizeof(st)));
-	ftu_table_add(t, row);
+	ftu_print_object_begin(p, "driver_delay");
+	ftu_print_u64_opt(p, FTU_HAS(d, FTDETECT_A_DELAY_SAMPLES), "samples", NULL, d->samples);
+	ftu_print_u64_opt(p, FTU_HAS(d, FTDETECT_A_DELAY_MIN_NS), "min_ns", NULL, d->min_ns);
+	ftu_print_u64_opt(p, FTU_HAS(d, FTDETECT_A_DELAY_MEAN_NS), "mean_ns", NULL, d->mean_ns);
+	ftu_print_u64_opt(p, FTU_HAS(d, FTDETECT_A_DELAY_MAX_NS), "max_ns", NULL, d->max_ns);
+	if (FTU_HAS(d, FTDETECT_A_DELAY_HIST)) {
+		ftu_print_array_begin(p, "hist");
+		for (unsigned int b = 0; b < FTD_DELAY_BUCKETS; b++)
+			ftu_print_u64(p, NULL, NULL, d->hist[b]);
+		ftu_print_array_end(p);
+	}
+	ftu_print_object_end(p);
 }
 
-static void add_rail_row(struct ftu_table *t, const struct ftu_rail *r, unsigned int idx)
+/* JSON: the RDMA port behind a rail; text prints the local node's (print_rdma). */
+static void rail_rdma(struct ftu_print *p, const struct ftu_rail *r)
 {
-	char cells[NCOLS][CELL] = { { 0 } }, addr[FTU_ADDR_BUFSZ];
-	const char *row[NCOLS];
+	char st[8];
 
-	for (int c = 0; c < NCOLS; c++)
-		row[c] = cells[c];
-	snprintf(cells[C_ADDR], CELL, "  rail %u: %s", idx,
-		 ftu_addr_format(&r->addr, addr, sizeof(addr)));
-	duration_cell(cells[C_HEARD], FTU_HAS(r, FTDETECT_A_ADDR_AGE_NS), r->age_ns);
-	u64_cell(cells[C_LOST], FTU_HAS(r, FTDETECT_A_ADDR_LOST), r->lost);
-	u64_cell(cells[C_RX], FTU_HAS(r, FTDETECT_A_ADDR_RX), r->rx);
-	rail_stamp_cell(cells[C_STAMP], r);
-	ftu_table_add(t, row);
+	ftu_print_object_begin(p, "rdma");
+	ftu_print_string(p, "device", NULL, r->rdma.device);
+	ftu_print_u64(p, "port", NULL, r->rdma.port);
+	ftu_print_string(p, "port_state", NULL,
+			 ftstat_rdma_state_name(r->rdma.state, st, sizeof(st)));
+	ftu_print_string(p, "heartbeats", NULL, r->rdma.heartbeats ? "rdma" : "udp");
+	if (r->rdma.heartbeats)
+		ftu_print_u64(p, "qpn", NULL, r->rdma.qpn);
+	ftu_print_object_end(p);
+}
+
+/* A rail: JSON always, text a row under its node's (shown: ftstat -r). */
+static void print_rail(struct ftu_print *p, const struct ftu_rail *r, unsigned int idx,
+		       bool shown)
+{
+	char addr[FTU_ADDR_BUFSZ], st[8];
+
+	ftu_print_row_if(p, shown);
+	ftu_print_object_begin(p, NULL);
+	ftu_print_cell(p, C_ADDR);
+	ftu_print_u64(p, "rail", "  rail %" PRIu64 ": ", idx);
+	ftu_print_string(p, "address", "%s", ftu_addr_format(&r->addr, addr, sizeof(addr)));
+	ftu_print_cell(p, C_HEARD);
+	ftu_print_duration_opt(p, FTU_HAS(r, FTDETECT_A_ADDR_AGE_NS), "age_ns", "%s", r->age_ns);
+	ftu_print_cell(p, C_LOST);
+	ftu_print_u64_opt(p, FTU_HAS(r, FTDETECT_A_ADDR_LOST), "lost", "%" PRIu64, r->lost);
+	ftu_print_cell(p, C_RX);
+	ftu_print_u64_opt(p, FTU_HAS(r, FTDETECT_A_ADDR_RX), "rx", "%" PRIu64, r->rx);
+	ftu_print_cell(p, C_STAMP);
+	rail_stamp(p, r);
+	if (FTU_HAS(r, FTDETECT_A_ADDR_STAMP))
+		ftu_print_string(p, "stamp", NULL, stamp_name(r->stamp, st, sizeof(st)));
+	if (FTU_HAS(r, FTDETECT_A_ADDR_DELAY))
+		rail_delay(p, &r->delay);
+	if (FTU_HAS(r, FTDETECT_A_ADDR_RDMA))
+		rail_rdma(p, r);
+	ftu_print_object_end(p);
+}
+
+/*
+ * A node: a row of the text table, or a JSON object with every counter
+ * the module reported, its rails included. The text shows an
+ * inter-arrival time only after two arrivals (before, it reads 0).
+ */
+static void print_node(struct ftu_print *p, const struct ftu_node *n, bool rails)
+{
+	bool iat = n->rx >= 2;
+	char addr[FTU_ADDR_BUFSZ], st[8];
+
+	ftu_print_row(p);
+	ftu_print_object_begin(p, NULL);
+	ftu_print_u64(p, "id", "%" PRIu64, n->id);
+	ftu_print_cell(p, C_ADDR);
+	if (n->nr_rails)
+		ftu_print_string(p, "address", "%s",
+				 ftu_addr_format(&n->rails[0].addr, addr, sizeof(addr)));
+	if (n->nr_rails > 1)
+		ftu_print_text(p, " (+%u)", n->nr_rails - 1);
+	else if (!n->nr_rails)
+		ftu_print_text(p, "-");
+	ftu_print_array_begin(p, "addresses");
+	for (unsigned int r = 0; r < n->nr_rails; r++)
+		ftu_print_string(p, NULL, NULL, ftu_addr_format(&n->rails[r].addr, addr, sizeof(addr)));
+	ftu_print_array_end(p);
+	ftu_print_cell(p, C_STATE);
+	if (FTU_HAS(n, FTDETECT_A_NODE_STATE))
+		ftu_print_string(p, "state", "%s", state_name(n->state, st, sizeof(st)));
+	else
+		ftu_print_text(p, "-");
+	if (ftstat_node_bad_key(n))
+		ftu_print_text(p, " (bad key)");
+	ftu_print_u64_opt(p, FTU_HAS(n, FTDETECT_A_NODE_INCARNATION), "incarnation", NULL,
+			  n->incarnation);
+	ftu_print_cell(p, C_HEARD);
+	ftu_print_duration_opt(p, FTU_HAS(n, FTDETECT_A_NODE_AGE_NS), "age_ns", "%s", n->age_ns);
+	ftu_print_u64_opt(p, FTU_HAS(n, FTDETECT_A_NODE_IAT_MEAN_NS), "iat_mean_ns", NULL,
+			  n->iat_mean_ns);
+	ftu_print_u64_opt(p, FTU_HAS(n, FTDETECT_A_NODE_IAT_JITTER_NS), "iat_jitter_ns", NULL,
+			  n->iat_jitter_ns);
+	ftu_print_cell(p, C_IAT);
+	ftu_print_duration_opt(p, iat && FTU_HAS(n, FTDETECT_A_NODE_IAT_MEAN_NS), NULL, "%s",
+			       n->iat_mean_ns);
+	ftu_print_cell(p, C_JITTER);
+	ftu_print_duration_opt(p, iat && FTU_HAS(n, FTDETECT_A_NODE_IAT_JITTER_NS), NULL, "%s",
+			       n->iat_jitter_ns);
+	ftu_print_u64_opt(p, FTU_HAS(n, FTDETECT_A_NODE_IAT_MAX_NS), "iat_max_ns", NULL,
+			  n->iat_max_ns);
+	ftu_print_cell(p, C_LOST);
+	ftu_print_u64_opt(p, FTU_HAS(n, FTDETECT_A_NODE_LOST), "lost", "%" PRIu64, n->lost);
+	ftu_print_cell(p, C_RX);
+	ftu_print_u64_opt(p, FTU_HAS(n, FTDETECT_A_NODE_RX), "rx", "%" PRIu64, n->rx);
+	ftu_print_cell(p, C_STAMP);
+	ftu_print_text(p, "%s", node_stamp(n, st, sizeof(st)));
+	ftu_print_u64_opt(p, FTU_HAS(n, FTDETECT_A_NODE_TX), "tx", NULL, n->tx);
+	ftu_print_u64_opt(p, FTU_HAS(n, FTDETECT_A_NODE_PROVEN), "proven_incarnation", NULL,
+			  n->proven);
+	ftu_print_u64_opt(p, FTU_HAS(n, FTDETECT_A_NODE_RX_BADMAC), "rx_badmac", NULL, n->rx_badmac);
+	ftu_print_u64_opt(p, FTU_HAS(n, FTDETECT_A_NODE_RX_STALE), "rx_stale", NULL, n->rx_stale);
+	ftu_print_u64_opt(p, FTU_HAS(n, FTDETECT_A_NODE_RX_REPLAY), "rx_replay", NULL, n->rx_replay);
+	ftu_print_u64_opt(p, FTU_HAS(n, FTDETECT_A_NODE_RX_UNPROVEN), "rx_unproven", NULL,
+			  n->rx_unproven);
+	ftu_print_u64_opt(p, FTU_HAS(n, FTDETECT_A_NODE_SLOW_NS), "slow_ns", NULL, n->slow_ns);
+	if (FTU_HAS(n, FTDETECT_A_NODE_KEY_ID)) {
+		char id[FTU_KEYID_BUFSZ];
+
+		ftu_print_string(p, "key_id", NULL, ftu_key_id_format(n->key_id, id));
+	}
+	if (FTU_HAS(n, FTDETECT_A_NODE_BADMAC_AGE_NS)) {
+		ftu_print_u64(p, "badmac_age_ns", NULL, n->badmac_age_ns);
+		ftu_print_bool(p, "bad_key", NULL, ftstat_node_bad_key(n), NULL, NULL);
+	}
+	ftu_print_array_begin(p, "rails");
+	for (unsigned int r = 0; r < n->nr_rails; r++)
+		print_rail(p, &n->rails[r], r, rails && n->nr_rails > 1);
+	ftu_print_array_end(p);
+	ftu_print_object_end(p);
 }
 
 const char *ftstat_rdma_state_name(uint8_t state, char *buf, size_t len)
@@ -183,11 +259,11 @@ const char *ftstat_rdma_state_name(uint8_t state, char *buf, size_t len)
 }
 
 /*
- * "rdma: rail 1 (198.51.100.2) rxe0 port 1 active, heartbeats over udp" (or
- * "over rdma, queue pair 17"):
- * the RDMA ports behind the local node's rails, one line each.
+ * Text: "rdma: rail 1 (198.51.100.2) rxe0 port 1 active, heartbeats over
+ * udp" (or "over rdma, queue pair 17"): the RDMA ports behind the local
+ * node's rails, a line each (JSON has them in each rail's "rdma").
  */
-static void print_rdma(FILE *f, const struct ftu_node *nodes, size_t n)
+static void print_rdma(struct ftu_print *p, const struct ftu_node *nodes, size_t n)
 {
 	char addr[FTU_ADDR_BUFSZ], st[8];
 
@@ -199,42 +275,42 @@ static void print_rdma(FILE *f, const struct ftu_node *nodes, size_t n)
 
 			if (!FTU_HAS(rl, FTDETECT_A_ADDR_RDMA))
 				continue;
-			fprintf(f, "rdma: rail %u (%s) %s port %" PRIu32 " %s, heartbeats over ",
-				r, ftu_addr_format(&rl->addr, addr, sizeof(addr)), rl->rdma.device,
-				rl->rdma.port, ftstat_rdma_state_name(rl->rdma.state, st, sizeof(st)));
+			ftu_print_text(p, "rdma: rail %u (%s) %s port %" PRIu32 " %s, heartbeats over ",
+				       r, ftu_addr_format(&rl->addr, addr, sizeof(addr)),
+				       rl->rdma.device, rl->rdma.port,
+				       ftstat_rdma_state_name(rl->rdma.state, st, sizeof(st)));
 			if (!rl->rdma.heartbeats)
-				fputs("udp\n", f);
+				ftu_print_text(p, "udp\n");
 			else if (rl->rdma.qpn)
-				fprintf(f, "rdma, queue pair %" PRIu32 "\n", rl->rdma.qpn);
+				ftu_print_text(p, "rdma, queue pair %" PRIu32 "\n", rl->rdma.qpn);
 			else
-				fputs("rdma, no queue pair yet (see the kernel log)\n", f);
+				ftu_print_text(p, "rdma, no queue pair yet (see the kernel log)\n");
 		}
 	}
 }
 
-static void print_instance(FILE *f, const struct ftu_config *cfg)
+/*
+ * The instance: JSON's first members; text a line under the table
+ * ("cluster 42, local node 1, period 10ms, timeout 50ms, up (incarnation 7)").
+ */
+static void print_instance(struct ftu_print *p, const struct ftu_config *cfg)
 {
-	char p[FTU_DURATION_BUFSZ], t[FTU_DURATION_BUFSZ];
-
-	fprintf(f, "cluster %" PRIu32 ", ", cfg->cluster);
+	ftu_print_u64(p, "cluster", "cluster %" PRIu64 ", ", cfg->cluster);
 	if (FTU_HAS(cfg, FTDETECT_A_LOCAL_NODE) && cfg->node != FTD_NODE_NONE)
-		fprintf(f, "local node %" PRIu32 ", ", cfg->node);
+		ftu_print_u64(p, "node", "local node %" PRIu64 ", ", cfg->node);
 	else
-		fputs("local node not set, ", f);
-	fprintf(f, "period %s, timeout %s, ", ftu_duration_format(cfg->period_ns, p, sizeof(p)),
-		ftu_duration_format(cfg->timeout_ns, t, sizeof(t)));
-	if (FTU_HAS(cfg, FTDETECT_A_KEY_ID)) {
-		char id[FTU_KEYID_BUFSZ];
-
-		fprintf(f, "key %s", ftu_key_id_format(cfg->key_id, id));
-		if (cfg->n_accepted_ids)
-			fprintf(f, " (+%u accepted)", cfg->n_accepted_ids);
-		fputs(", ", f);
-	}
+		ftu_print_null(p, "node", "local node not set, ");
+	ftu_print_u64(p, "port", NULL, cfg->port);
+	ftu_print_duration(p, "period_ns", "period %s, ", cfg->period_ns);
+	ftu_print_duration(p, "timeout_ns", "timeout %s, ", cfg->timeout_ns);
+	/* JSON's order is the other tools' (ftctl show -j): up before the key. */
+	ftu_print_bool(p, "up", NULL, cfg->up, NULL, NULL);
+	ftu_print_u64(p, "incarnation", NULL, cfg->incarnation);
+	ftu_print_key_ids(p, cfg, true);
 	if (cfg->up)
-		fprintf(f, "up (incarnation %" PRIu32 ")\n", cfg->incarnation);
+		ftu_print_text(p, "up (incarnation %" PRIu32 ")\n", cfg->incarnation);
 	else
-		fputs("down\n", f);
+		ftu_print_text(p, "down\n");
 }
 
 /* Ours, or not known to be another's (the name needs privileges). */
@@ -243,60 +319,94 @@ static bool shown_prog(uint32_t id, enum ftd_owner o)
 	return id && o != FTD_OWNER_OTHER;
 }
 
-/* "xdp: n1r0 native, n2r0 generic; tc egress: n1r0", if anything is attached. */
-static void print_ebpf(FILE *f, const struct ftd_ebpf_status *eb)
+/*
+ * The programs attached: JSON "ebpf" with both lists (empty included);
+ * text "xdp: n1r0 native, n2r0 generic; tc egress: n1r0", if anything is.
+ */
+static void print_ebpf(struct ftu_print *p, const struct ftd_ebpf_status *eb)
 {
 	const char *sep = "xdp: ";
 	bool any = false;
 
 	if (!eb)
 		return;
+	ftu_print_object_begin(p, "ebpf");
+	ftu_print_array_begin(p, "xdp");
 	for (size_t i = 0; i < eb->nr_ifaces; i++) {
 		const struct ftd_ebpf_iface *e = &eb->ifaces[i];
 
 		if (!shown_prog(e->xdp_prog_id, e->xdp_owner))
 			continue;
-		fprintf(f, "%s%s %s", sep, e->name, ftd_xdp_attach_name(e->xdp_mode));
+		ftu_print_object_begin(p, NULL);
+		ftu_print_text(p, "%s", sep);
+		ftu_print_string(p, "ifname", "%s", e->name);
+		ftu_print_string(p, "mode", " %s", ftd_xdp_attach_name(e->xdp_mode));
+		ftu_print_u64(p, "prog_id", NULL, e->xdp_prog_id);
+		ftu_print_object_end(p);
 		sep = ", ";
 		any = true;
 	}
+	ftu_print_array_end(p);
 	sep = any ? "; tc egress: " : "tc egress: ";
+	ftu_print_array_begin(p, "tc_egress");
 	for (size_t i = 0; i < eb->nr_ifaces; i++) {
 		const struct ftd_ebpf_iface *e = &eb->ifaces[i];
 
 		if (!shown_prog(e->tc_prog_id, e->tc_owner))
 			continue;
-		fprintf(f, "%s%s", sep, e->name);
+		ftu_print_object_begin(p, NULL);
+		ftu_print_text(p, "%s", sep);
+		ftu_print_string(p, "ifname", "%s", e->name);
+		ftu_print_u64(p, "prog_id", NULL, e->tc_prog_id);
+		ftu_print_object_end(p);
 		sep = ", ";
 		any = true;
 	}
+	ftu_print_array_end(p);
+	ftu_print_object_end(p);
 	if (any)
-		fputc('\n', f);
+		ftu_print_text(p, "\n");
+}
+
+/*
+ * ftstat and ftstat -j. JSON opens with the instance; text puts it under
+ * the table, where the eye ends.
+ */
+static void print_nodes(FILE *f, bool json, const struct ftu_config *cfg,
+			const struct ftu_node *nodes, size_t n, bool rails,
+			const struct ftd_ebpf_status *eb)
+{
+	struct ftu_print p;
+
+	ftu_print_init(&p, f, json);
+	ftu_print_object_begin(&p, NULL);
+	if (json)
+		print_instance(&p, cfg);
+	ftu_print_table_begin(&p, "nodes", columns, any_stamp(nodes, n) ? NCOLS : NCOLS - 1);
+	for (size_t i = 0; i < n; i++)
+		print_node(&p, &nodes[i], rails);
+	ftu_print_table_end(&p, "no nodes (configure them with 'ftctl apply')");
+	if (!json)
+		print_instance(&p, cfg);
+	if (rails)
+		print_rdma(&p, nodes, n);
+	print_ebpf(&p, eb);
+	ftu_print_object_end(&p);
+	ftu_print_done(&p);
 }
 
 void ftstat_print_nodes(FILE *f, const struct ftu_config *cfg,
 			const struct ftu_node *nodes, size_t n, bool rails,
 			const struct ftd_ebpf_status *eb)
 {
-	struct ftu_table t;
+	print_nodes(f, false, cfg, nodes, n, rails, eb);
+}
 
-	if (!n) {
-		fputs("no nodes (configure them with 'ftctl apply')\n", f);
-	} else {
-		ftu_table_init(&t, columns, any_stamp(nodes, n) ? NCOLS : NCOLS - 1);
-		for (size_t i = 0; i < n; i++) {
-			add_node_row(&t, &nodes[i]);
-			for (unsigned int r = 0; rails && nodes[i].nr_rails > 1 &&
-			     r < nodes[i].nr_rails; r++)
-				add_rail_row(&t, &nodes[i].rails[r], r);
-		}
-		ftu_table_print(&t, f);
-		ftu_table_free(&t);
-	}
-	print_instance(f, cfg);
-	if (rails)
-		print_rdma(f, nodes, n);
-	print_ebpf(f, eb);
+void ftstat_print_nodes_json(FILE *f, const struct ftu_config *cfg,
+			     const struct ftu_node *nodes, size_t n,
+			     const struct ftd_ebpf_status *eb)
+{
+	print_nodes(f, true, cfg, nodes, n, true, eb);
 }
 
 const char *ftstat_delay_bucket_label(unsigned int b, char *buf, size_t len)
@@ -310,6 +420,7 @@ const char *ftstat_delay_bucket_label(unsigned int b, char *buf, size_t len)
 	return buf;
 }
 
+/* ftstat -d: text alone (JSON has the delays in each rail's "driver_delay"). */
 void ftstat_print_delays(FILE *f, const struct ftu_config *cfg,
 			 const struct ftu_node *nodes, size_t n,
 			 const struct ftd_ebpf_status *eb)
@@ -320,223 +431,56 @@ void ftstat_print_delays(FILE *f, const struct ftu_config *cfg,
 		{ "SAMPLES", true }, { "MIN", true }, { "MEAN", true }, { "MAX", true },
 		{ "DRIVER-TO-MODULE DELAY", false },
 	};
-	char cells[DCOLS][CELL], hist[FTD_DELAY_BUCKETS * 32], addr[FTU_ADDR_BUFSZ];
-	const char *row[DCOLS];
-	struct ftu_table t;
-	size_t rows = 0;
+	char addr[FTU_ADDR_BUFSZ], label[24];
+	struct ftu_print p;
 
-	for (int c = 0; c < DCOLS; c++)
-		row[c] = cells[c];
-	row[D_HIST] = hist;
-	ftu_table_init(&t, dcols, DCOLS);
+	ftu_print_init(&p, f, false);
+	ftu_print_table_begin(&p, NULL, dcols, DCOLS);
 	for (size_t i = 0; i < n; i++) {
 		if (nodes[i].state == FTD_NODE_SELF)
 			continue;
 		for (unsigned int r = 0; r < nodes[i].nr_rails; r++) {
 			const struct ftu_rail *rl = &nodes[i].rails[r];
 			const struct ftu_delay *d = &rl->delay;
-			bool has = FTU_HAS(rl, FTDETECT_A_ADDR_DELAY);
-			size_t len = 0;
+			bool has = FTU_HAS(rl, FTDETECT_A_ADDR_DELAY), any = false;
 
-			snprintf(cells[D_ID], CELL, "%" PRIu32, nodes[i].id);
-			snprintf(cells[D_RAIL], CELL, "%u", r);
-			snprintf(cells[D_ADDR], CELL, "%s",
-				 ftu_addr_format(&rl->addr, addr, sizeof(addr)));
-			rail_stamp_cell(cells[D_STAMP], rl);
-			u64_cell(cells[D_SAMPLES], has && FTU_HAS(d, FTDETECT_A_DELAY_SAMPLES),
-				 d->samples);
-			duration_cell(cells[D_MIN], has && FTU_HAS(d, FTDETECT_A_DELAY_MIN_NS), d->min_ns);
-			duration_cell(cells[D_MEAN], has && FTU_HAS(d, FTDETECT_A_DELAY_MEAN_NS),
-				      d->mean_ns);
-			duration_cell(cells[D_MAX], has && FTU_HAS(d, FTDETECT_A_DELAY_MAX_NS), d->max_ns);
-			hist[0] = '\0';
+			ftu_print_row(&p);
+			ftu_print_text(&p, "%" PRIu32, nodes[i].id);
+			ftu_print_cell(&p, D_RAIL);
+			ftu_print_text(&p, "%u", r);
+			ftu_print_cell(&p, D_ADDR);
+			ftu_print_text(&p, "%s", ftu_addr_format(&rl->addr, addr, sizeof(addr)));
+			ftu_print_cell(&p, D_STAMP);
+			rail_stamp(&p, rl);
+			ftu_print_cell(&p, D_SAMPLES);
+			ftu_print_u64_opt(&p, has && FTU_HAS(d, FTDETECT_A_DELAY_SAMPLES), NULL,
+					  "%" PRIu64, d->samples);
+			ftu_print_cell(&p, D_MIN);
+			ftu_print_duration_opt(&p, has && FTU_HAS(d, FTDETECT_A_DELAY_MIN_NS), NULL,
+					       "%s", d->min_ns);
+			ftu_print_cell(&p, D_MEAN);
+			ftu_print_duration_opt(&p, has && FTU_HAS(d, FTDETECT_A_DELAY_MEAN_NS), NULL,
+					       "%s", d->mean_ns);
+			ftu_print_cell(&p, D_MAX);
+			ftu_print_duration_opt(&p, has && FTU_HAS(d, FTDETECT_A_DELAY_MAX_NS), NULL,
+					       "%s", d->max_ns);
+			ftu_print_cell(&p, D_HIST);
 			for (unsigned int b = 0; has && FTU_HAS(d, FTDETECT_A_DELAY_HIST) &&
 			     b < FTD_DELAY_BUCKETS; b++) {
-				char label[24];
-
 				if (!d->hist[b])
 					continue;
-				len += (size_t)snprintf(hist + len, sizeof(hist) - len, "%s%s:%" PRIu64,
-							len ? " " : "",
-							ftstat_delay_bucket_label(b, label, sizeof(label)),
-							d->hist[b]);
-				if (len >= sizeof(hist))
-					break;
+				ftu_print_text(&p, "%s%s:%" PRIu64, any ? " " : "",
+					       ftstat_delay_bucket_label(b, label, sizeof(label)),
+					       d->hist[b]);
+				any = true;
 			}
-			if (!hist[0])
-				strcpy(hist, "-");
-			ftu_table_add(&t, row);
-			rows++;
+			if (!any)
+				ftu_print_text(&p, "-");
 		}
 	}
-	if (rows)
-		ftu_table_print(&t, f);
-	else
-		fputs("no peers (configure them with 'ftctl apply')\n", f);
-	ftu_table_free(&t);
-	print_instance(f, cfg);
-	print_ebpf(f, eb);
-}
-
-static void kv_u64_if(struct ftu_json *j, bool present, const char *key, uint64_t v)
-{
-	if (present)
-		ftu_json_kv_u64(j, key, v);
-}
-
-static void delay_json(struct ftu_json *j, const struct ftu_delay *d)
-{
-	ftu_json_key(j, "driver_delay");
-	ftu_json_object_begin(j);
-	kv_u64_if(j, FTU_HAS(d, FTDETECT_A_DELAY_SAMPLES), "samples", d->samples);
-	kv_u64_if(j, FTU_HAS(d, FTDETECT_A_DELAY_MIN_NS), "min_ns", d->min_ns);
-	kv_u64_if(j, FTU_HAS(d, FTDETECT_A_DELAY_MEAN_NS), "mean_ns", d->mean_ns);
-	kv_u64_if(j, FTU_HAS(d, FTDETECT_A_DELAY_MAX_NS), "max_ns", d->max_ns);
-	if (FTU_HAS(d, FTDETECT_A_DELAY_HIST)) {
-		ftu_json_key(j, "hist");
-		ftu_json_array_begin(j);
-		for (unsigned int b = 0; b < FTD_DELAY_BUCKETS; b++)
-			ftu_json_u64(j, d->hist[b]);
-		ftu_json_array_end(j);
-	}
-	ftu_json_object_end(j);
-}
-
-static void ebpf_json(struct ftu_json *j, const struct ftd_ebpf_status *eb)
-{
-	ftu_json_key(j, "ebpf");
-	ftu_json_object_begin(j);
-	ftu_json_key(j, "xdp");
-	ftu_json_array_begin(j);
-	for (size_t i = 0; i < eb->nr_ifaces; i++) {
-		const struct ftd_ebpf_iface *e = &eb->ifaces[i];
-
-		if (!shown_prog(e->xdp_prog_id, e->xdp_owner))
-			continue;
-		ftu_json_object_begin(j);
-		ftu_json_kv_string(j, "ifname", e->name);
-		ftu_json_kv_string(j, "mode", ftd_xdp_attach_name(e->xdp_mode));
-		ftu_json_kv_u64(j, "prog_id", e->xdp_prog_id);
-		ftu_json_object_end(j);
-	}
-	ftu_json_array_end(j);
-	ftu_json_key(j, "tc_egress");
-	ftu_json_array_begin(j);
-	for (size_t i = 0; i < eb->nr_ifaces; i++) {
-		const struct ftd_ebpf_iface *e = &eb->ifaces[i];
-
-		if (!shown_prog(e->tc_prog_id, e->tc_owner))
-			continue;
-		ftu_json_object_begin(j);
-		ftu_json_kv_string(j, "ifname", e->name);
-		ftu_json_kv_u64(j, "prog_id", e->tc_prog_id);
-		ftu_json_object_end(j);
-	}
-	ftu_json_array_end(j);
-	ftu_json_object_end(j);
-}
-
-static void node_json(struct ftu_json *j, const struct ftu_node *n)
-{
-	char addr[FTU_ADDR_BUFSZ], st[8];
-
-	ftu_json_object_begin(j);
-	ftu_json_kv_u64(j, "id", n->id);
-	if (n->nr_rails)
-		ftu_json_kv_string(j, "address",
-				   ftu_addr_format(&n->rails[0].addr, addr, sizeof(addr)));
-	ftu_json_key(j, "addresses");
-	ftu_json_array_begin(j);
-	for (unsigned int r = 0; r < n->nr_rails; r++)
-		ftu_json_string(j, ftu_addr_format(&n->rails[r].addr, addr, sizeof(addr)));
-	ftu_json_array_end(j);
-	if (FTU_HAS(n, FTDETECT_A_NODE_STATE))
-		ftu_json_kv_string(j, "state", state_name(n->state, st, sizeof(st)));
-	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_INCARNATION), "incarnation", n->incarnation);
-	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_AGE_NS), "age_ns", n->age_ns);
-	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_IAT_MEAN_NS), "iat_mean_ns", n->iat_mean_ns);
-	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_IAT_JITTER_NS), "iat_jitter_ns", n->iat_jitter_ns);
-	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_IAT_MAX_NS), "iat_max_ns", n->iat_max_ns);
-	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_LOST), "lost", n->lost);
-	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_RX), "rx", n->rx);
-	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_TX), "tx", n->tx);
-	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_PROVEN), "proven_incarnation", n->proven);
-	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_RX_BADMAC), "rx_badmac", n->rx_badmac);
-	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_RX_STALE), "rx_stale", n->rx_stale);
-	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_RX_REPLAY), "rx_replay", n->rx_replay);
-	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_RX_UNPROVEN), "rx_unproven", n->rx_unproven);
-	kv_u64_if(j, FTU_HAS(n, FTDETECT_A_NODE_SLOW_NS), "slow_ns", n->slow_ns);
-	if (FTU_HAS(n, FTDETECT_A_NODE_KEY_ID)) {
-		char id[FTU_KEYID_BUFSZ];
-
-		ftu_json_kv_string(j, "key_id", ftu_key_id_format(n->key_id, id));
-	}
-	if (FTU_HAS(n, FTDETECT_A_NODE_BADMAC_AGE_NS)) {
-		ftu_json_kv_u64(j, "badmac_age_ns", n->badmac_age_ns);
-		ftu_json_kv_bool(j, "bad_key", ftstat_node_bad_key(n));
-	}
-	ftu_json_key(j, "rails");
-	ftu_json_array_begin(j);
-	for (unsigned int i = 0; i < n->nr_rails; i++) {
-		const struct ftu_rail *r = &n->rails[i];
-
-		ftu_json_object_begin(j);
-		ftu_json_kv_u64(j, "rail", i);
-		ftu_json_kv_string(j, "address", ftu_addr_format(&r->addr, addr, sizeof(addr)));
-		kv_u64_if(j, FTU_HAS(r, FTDETECT_A_ADDR_AGE_NS), "age_ns", r->age_ns);
-		kv_u64_if(j, FTU_HAS(r, FTDETECT_A_ADDR_LOST), "lost", r->lost);
-		kv_u64_if(j, FTU_HAS(r, FTDETECT_A_ADDR_RX), "rx", r->rx);
-		if (FTU_HAS(r, FTDETECT_A_ADDR_STAMP))
-			ftu_json_kv_string(j, "stamp", stamp_name(r->stamp, st, sizeof(st)));
-		if (FTU_HAS(r, FTDETECT_A_ADDR_DELAY))
-			delay_json(j, &r->delay);
-		if (FTU_HAS(r, FTDETECT_A_ADDR_RDMA)) {
-			ftu_json_key(j, "rdma");
-			ftu_json_object_begin(j);
-			ftu_json_kv_string(j, "device", r->rdma.device);
-			ftu_json_kv_u64(j, "port", r->rdma.port);
-			ftu_json_kv_string(j, "port_state", ftstat_rdma_state_name(r->rdma.state, st,
-									      sizeof(st)));
-			ftu_json_kv_string(j, "heartbeats", r->rdma.heartbeats ? "rdma" : "udp");
-			if (r->rdma.heartbeats)
-				ftu_json_kv_u64(j, "qpn", r->rdma.qpn);
-			ftu_json_object_end(j);
-		}
-		ftu_json_object_end(j);
-	}
-	ftu_json_array_end(j);
-	ftu_json_object_end(j);
-}
-
-void ftstat_print_nodes_json(FILE *f, const struct ftu_config *cfg,
-			     const struct ftu_node *nodes, size_t n,
-			     const struct ftd_ebpf_status *eb)
-{
-	struct ftu_json j;
-
-	ftu_json_init(&j, f);
-	ftu_json_object_begin(&j);
-	ftu_json_kv_u64(&j, "cluster", cfg->cluster);
-	ftu_json_key(&j, "node");
-	if (FTU_HAS(cfg, FTDETECT_A_LOCAL_NODE) && cfg->node != FTD_NODE_NONE)
-		ftu_json_u64(&j, cfg->node);
-	else
-		ftu_json_null(&j);
-	ftu_json_kv_u64(&j, "port", cfg->port);
-	ftu_json_kv_u64(&j, "period_ns", cfg->period_ns);
-	ftu_json_kv_u64(&j, "timeout_ns", cfg->timeout_ns);
-	ftu_json_kv_bool(&j, "up", cfg->up);
-	ftu_json_kv_u64(&j, "incarnation", cfg->incarnation);
-	ftu_json_key_ids(&j, cfg);
-	ftu_json_key(&j, "nodes");
-	ftu_json_array_begin(&j);
-	for (size_t i = 0; i < n; i++)
-		node_json(&j, &nodes[i]);
-	ftu_json_array_end(&j);
-	if (eb)
-		ebpf_json(&j, eb);
-	ftu_json_object_end(&j);
-	fputc('\n', f);
+	ftu_print_table_end(&p, "no peers (configure them with 'ftctl apply')");
+	print_instance(&p, cfg);
+	print_ebpf(&p, eb);
 }
 
 char *ftstat_format_time(uint64_t ns, char *buf, size_t len)
@@ -569,94 +513,90 @@ static bool has_count(const struct ftd_event *ev)
 	return ev->type == FTD_EV_OVERFLOW;
 }
 
-void ftstat_print_event(FILE *f, const struct ftd_event *ev)
+/*
+ * An event's fields, once for both forms: the text line names what JSON
+ * gives as members ("NODE_DEAD node 3 incarnation 1 origin 1"), JSON
+ * adds the type number, sequence and both clocks.
+ */
+static void event_fields(struct ftu_print *p, const struct ftd_event *ev)
+{
+	const char *name = ftu_event_name(ev->type);
+	char other[24];
+
+	if (!name) {
+		snprintf(other, sizeof(other), "EVENT_%u", ev->type);	/* newer than this tool */
+		name = other;
+	}
+	ftu_print_string(p, "event", "%s", name);
+	ftu_print_u64(p, "type", NULL, ev->type);
+	ftu_print_u64(p, "seq", NULL, ev->seq);
+	ftu_print_u64(p, "time_ns", NULL, ev->time_ns);
+	ftu_print_u64(p, "mono_ns", NULL, ev->mono_ns);
+	if (ev->node != FTD_NODE_NONE) {
+		ftu_print_u64(p, "node", " node %" PRIu64, ev->node);
+		ftu_print_u64(p, "incarnation", " incarnation %" PRIu64, ev->incarnation);
+	}
+	if (has_rail(ev) && ev->rail != FTD_RAIL_NONE)
+		ftu_print_u64(p, "rail", " rail %" PRIu64, ev->rail);
+	if (has_rank(ev)) {
+		ftu_print_u64(p, "job", " job %" PRIu64, ev->job);
+		ftu_print_u64(p, "rank", " rank %" PRIu64, ev->rank);
+		if (ev->uid != FTD_UID_NONE)
+			ftu_print_u64(p, "uid", " uid %" PRIu64, ev->uid);
+	}
+	if (has_count(ev))
+		ftu_print_u64(p, "count", " count %" PRIu64, ev->count);
+	if (ev->origin != FTD_NODE_NONE)
+		ftu_print_u64(p, "origin", " origin %" PRIu64, ev->origin);
+}
+
+/* One event: a line of text after its time, or a JSON document. */
+static void print_event(FILE *f, const struct ftd_event *ev, bool json, bool timed)
 {
 	char when[FTSTAT_TIME_BUFSZ];
+	struct ftu_print p;
 
-	fputs(ftstat_format_time(ev->time_ns, when, sizeof(when)), f);
-	fputc(' ', f);
-	ftstat_print_event_text(f, ev);
+	ftu_print_init(&p, f, json);
+	ftu_print_object_begin(&p, NULL);
+	if (timed)
+		ftu_print_text(&p, "%s ", ftstat_format_time(ev->time_ns, when, sizeof(when)));
+	event_fields(&p, ev);
+	ftu_print_object_end(&p);
+	ftu_print_done(&p);
+}
+
+void ftstat_print_event(FILE *f, const struct ftd_event *ev)
+{
+	print_event(f, ev, false, true);
 	fputc('\n', f);
 }
 
 void ftstat_print_event_text(FILE *f, const struct ftd_event *ev)
 {
-	const char *name = ftu_event_name(ev->type);
-
-	if (name)
-		fputs(name, f);
-	else
-		fprintf(f, "EVENT_%u", ev->type);	/* newer than this tool */
-	if (ev->node != FTD_NODE_NONE)
-		fprintf(f, " node %" PRIu32 " incarnation %" PRIu32, ev->node, ev->incarnation);
-	if (has_rail(ev) && ev->rail != FTD_RAIL_NONE)
-		fprintf(f, " rail %" PRIu32, ev->rail);
-	if (has_rank(ev))
-		fprintf(f, " job %" PRIu32 " rank %" PRIu32, ev->job, ev->rank);
-	if (has_rank(ev) && ev->uid != FTD_UID_NONE)
-		fprintf(f, " uid %" PRIu32, ev->uid);
-	if (has_count(ev))
-		fprintf(f, " count %" PRIu32, ev->count);
-	if (ev->origin != FTD_NODE_NONE)
-		fprintf(f, " origin %" PRIu32, ev->origin);
+	print_event(f, ev, false, false);
 }
 
 void ftstat_print_event_json(FILE *f, const struct ftd_event *ev)
 {
-	const char *name = ftu_event_name(ev->type);
-	char other[24];
-	struct ftu_json j;
-
-	if (!name) {
-		snprintf(other, sizeof(other), "EVENT_%u", ev->type);
-		name = other;
-	}
-	ftu_json_init(&j, f);
-	ftu_json_object_begin(&j);
-	ftu_json_kv_string(&j, "event", name);
-	ftu_json_kv_u64(&j, "type", ev->type);
-	ftu_json_kv_u64(&j, "seq", ev->seq);
-	ftu_json_kv_u64(&j, "time_ns", ev->time_ns);
-	ftu_json_kv_u64(&j, "mono_ns", ev->mono_ns);
-	if (ev->node != FTD_NODE_NONE) {
-		ftu_json_kv_u64(&j, "node", ev->node);
-		ftu_json_kv_u64(&j, "incarnation", ev->incarnation);
-	}
-	if (has_rail(ev) && ev->rail != FTD_RAIL_NONE)
-		ftu_json_kv_u64(&j, "rail", ev->rail);
-	if (has_rank(ev)) {
-		ftu_json_kv_u64(&j, "job", ev->job);
-		ftu_json_kv_u64(&j, "rank", ev->rank);
-		if (ev->uid != FTD_UID_NONE)
-			ftu_json_kv_u64(&j, "uid", ev->uid);
-	}
-	if (has_count(ev))
-		ftu_json_kv_u64(&j, "count", ev->count);
-	if (ev->origin != FTD_NODE_NONE)
-		ftu_json_kv_u64(&j, "origin", ev->origin);
-	ftu_json_object_end(&j);
-	fputc('\n', f);
+	print_event(f, ev, true, false);
 }
 
 void ftstat_print_overflow(FILE *f, uint64_t now_ns, bool json)
 {
 	char when[FTSTAT_TIME_BUFSZ];
-	struct ftu_json j;
+	struct ftu_print p;
 
-	if (!json) {
-		fprintf(f, "%s OVERFLOW events lost: netlink receive buffer overrun (ENOBUFS); "
-			"'ftstat' shows the current state\n",
-			ftstat_format_time(now_ns, when, sizeof(when)));
-		return;
-	}
-	ftu_json_init(&j, f);
-	ftu_json_object_begin(&j);
-	ftu_json_kv_string(&j, "event", "OVERFLOW");
-	ftu_json_kv_u64(&j, "type", FTD_EV_OVERFLOW);
-	ftu_json_kv_u64(&j, "time_ns", now_ns);
-	ftu_json_kv_string(&j, "reason", "ENOBUFS");
-	ftu_json_object_end(&j);
-	fputc('\n', f);
+	ftu_print_init(&p, f, json);
+	ftu_print_object_begin(&p, NULL);
+	ftu_print_text(&p, "%s ", ftstat_format_time(now_ns, when, sizeof(when)));
+	ftu_print_string(&p, "event", "%s", "OVERFLOW");
+	ftu_print_u64(&p, "type", NULL, FTD_EV_OVERFLOW);
+	ftu_print_u64(&p, "time_ns", NULL, now_ns);
+	ftu_print_text(&p, " events lost: netlink receive buffer overrun (");
+	ftu_print_string(&p, "reason", "%s", "ENOBUFS");
+	ftu_print_text(&p, "); 'ftstat' shows the current state\n");
+	ftu_print_object_end(&p);
+	ftu_print_done(&p);
 }
 
 /*
