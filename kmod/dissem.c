@@ -6,6 +6,8 @@
 #include "event.h"
 #include "hb_tx.h"
 #include "stab.h"
+#include "proto/apply.h"
+#include "proto/hearing.h"
 #include "proto/detect.h"
 #include "proto/rail.h"
 #include "proto/elapsed.h"
@@ -229,24 +231,23 @@ static bool apply_gone(struct ftd_net *fn, struct ftd_peer *peer, u32 inc,
 	u32 self_inc = READ_ONCE(fn->incarnation);	/* the one a verdict is about */
 	struct ftd_rank_table *old_ranks = NULL;
 	u64 now = ktime_get_ns();
-	bool news = false, live;
+	enum ftd_apply how;
+	bool news = false;
 	u32 ended = 0;
 
 	peer = ftd_peer_lock_current(peer);
-	if (!peer->deleted &&
-	    (inc > peer->incarnation ||
-	     (inc == peer->incarnation && peer->state != FTD_NODE_DEAD &&
-	      peer->state != FTD_NODE_LEFT))) {
-		live = peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT;
+	how = peer->deleted ? FTD_APPLY_OLD :
+	      ftd_apply_gone(peer->state, peer->incarnation, inc);
+	if (how != FTD_APPLY_OLD) {
 		/*
-		 * Only a majority declares (proto/partition.h): a minority applies
+		 * Only a majority declares (proto/apply.h): a minority applies
 		 * nothing (a share still goes on to its arc, whose members judge).
 		 */
 		if (to == FTD_NODE_DEAD)
-			pv = live ? ftd_majority_judge(fn, peer, now) :
+			pv = how == FTD_APPLY_LIVE ? ftd_majority_judge(fn, peer, now) :
 			     ftd_majority_takes_hearsay(fn) ? FTD_PARTITION_APPLY :
 							      FTD_PARTITION_HOLD;
-		else if (live)
+		else if (how == FTD_APPLY_LIVE)
 			ftd_majority_left(fn, peer, now);
 		if (pv == FTD_PARTITION_APPLY) {
 			/*
@@ -282,15 +283,15 @@ static enum ftd_event_type apply_alive(struct ftd_net *fn, struct ftd_peer *peer
 {
 	struct ftd_rank_table *old_ranks = NULL;
 	enum ftd_event_type ev = 0;
+	enum ftd_apply how;
 	u32 ended = 0;
 
 	peer = ftd_peer_lock_current(peer);
 	/* Alive at a dead incarnation is an old report: fail-stop wins. */
-	if (!peer->deleted &&
-	    (inc > peer->incarnation ||
-	     (inc == peer->incarnation && peer->state == FTD_NODE_UNKNOWN)) &&
-	    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT ||
-	     ftd_majority_takes_hearsay(fn))) {
+	how = peer->deleted ? FTD_APPLY_OLD :
+	      ftd_apply_alive(peer->state, peer->incarnation, inc);
+	if (how == FTD_APPLY_LIVE ||
+	    (how == FTD_APPLY_HEARSAY && ftd_majority_takes_hearsay(fn))) {
 		ev = peer->state == FTD_NODE_DEAD ? FTD_EV_NODE_RESTORED : FTD_EV_NODE_ALIVE;
 		if (inc > peer->incarnation) {
 			/* The one we held ended too: proto/detect.h. */
@@ -376,8 +377,7 @@ static bool record_vote(struct ftd_net *fn, struct ftd_peer *peer, u32 inc, u32 
 	bool send = false;
 
 	peer = ftd_peer_lock_current(peer);
-	if (inc == peer->incarnation &&
-	    (peer->state == FTD_NODE_ALIVE || peer->state == FTD_NODE_SUSPECT))
+	if (ftd_votes_take(peer->state, peer->incarnation, inc))
 		send = ftd_votes_record(&peer->votes, voter, own, now, timeout);
 	*fresh = ftd_votes_fresh(&peer->votes, now, timeout);
 	*votes = peer->votes;
@@ -617,8 +617,7 @@ void ftd_dissem_tell_between(struct ftd_net *fn, struct ftd_peer *peer)
 	u32 cnt, i;
 	bool still;
 
-	cnt = ftd_members_dead_between(fn, peer->id, dead, FTD_WATCH_TELL_MAX,
-				       FTD_WATCH_TELL_SCAN);
+	cnt = ftd_members_dead_between(fn, peer->id, dead);
 	for (i = 0; i < cnt; i++) {
 		spin_lock_bh(&dead[i]->lock);
 		still = ftd_watch_tells_of(dead[i]->state);	/* it may have come back */
@@ -635,7 +634,7 @@ static bool held_dead(struct ftd_peer *peer, u32 incarnation)
 	bool dead;
 
 	spin_lock_bh(&peer->lock);
-	dead = peer->state == FTD_NODE_DEAD && peer->incarnation == incarnation;
+	dead = ftd_hearing_of(peer->state, peer->incarnation, incarnation) == FTD_HEARING_DEAD;
 	spin_unlock_bh(&peer->lock);
 	return dead;
 }

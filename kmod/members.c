@@ -341,12 +341,13 @@ u32 ftd_members_fingers(struct ftd_net *fn, struct ftd_peer **out, u32 max)
 	return neighbours(fn, READ_ONCE(fn->cfg.node), out, max, FINGERS);
 }
 
-u32 ftd_members_dead_between(struct ftd_net *fn, u32 from, struct ftd_peer **out, u32 max,
-			     u32 scan)
+u32 ftd_members_dead_between(struct ftd_net *fn, u32 from,
+			     struct ftd_peer *out[FTD_WATCH_TELL_MAX])
 {
+	struct ftd_watch_between b;
 	struct ftd_members *m;
 	s64 pos, self;
-	u32 n = 0, p, i;
+	u32 n = 0;
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "ftd_members_* without rcu_read_lock");
 	spin_lock_bh(&fn->ring_lock);
@@ -354,11 +355,11 @@ u32 ftd_members_dead_between(struct ftd_net *fn, u32 from, struct ftd_peer **out
 	if (!m || (pos = position_of(m, from)) < 0 ||
 	    (self = position_of(m, READ_ONCE(fn->cfg.node))) < 0)
 		goto out;
-	for (i = 0, p = (pos + 1) % m->n; p != self && i < scan && n < max;
-	     i++, p = (p + 1) % m->n)
-		if (!ftd_ring_is_live(&m->ring, p) &&
-		    ftd_watch_tells_of(READ_ONCE(m->peers[p]->state)))
-			out[n++] = m->peers[p];
+	for (ftd_watch_between_start(&b, m->n, self, pos); ftd_watch_between_more(&b, n);
+	     ftd_watch_between_next(&b))
+		if (!ftd_ring_is_live(&m->ring, b.pos) &&
+		    ftd_watch_tells_of(READ_ONCE(m->peers[b.pos]->state)))
+			out[n++] = m->peers[b.pos];
 out:
 	spin_unlock_bh(&fn->ring_lock);
 	return n;

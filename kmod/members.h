@@ -11,6 +11,7 @@
 #include "net.h"
 #include "peer.h"
 #include "proto/ring.h"
+#include "proto/watch.h"
 
 struct ftd_members {
 	u32 n;
@@ -89,12 +90,13 @@ u32 ftd_members_fingers(struct ftd_net *fn, struct ftd_peer **out, u32 max);
 u32 ftd_members_shares(struct ftd_net *fn, u32 from, u32 end, struct ftd_peer **to, u32 *ends,
 		       u32 max);
 /*
- * Up to max members held dead (ftd_watch_tells_of) after node id `from`
- * and before the local node, nearest `from` first, looking at most `scan`
- * positions. Caller holds rcu_read_lock. Returns the count.
+ * The members held dead (ftd_watch_tells_of) after node id `from` and
+ * before the local node, nearest `from` first, as far as the walk of
+ * proto/watch.h (ftd_watch_between_*) goes. Caller holds rcu_read_lock.
+ * Returns the count.
  */
-u32 ftd_members_dead_between(struct ftd_net *fn, u32 from, struct ftd_peer **out, u32 max,
-			     u32 scan);
+u32 ftd_members_dead_between(struct ftd_net *fn, u32 from,
+			     struct ftd_peer *out[FTD_WATCH_TELL_MAX]);
 /*
  * Up to max of the local node's live predecessors (it observes them), past
  * FTD_MAX_FINGERS (pos_buf: scratch); *live: the live members, ourselves

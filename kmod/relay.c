@@ -41,21 +41,13 @@ void ftd_relay_request(struct ftd_net *fn, struct ftd_peer *sender, const struct
 	struct ftd_peer *suspect;
 	bool ask;
 
-	/* From the asker itself, about someone else. */
-	if (n->origin != sender->id || n->subject == sender->id ||
-	    n->subject == READ_ONCE(fn->cfg.node) || !n->nonce)
-		return;
 	suspect = ftd_peer_find(fn, n->subject);
 	if (!suspect)
 		return;
 	spin_lock(&suspect->lock);
-	/*
-	 * Held gone at that incarnation or later, or at a later one: the
-	 * asker learns that from the notices, not from us.
-	 */
-	ask = !(suspect->incarnation > n->subject_incarnation ||
-		(suspect->incarnation == n->subject_incarnation &&
-		 (suspect->state == FTD_NODE_DEAD || suspect->state == FTD_NODE_LEFT)));
+	ask = ftd_relay_accepts(READ_ONCE(fn->cfg.node), sender->id, n->origin, n->subject,
+				n->nonce, suspect->state, suspect->incarnation,
+				n->subject_incarnation);
 	if (ask)
 		ftd_relay_record(&suspect->relay, sender->id, n->nonce, ktime_get_ns());
 	spin_unlock(&suspect->lock);

@@ -96,7 +96,7 @@ static void repair_work(struct work_struct *work)
 	/* Unsettled: a notice may be on its way to us, no loss yet. */
 	settled = ftd_digest_settled(&fn->digest, now, timeout);
 	for (i = 0; settled && i < nrx; i++) {
-		if (ftd_digest_equal(&mine, &rx[i].digest))
+		if (!ftd_digest_exchange(&fn->digest, &mine, &rx[i].digest, now, timeout))
 			continue;
 		rcu_read_lock();
 		peer = ftd_peer_find(fn, rx[i].from);
@@ -107,7 +107,7 @@ static void repair_work(struct work_struct *work)
 		}
 		rcu_read_unlock();
 	}
-	if (settled && now >= fn->digest_next_ns) {
+	if (ftd_digest_send_due(&fn->digest, now, fn->digest_next_ns, timeout)) {
 		send_digest(fn, &mine);
 		fn->digest_next_ns = now + ftd_digest_every(timeout, get_random_u32());
 	}

@@ -4,6 +4,7 @@
 #include "view.h"
 #include "dissem.h"
 #include "outbox.h"
+#include "proto/view.h"
 #include "proto/wire.h"
 #include "proto/elapsed.h"
 
@@ -48,13 +49,7 @@ static u32 send_ranks(struct ftd_net *fn, struct ftd_peer *to, struct ftd_peer *
 		if (peer->incarnation == inc && peer->ranks && i < peer->ranks->n) {
 			e = &peer->ranks->e[i++];
 			more = true;
-			/* (RANKS_DEAD: the end of the node's, told with its death) */
-			send = e->ended != FTD_EV_RANKS_DEAD;
-			n.kind = e->ended == FTD_EV_PROC_DEAD ? FTD_NOTICE_PROC_DEAD :
-				 e->ended == FTD_EV_PROC_EXIT ? FTD_NOTICE_PROC_EXIT :
-								FTD_NOTICE_PROC_REG;
-			/* An end as a copy: news only where it is held live. */
-			n.flags = e->ended ? FTD_NOTICE_F_VIEW : 0;
+			send = ftd_view_rank(e->ended, &n.kind, &n.flags);
 			n.job = e->job;
 			n.rank = e->rank;
 			n.regid = e->regid;
@@ -72,28 +67,13 @@ static u32 send_ranks(struct ftd_net *fn, struct ftd_peer *to, struct ftd_peer *
 /* What we know of subject, as a notice; false if nothing (never heard of). */
 static bool notice_of(struct ftd_net *fn, struct ftd_peer *subject, struct ftd_notice *n)
 {
-	bool known = true;
+	bool known;
 
 	spin_lock_bh(&subject->lock);
 	n->subject = subject->id;
-	n->subject_incarnation = subject->incarnation;
-	switch (subject->state) {
-	case FTD_NODE_SELF:
-		n->subject_incarnation = READ_ONCE(fn->incarnation);
-		fallthrough;
-	case FTD_NODE_ALIVE:
-	case FTD_NODE_SUSPECT:
-		n->kind = FTD_NOTICE_ALIVE;
-		break;
-	case FTD_NODE_DEAD:
-		n->kind = FTD_NOTICE_DEAD;
-		break;
-	case FTD_NODE_LEFT:
-		n->kind = FTD_NOTICE_LEFT;
-		break;
-	default:
-		known = false;
-	}
+	n->subject_incarnation = subject->state == FTD_NODE_SELF ? READ_ONCE(fn->incarnation) :
+								   subject->incarnation;
+	known = ftd_view_node(subject->state, &n->kind);
 	spin_unlock_bh(&subject->lock);
 	return known;
 }
@@ -136,7 +116,7 @@ static void send_view(struct ftd_net *fn, u32 to_id, bool ask_back)
 			if (subject != to && notice_of(fn, subject, &n)) {
 				ftd_dissem_send_to(fn, to, &n);
 				queued++;
-				if (n.kind == FTD_NOTICE_ALIVE)
+				if (ftd_view_with_ranks(n.kind))
 					queued += send_ranks(fn, to, subject,
 							     n.subject_incarnation);
 			}

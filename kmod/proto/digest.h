@@ -14,7 +14,7 @@
  * walk does not matter, and a node's registrations cost one word: their
  * sum, which its rank table keeps as it changes.
  *
- * The rule (ftd_digest_verdict): a node sends its digest to one random live
+ * The rule (ftd_digest_send_due, ftd_digest_exchange): a node sends its digest to one random live
  * member when its own has not changed for a timeout (a notice still on its
  * way is not a loss); the receiver compares it with its own, settled the
  * same way. If they differ, the two exchange views (view.h), which deliver
@@ -65,6 +65,21 @@ static inline bool ftd_digest_settled(const struct ftd_digest_track *t, u64 now_
 				      u64 timeout_ns)
 {
 	return t->changed_ns && now_ns >= t->changed_ns && now_ns - t->changed_ns >= timeout_ns;
+}
+
+/* Is our digest due to go out: settled, and its time (ftd_digest_every) come? */
+static inline bool ftd_digest_send_due(const struct ftd_digest_track *t, u64 now_ns,
+				       u64 next_ns, u64 timeout_ns)
+{
+	return ftd_digest_settled(t, now_ns, timeout_ns) && now_ns >= next_ns;
+}
+
+/* A member's digest against ours (mine): do we exchange views? Settled, and apart. */
+static inline bool ftd_digest_exchange(const struct ftd_digest_track *t,
+				       const struct ftd_digest *mine,
+				       const struct ftd_digest *theirs, u64 now_ns, u64 timeout_ns)
+{
+	return ftd_digest_settled(t, now_ns, timeout_ns) && !ftd_digest_equal(mine, theirs);
 }
 
 /*

@@ -22,8 +22,9 @@
  * only once a check begun since says we reach the cluster). It PROBEs a sample of
  * FTD_REACH_SAMPLE members it holds live, drawn at random from the whole
  * ring (proto/ring.h ftd_ring_sample_live), each every quarter of a
- * timeout until heard, and after a timeout counts those it heard (an
- * answer, a heartbeat, anything valid); a check that finds it in a
+ * timeout until heard, and after a timeout counts those it heard (a
+ * heartbeat, an answer to a PROBE or a helper's relay of one: what the
+ * node's last-heard time takes, proto/hearing.h); a check that finds it in a
  * minority is made once more at once, with a fresh sample, and only a
  * second such verdict fences. Holding takes two running too, each
  * having heard half or more: a check between a quarter and half, or the

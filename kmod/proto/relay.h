@@ -37,6 +37,7 @@
 #define FTD_PROTO_RELAY_H
 
 #include "compat.h"
+#include "apply.h"
 #include "detect.h"
 #include "elapsed.h"
 
@@ -88,6 +89,19 @@ static inline u32 ftd_relay_helpers(u64 silent_ns, u64 period_ns, u64 timeout_ns
 	return !overloaded && silent_ns >= ftd_detect_suspect_after(timeout_ns) +
 					   ftd_detect_ask_every(period_ns, timeout_ns) ?
 		       FTD_RELAY_HELPERS_MAX : FTD_RELAY_HELPERS;
+}
+
+/*
+ * Does a helper (self) take a request from sender to ask subject? From the
+ * asker itself (origin), about a node other than either of them, with a
+ * nonce to echo; and not about an incarnation the helper holds ended (in
+ * st at held_inc) or past: the asker learns that from the notices.
+ */
+static inline bool ftd_relay_accepts(u32 self, u32 sender, u32 origin, u32 subject, u64 nonce,
+				     enum ftd_node_state st, u32 held_inc, u32 inc)
+{
+	return origin == sender && subject != sender && subject != self && nonce &&
+	       ftd_apply_gone(st, held_inc, inc) != FTD_APPLY_OLD;
 }
 
 /* Keep a request (nonce 0 is none: ignored). A zeroed table is empty. */

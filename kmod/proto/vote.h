@@ -51,6 +51,15 @@ static inline bool ftd_vote_may_judge(enum ftd_node_state st)
 	return st == FTD_NODE_ALIVE || st == FTD_NODE_SELF;
 }
 
+/*
+ * Is a vote against a node at inc, held in st at held_inc, recorded? Only
+ * at the incarnation held live.
+ */
+static inline bool ftd_votes_take(enum ftd_node_state st, u32 held_inc, u32 inc)
+{
+	return inc == held_inc && (st == FTD_NODE_ALIVE || st == FTD_NODE_SUSPECT);
+}
+
 /* The fresh votes that declare a node, with that many judges of it. */
 static inline u32 ftd_vote_needed(u32 quorum, u32 judges)
 {

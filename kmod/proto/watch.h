@@ -141,6 +141,37 @@ static inline bool ftd_watch_tells_of(enum ftd_node_state state)
 	return state == FTD_NODE_DEAD;
 }
 
+/*
+ * The walk of the members between a suspect and us, for the deaths we
+ * tell it: from the position after the suspect's (from) toward our own
+ * (self) in a ring of n, at most FTD_WATCH_TELL_SCAN positions, until
+ * FTD_WATCH_TELL_MAX are told:
+ *
+ *	for (ftd_watch_between_start(&b, n, self, from);
+ *	     ftd_watch_between_more(&b, told); ftd_watch_between_next(&b))
+ *		if (ftd_watch_tells_of(state of b.pos)) tell it, told++;
+ */
+struct ftd_watch_between {
+	u32 n, self, pos, scanned;
+};
+
+static inline void ftd_watch_between_start(struct ftd_watch_between *b, u32 n, u32 self,
+					   u32 from)
+{
+	*b = (struct ftd_watch_between){ .n = n, .self = self, .pos = (from + 1) % n };
+}
+
+static inline bool ftd_watch_between_more(const struct ftd_watch_between *b, u32 told)
+{
+	return b->pos != b->self && b->scanned < FTD_WATCH_TELL_SCAN && told < FTD_WATCH_TELL_MAX;
+}
+
+static inline void ftd_watch_between_next(struct ftd_watch_between *b)
+{
+	b->pos = (b->pos + 1) % b->n;
+	b->scanned++;
+}
+
 /* The least interval between two asks of a watched node. */
 static inline u64 ftd_watch_ask_interval(const struct ftd_watch *w, bool near, u64 ping_every,
 					 u64 timeout_ns)

@@ -2,11 +2,17 @@
 /*
  * The notice codec (kmod/proto/wire.c) and the order of rail reports
  * (kmod/proto/rail.h): a rail report keeps its 64-bit seq across the wire,
- * a rank notice its job and rank, and reports order as the protocol needs.
+ * a rank notice its job and rank, and reports order as the protocol needs;
+ * what a notice of a node's end or return changes (kmod/proto/apply.h), and
+ * which votes count (kmod/proto/vote.h), and what a view says
+ * (kmod/proto/view.h).
  */
 #include "harness.h"
+#include "proto/apply.h"
 #include "proto/wire.h"
 #include "proto/rail.h"
+#include "proto/view.h"
+#include "proto/vote.h"
 
 static struct ftd_notice round_trip(const struct ftd_notice *in)
 {
@@ -219,6 +225,81 @@ TEST(control_notices_are_alone_in_their_frame)
 	}
 	/* Every kind is one or the other. */
 	EXPECT_EQ(__FTD_NOTICE_MAX - 1, sizeof(control) + sizeof(news));
+}
+
+/* ------------------------------------------------------------- applying notices */
+
+TEST(an_end_is_news_until_the_incarnation_held_ended)
+{
+	/* Of a node held live: the partition rule's to judge. */
+	EXPECT_EQ(FTD_APPLY_LIVE, ftd_apply_gone(FTD_NODE_ALIVE, 5, 5));
+	EXPECT_EQ(FTD_APPLY_LIVE, ftd_apply_gone(FTD_NODE_SUSPECT, 5, 5));
+	EXPECT_EQ(FTD_APPLY_LIVE, ftd_apply_gone(FTD_NODE_ALIVE, 5, 6));
+	/* Ended already, or older than the one held: nothing. */
+	EXPECT_EQ(FTD_APPLY_OLD, ftd_apply_gone(FTD_NODE_DEAD, 5, 5));
+	EXPECT_EQ(FTD_APPLY_OLD, ftd_apply_gone(FTD_NODE_LEFT, 5, 5));
+	EXPECT_EQ(FTD_APPLY_OLD, ftd_apply_gone(FTD_NODE_ALIVE, 5, 4));
+	EXPECT_EQ(FTD_APPLY_OLD, ftd_apply_gone(FTD_NODE_UNKNOWN, 5, 4));
+	/* Never heard, or the end of a later incarnation than the dead one: hearsay. */
+	EXPECT_EQ(FTD_APPLY_HEARSAY, ftd_apply_gone(FTD_NODE_UNKNOWN, 0, 0));
+	EXPECT_EQ(FTD_APPLY_HEARSAY, ftd_apply_gone(FTD_NODE_UNKNOWN, 5, 5));
+	EXPECT_EQ(FTD_APPLY_HEARSAY, ftd_apply_gone(FTD_NODE_DEAD, 5, 6));
+	EXPECT_EQ(FTD_APPLY_HEARSAY, ftd_apply_gone(FTD_NODE_LEFT, 5, 6));
+}
+
+TEST(alive_at_an_incarnation_held_dead_is_older_than_the_death)
+{
+	EXPECT_EQ(FTD_APPLY_OLD, ftd_apply_alive(FTD_NODE_DEAD, 5, 5));
+	EXPECT_EQ(FTD_APPLY_OLD, ftd_apply_alive(FTD_NODE_LEFT, 5, 5));
+	EXPECT_EQ(FTD_APPLY_OLD, ftd_apply_alive(FTD_NODE_ALIVE, 5, 5));	/* nothing new */
+	EXPECT_EQ(FTD_APPLY_OLD, ftd_apply_alive(FTD_NODE_ALIVE, 5, 4));
+	/* A restart: of a node held live it applies, of a dead one it is hearsay. */
+	EXPECT_EQ(FTD_APPLY_LIVE, ftd_apply_alive(FTD_NODE_SUSPECT, 5, 6));
+	EXPECT_EQ(FTD_APPLY_HEARSAY, ftd_apply_alive(FTD_NODE_DEAD, 5, 6));
+	/* First news of a node we knew nothing of. */
+	EXPECT_EQ(FTD_APPLY_HEARSAY, ftd_apply_alive(FTD_NODE_UNKNOWN, 5, 5));
+}
+
+TEST(a_vote_counts_only_at_the_incarnation_held_live)
+{
+	EXPECT_TRUE(ftd_votes_take(FTD_NODE_ALIVE, 5, 5));
+	EXPECT_TRUE(ftd_votes_take(FTD_NODE_SUSPECT, 5, 5));
+	EXPECT_FALSE(ftd_votes_take(FTD_NODE_SUSPECT, 5, 4));
+	EXPECT_FALSE(ftd_votes_take(FTD_NODE_ALIVE, 5, 6));
+	EXPECT_FALSE(ftd_votes_take(FTD_NODE_DEAD, 5, 5));
+	EXPECT_FALSE(ftd_votes_take(FTD_NODE_UNKNOWN, 0, 0));
+}
+
+/* ------------------------------------------------------------- views */
+
+TEST(a_view_tells_each_known_node_and_the_ranks_of_those_held_up)
+{
+	u8 kind = 0xff, flags = 0xff;
+
+	EXPECT_TRUE(ftd_view_node(FTD_NODE_SELF, &kind));
+	EXPECT_EQ(FTD_NOTICE_ALIVE, kind);
+	EXPECT_TRUE(ftd_view_node(FTD_NODE_SUSPECT, &kind));
+	EXPECT_EQ(FTD_NOTICE_ALIVE, kind);
+	EXPECT_TRUE(ftd_view_with_ranks(kind));
+	EXPECT_TRUE(ftd_view_node(FTD_NODE_DEAD, &kind));
+	EXPECT_EQ(FTD_NOTICE_DEAD, kind);
+	EXPECT_FALSE(ftd_view_with_ranks(kind));
+	EXPECT_TRUE(ftd_view_node(FTD_NODE_LEFT, &kind));
+	EXPECT_EQ(FTD_NOTICE_LEFT, kind);
+	EXPECT_FALSE(ftd_view_with_ranks(kind));
+	EXPECT_FALSE(ftd_view_node(FTD_NODE_UNKNOWN, &kind));
+
+	EXPECT_TRUE(ftd_view_rank(0, &kind, &flags));
+	EXPECT_EQ(FTD_NOTICE_PROC_REG, kind);
+	EXPECT_EQ(0, flags);
+	EXPECT_TRUE(ftd_view_rank(FTD_EV_PROC_DEAD, &kind, &flags));
+	EXPECT_EQ(FTD_NOTICE_PROC_DEAD, kind);
+	EXPECT_EQ(FTD_NOTICE_F_VIEW, flags);
+	EXPECT_TRUE(ftd_view_rank(FTD_EV_PROC_EXIT, &kind, &flags));
+	EXPECT_EQ(FTD_NOTICE_PROC_EXIT, kind);
+	EXPECT_EQ(FTD_NOTICE_F_VIEW, flags);
+	/* Ended with the node: its death tells it. */
+	EXPECT_FALSE(ftd_view_rank(FTD_EV_RANKS_DEAD, &kind, &flags));
 }
 
 TEST_HARNESS_MAIN

@@ -120,4 +120,23 @@ TEST(a_suspect_still_silent_after_its_first_ask_gets_more_helpers)
 	EXPECT_EQ(2 * FTD_RELAY_HELPERS, FTD_RELAY_HELPERS_MAX);
 }
 
+/* Helper 1 takes requests from 2 about 3 (relay.c ftd_relay_request). */
+TEST(a_helper_takes_a_request_only_from_the_asker_about_a_third_node_it_holds_live)
+{
+	EXPECT_TRUE(ftd_relay_accepts(1, 2, 2, 3, 77, FTD_NODE_ALIVE, 5, 5));
+	EXPECT_TRUE(ftd_relay_accepts(1, 2, 2, 3, 77, FTD_NODE_SUSPECT, 5, 5));
+	EXPECT_TRUE(ftd_relay_accepts(1, 2, 2, 3, 77, FTD_NODE_UNKNOWN, 0, 5));
+	/* A later incarnation than the one held dead is asked too. */
+	EXPECT_TRUE(ftd_relay_accepts(1, 2, 2, 3, 77, FTD_NODE_DEAD, 5, 6));
+	/* Forwarded, about the asker or us, without a nonce: no. */
+	EXPECT_FALSE(ftd_relay_accepts(1, 2, 4, 3, 77, FTD_NODE_ALIVE, 5, 5));
+	EXPECT_FALSE(ftd_relay_accepts(1, 2, 2, 2, 77, FTD_NODE_ALIVE, 5, 5));
+	EXPECT_FALSE(ftd_relay_accepts(1, 2, 2, 1, 77, FTD_NODE_ALIVE, 5, 5));
+	EXPECT_FALSE(ftd_relay_accepts(1, 2, 2, 3, 0, FTD_NODE_ALIVE, 5, 5));
+	/* Held ended at that incarnation, or held at a later one: the notices tell it. */
+	EXPECT_FALSE(ftd_relay_accepts(1, 2, 2, 3, 77, FTD_NODE_DEAD, 5, 5));
+	EXPECT_FALSE(ftd_relay_accepts(1, 2, 2, 3, 77, FTD_NODE_LEFT, 5, 5));
+	EXPECT_FALSE(ftd_relay_accepts(1, 2, 2, 3, 77, FTD_NODE_ALIVE, 6, 5));
+}
+
 TEST_HARNESS_MAIN

@@ -228,4 +228,48 @@ TEST(only_the_dead_are_told_between)
 	EXPECT_FALSE(ftd_watch_tells_between(FTD_WATCH_ASK_DIRECT));
 }
 
+/* The walk between a suspect and us (proto/watch.h ftd_watch_between_*). */
+static u32 walk_between(u32 n, u32 self, u32 from, const bool *dead, u32 *told, u32 *last)
+{
+	struct ftd_watch_between b;
+	u32 cnt = 0, steps = 0;
+
+	for (ftd_watch_between_start(&b, n, self, from); ftd_watch_between_more(&b, cnt);
+	     ftd_watch_between_next(&b)) {
+		steps++;
+		*last = b.pos;
+		if (ftd_watch_tells_of(dead[b.pos] ? FTD_NODE_DEAD : FTD_NODE_ALIVE))
+			told[cnt++] = b.pos;
+	}
+	return steps * 1000 + cnt;
+}
+
+TEST(the_deaths_told_lie_between_the_suspect_and_us_nearest_it_first)
+{
+	static bool dead[5000];
+	u32 told[FTD_WATCH_TELL_MAX + 1], last = 0, r;
+
+	/* Ring of 10, we are 2, the suspect 5: 6 7 8 9 0 1, wrapping, not 2. */
+	dead[7] = dead[0] = dead[3] = true;
+	r = walk_between(10, 2, 5, dead, told, &last);
+	EXPECT_EQ(6 * 1000 + 2, r);
+	EXPECT_EQ(7, told[0]);
+	EXPECT_EQ(0, told[1]);
+	EXPECT_EQ(1, last);
+	/* Right before us: nothing between. */
+	EXPECT_EQ(0, walk_between(10, 2, 1, dead, told, &last));
+	/* At most FTD_WATCH_TELL_MAX told: the walk stops at the last one. */
+	memset(dead, 0, sizeof(dead));
+	for (u32 i = 100; i < 200; i++)
+		dead[i] = true;
+	r = walk_between(5000, 0, 99, dead, told, &last);
+	EXPECT_EQ(FTD_WATCH_TELL_MAX, r % 1000);
+	EXPECT_EQ(99 + FTD_WATCH_TELL_MAX, last);
+	/* At most FTD_WATCH_TELL_SCAN looked at. */
+	memset(dead, 0, sizeof(dead));
+	dead[10 + FTD_WATCH_TELL_SCAN] = true;
+	r = walk_between(5000, 4999, 9, dead, told, &last);
+	EXPECT_EQ(FTD_WATCH_TELL_SCAN * 1000u, r);
+}
+
 TEST_HARNESS_MAIN

@@ -2,10 +2,12 @@
 #include "sim/sim.h"
 #include "sim/mem.h"
 #include "sim/outbox.h"
+#include "proto/apply.h"
 #include "proto/detect.h"
 #include "proto/digest.h"
 #include "proto/hearing.h"
 #include "proto/relay.h"
+#include "proto/view.h"
 #include "proto/verdict.h"
 #include "proto/vote.h"
 #include "proto/wire.h"
@@ -155,43 +157,58 @@ static struct ftd_digest digest_of(struct sim *s, u32 v)
 static void send_view(struct sim *s, u32 v, u32 to)
 {
 	const struct sim_item *it;
+	struct ftd_notice n;
+	u8 node_kind;
 	u32 i, x;
 
 	for (i = 0; i < s->view.n_items; i++) {
 		it = &s->view.items[i];
 		x = it->node;
-		if (!sim_view_knows(&s->view, v, i) ||
-		    (it->kind == SIM_ITEM_PROC_DEAD && sim_view_holds_dead(&s->view, v, x)))
+		if (!sim_view_knows(&s->view, v, i))
 			continue;
-		send_to(s, v, to, &(struct ftd_notice){
-				.kind = it->kind == SIM_ITEM_NODE_DEAD ? FTD_NOTICE_DEAD :
-									 FTD_NOTICE_PROC_DEAD,
-				/* a copy: every node holds the registration (above) */
-				.flags = it->kind == SIM_ITEM_NODE_DEAD ? 0 : FTD_NOTICE_F_VIEW,
-				.subject = sim_node_id(x),
-				.subject_incarnation = s->nodes[x].incarnation,
-				.origin = sim_node_id(v),
-				.job = it->job,
-				.rank = it->rank,
-				.regid = it->regid,
-			}, 1);
+		n = (struct ftd_notice){
+			.subject = sim_node_id(x),
+			.subject_incarnation = s->nodes[x].incarnation,
+			.origin = sim_node_id(v),
+			.job = it->job,
+			.rank = it->rank,
+			.regid = it->regid,
+		};
+		/* proto/view.h; a node v does not hold dead it holds up */
+		ftd_view_node(sim_view_holds_dead(&s->view, v, x) ? FTD_NODE_DEAD : FTD_NODE_ALIVE,
+			      &node_kind);
+		if (it->kind == SIM_ITEM_NODE_DEAD)
+			n.kind = node_kind;
+		else if (!ftd_view_with_ranks(node_kind) ||
+			 !ftd_view_rank(FTD_EV_PROC_DEAD, &n.kind, &n.flags))
+			continue;
+		send_to(s, v, to, &n, 1);
 	}
 }
 
-static bool settled(struct sim *s, u32 v)
+/*
+ * repair.c's track of v's digest (proto/digest.h): the simulator keeps
+ * only when v's view last changed, which it knows exactly (learn()); the
+ * digest's value is computed where it is sent or compared.
+ */
+static struct ftd_digest_track digest_track(struct sim *s, u32 v)
 {
-	return s->now - s->nodes[v].learned_ns >= s->cfg->timeout_ns;
+	u64 changed = s->nodes[v].learned_ns;
+
+	return (struct ftd_digest_track){ .changed_ns = changed ? changed : 1 };
 }
 
 /* repair.c repair_work, sending side: the digest to one random live member. */
 static void repair_tick(struct sim *s, u32 v)
 {
+	struct ftd_digest_track track = digest_track(s, v);
 	struct sim_node *node = &s->nodes[v];
 	struct ftd_digest d;
 	u32 to, tries;
 	int32_t item;
 
-	if (s->cfg->no_repair || s->now < node->digest_next_ns || !settled(s, v) ||
+	if (s->cfg->no_repair ||
+	    !ftd_digest_send_due(&track, s->now, node->digest_next_ns, s->cfg->timeout_ns) ||
 	    sim_minority_in(s, v))
 		return;
 	node->digest_next_ns = s->now + ftd_digest_every(s->cfg->timeout_ns,
@@ -221,11 +238,10 @@ static void repair_tick(struct sim *s, u32 v)
 static void digest_rx(struct sim *s, u32 v, u32 from, const struct ftd_notice *n)
 {
 	struct ftd_digest mine, theirs = { .sum = n->nonce, .nodes = n->regid };
+	struct ftd_digest_track track = digest_track(s, v);
 
-	if (!settled(s, v))
-		return;
 	mine = digest_of(s, v);
-	if (ftd_digest_equal(&mine, &theirs))
+	if (!ftd_digest_exchange(&track, &mine, &theirs, s->now, s->cfg->timeout_ns))
 		return;
 	s->rep.repairs++;
 	send_view(s, v, from);
@@ -238,9 +254,51 @@ static void digest_rx(struct sim *s, u32 v, u32 from, const struct ftd_notice *n
 }
 
 /*
+ * proto/apply.h for a death v may hold of item: the simulator holds one
+ * incarnation of each node, live until v learns its end.
+ */
+static enum ftd_apply held_gone(struct sim *s, u32 v, u32 item)
+{
+	return ftd_apply_gone(sim_view_knows(&s->view, v, item) ? FTD_NODE_DEAD : FTD_NODE_ALIVE,
+			      0, 0);
+}
+
+/* dissem.c ftd_dissem_last_straw: the death that left v in a minority; its side counts it too. */
+static void last_straw(struct sim *s, u32 v, u32 x)
+{
+	struct ftd_notice n = {
+		.kind = FTD_NOTICE_DEAD,
+		.subject = sim_node_id(x),
+		.subject_incarnation = s->nodes[x].incarnation,
+		.origin = sim_node_id(v),
+	};
+
+	broadcast(s, v, &n, FTD_NODE_NONE, 0);
+}
+
+/*
+ * dissem.c apply_gone, for a death of x that v holds live: only a majority
+ * declares (proto/partition.h); the death that leaves v in a minority is
+ * passed on as the last straw.
+ */
+static bool majority_applies(struct sim *s, u32 v, u32 x)
+{
+	switch (sim_minority_judge(s, v, x)) {
+	case FTD_PARTITION_APPLY:
+		return true;
+	case FTD_PARTITION_FENCE:
+		last_straw(s, v, x);
+		return false;
+	default:
+		return false;
+	}
+}
+
+/*
  * dissem.c ftd_dissem_declare_dead: v declares x dead, as its observer
- * (hops 0) or on a quorum of votes (hops: of the vote that completed it);
- * edges: the live nodes v watches past a silent run.
+ * (hops 0) or on a quorum of votes (hops: of the vote that completed it),
+ * the partition rule having let it; edges: the live nodes v watches past a
+ * silent run.
  */
 static void declare_dead(struct sim *s, u32 v, u32 x, u32 item, u32 hops, const u32 *edges,
 			 u32 n_edges)
@@ -254,16 +312,6 @@ static void declare_dead(struct sim *s, u32 v, u32 x, u32 item, u32 hops, const 
 
 	u32 preds[FTD_MAX_OBSERVERS], cnt;
 
-	/* Only a majority declares (proto/partition.h). */
-	switch (sim_minority_judge(s, v, x)) {
-	case FTD_PARTITION_APPLY:
-		break;
-	case FTD_PARTITION_FENCE:
-		broadcast(s, v, &n, FTD_NODE_NONE, 0);	/* the last straw: its side counts it too */
-		return;
-	default:
-		return;
-	}
 	s->rep.declarations++;
 	if (s->receiver[v])
 		s->rep.items[item].origins++;
@@ -377,7 +425,8 @@ static void conclude(struct sim *s, u32 v, u32 x, u32 item, u32 fresh, u32 hops)
 				    judges_counted(s, v, sim_quorum_of(&s->quorum, v, item),
 						   judges, judges_of(s, v, x, judges))))
 		return;
-	declare_dead(s, v, x, item, hops, NULL, 0);
+	if (majority_applies(s, v, x))	/* apply_gone: x is held live (above) */
+		declare_dead(s, v, x, item, hops, NULL, 0);
 }
 
 /* dissem.c ftd_dissem_vote: with a quorum, v's timeout of x is a vote. */
@@ -522,14 +571,17 @@ static u32 watch_further(struct sim *s, u32 v, u32 n, bool may_extend)
  */
 static void tell_between(struct sim *s, u32 v, u32 p)
 {
-	u32 n = s->cfg->nodes, x, sent = 0, scanned = 0;
 	struct ftd_notice nt = { .kind = FTD_NOTICE_DEAD, .origin = sim_node_id(v) };
+	struct ftd_watch_between b;
+	u32 x, sent = 0;
 	int32_t item;
 
-	for (x = (p + 1) % n; x != v && scanned < FTD_WATCH_TELL_SCAN && sent < FTD_WATCH_TELL_MAX;
-	     x = (x + 1) % n, scanned++) {
+	for (ftd_watch_between_start(&b, s->cfg->nodes, v, p); ftd_watch_between_more(&b, sent);
+	     ftd_watch_between_next(&b)) {
+		x = b.pos;
 		item = sim_view_find_node(&s->view, x);
-		if (item < 0 || !sim_view_knows(&s->view, v, item))
+		if (!ftd_watch_tells_of(item >= 0 && sim_view_knows(&s->view, v, item) ?
+					FTD_NODE_DEAD : FTD_NODE_ALIVE))
 			continue;
 		nt.subject = sim_node_id(x);
 		nt.subject_incarnation = s->nodes[x].incarnation;
@@ -573,7 +625,8 @@ static void detect_tick(struct sim *s, u32 v)
 	u32 edges[2 * FTD_MAX_OBSERVERS], n_edges, n, n_near, i;
 	struct ftd_tick tick;	/* proto/verdict.h */
 	struct sim_obs *o;
-	bool isolated, can_tell;
+	bool isolated, can_tell, fenced = false;
+	u32 straw = 0;
 	int32_t item;
 
 	/* In a minority, silence is no evidence: it suspects nobody (proto/partition.h). */
@@ -623,8 +676,20 @@ static void detect_tick(struct sim *s, u32 v)
 		};
 		struct ftd_verdict vd;
 
+		item = -1;
 		ftd_verdict_silence(&tick, near, &seen, &vd);
-		/* The partition rule judges in declare_dead (minority.c). */
+		/* Only a majority declares (proto/partition.h); the straw goes out last. */
+		if (ftd_verdict_declares(&vd)) {
+			enum ftd_partition_verdict pv;
+
+			item = item_of(s, o[i].pos);
+			pv = item < 0 ? FTD_PARTITION_HOLD : sim_minority_judge(s, v, o[i].pos);
+			ftd_verdict_partition(&vd, pv);
+			if (pv == FTD_PARTITION_FENCE) {
+				fenced = true;
+				straw = o[i].pos;
+			}
+		}
 		ftd_verdict_finish(&tick, near, &seen, &vd);
 		o[i].baseline_ns = seen.baseline_ns;
 		o[i].state = vd.state;
@@ -640,13 +705,13 @@ static void detect_tick(struct sim *s, u32 v)
 		}
 		if (vd.vote)
 			vote_against(s, v, o[i].pos);
-		if (vd.event == FTD_EV_NODE_DEAD) {
-			item = item_of(s, o[i].pos);
-			if (item >= 0 && !sim_view_knows(&s->view, v, item))
-				declare_dead(s, v, o[i].pos, item, 0, edges, n_edges);
-		}
+		/* (a vote above may have concluded it already) */
+		if (vd.event == FTD_EV_NODE_DEAD && item >= 0 && !sim_view_knows(&s->view, v, item))
+			declare_dead(s, v, o[i].pos, item, 0, edges, n_edges);
 	}
 	sim_minority_tick(s, v, n_near);
+	if (fenced)
+		last_straw(s, v, straw);
 }
 
 /* timer.c send_heartbeats: one heartbeat to each of the k live successors. */
@@ -680,18 +745,25 @@ void sim_node_tick(struct sim *s, u32 v)
 	sim_outbox_end(s);
 }
 
+/* What a frame of src tells v of it (proto/hearing.h); frames are of its current incarnation. */
+static enum ftd_hearing hearing(struct sim *s, u32 v, u32 src)
+{
+	u32 inc = s->nodes[src].incarnation;
+
+	return ftd_hearing_of(sim_view_holds_dead(&s->view, v, src) ? FTD_NODE_DEAD :
+								     FTD_NODE_ALIVE, inc, inc);
+}
+
 /*
  * detect.c ftd_detect_heard (a heartbeat, with its sequence number) and
  * ftd_detect_answered (an answer to our PROBE), for the fields the rules use.
  */
 static void heard(struct sim *s, u32 v, const struct sim_msg *m)
 {
-	u32 inc = s->nodes[m->src].incarnation;	/* frames are of the current one */
 	enum ftd_node_state old;
 	struct sim_obs *o;
 
-	switch (ftd_hearing_of(sim_view_holds_dead(&s->view, v, m->src) ? FTD_NODE_DEAD :
-								   FTD_NODE_ALIVE, inc, inc)) {
+	switch (hearing(s, v, m->src)) {
 	case FTD_HEARING_NODE:
 		break;
 	case FTD_HEARING_DEAD:
@@ -750,8 +822,7 @@ static void rx_notice(struct sim *s, u32 v, const struct sim_msg *m, const struc
 	}
 	/* Both from the sender itself, never forwarded; a minority's view is forgotten. */
 	if (n.kind == FTD_NOTICE_DIGEST || n.kind == FTD_NOTICE_SYNC) {
-		if (subject != m->src || sim_view_holds_dead(&s->view, v, m->src) ||
-		    sim_minority_in(s, v))
+		if (subject != m->src || sim_minority_in(s, v))
 			return;
 		if (n.kind == FTD_NOTICE_DIGEST)
 			digest_rx(s, v, m->src, &n);
@@ -788,22 +859,12 @@ static void rx_notice(struct sim *s, u32 v, const struct sim_msg *m, const struc
 		return;
 	}
 	/*
-	 * apply_gone / apply_proc: news only if it changes our state; a death
-	 * only where a majority judges it (proto/partition.h), the one that
-	 * leaves v in a minority passed on as the last straw.
+	 * apply_gone / apply_proc: news only if it changes our state
+	 * (proto/apply.h); a death only where a majority judges it.
 	 */
-	if (!sim_view_knows(&s->view, v, item) && n.kind == FTD_NOTICE_DEAD) {
-		switch (sim_minority_judge(s, v, subject)) {
-		case FTD_PARTITION_APPLY:
-			break;
-		case FTD_PARTITION_FENCE:
-			n.origin = sim_node_id(v);
-			broadcast(s, v, &n, FTD_NODE_NONE, 0);
-			return;
-		default:
-			return;
-		}
-	}
+	if (n.kind == FTD_NOTICE_DEAD && held_gone(s, v, item) == FTD_APPLY_LIVE &&
+	    !majority_applies(s, v, subject))
+		return;
 	if (!sim_view_knows(&s->view, v, item)) {
 		learn(s, v, item);
 		sim_report_deliver(s, v, item, m->hops);
@@ -844,6 +905,14 @@ static void notice_rx(struct sim *s, u32 v, const struct sim_msg *m)
 	}
 	s->nodes[v].last_rx_ns = s->now;
 	s->rep.notices_rx++;
+	/*
+	 * dissem.c ftd_dissem_rx: from a node held dead, what it concluded
+	 * while cut off is not believed nor passed on; it is told its death.
+	 */
+	if (hearing(s, v, m->src) == FTD_HEARING_DEAD) {
+		s->rep.tell_dead++;
+		return;
+	}
 	if (share)
 		sim_span_ack(s, v, m);
 	/* What the frame brings as news goes on together (outbox.h). */
@@ -909,7 +978,10 @@ void sim_node_rx(struct sim *s, const struct sim_msg *m)
 		 * carries the request back (the module keeps it, per suspect).
 		 */
 		node->last_rx_ns = s->now;
-		if (!sim_view_holds_dead(&s->view, m->dst, m->about))
+		if (ftd_relay_accepts(sim_node_id(m->dst), sim_node_id(m->src), sim_node_id(m->src),
+				      sim_node_id(m->about), m->ref,
+				      sim_view_holds_dead(&s->view, m->dst, m->about) ?
+				      FTD_NODE_DEAD : FTD_NODE_ALIVE, 0, 0))
 			send_msg(s, &(struct sim_msg){ .src = m->dst, .dst = m->about, .ref = m->ref,
 						       .about = m->src, .type = SIM_MSG_RELAY_PROBE });
 		return;

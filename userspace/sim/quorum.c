@@ -41,8 +41,9 @@ bool sim_quorum_record(struct sim *s, u32 v, u32 item, u32 voter, bool own, u32 
 		qu->items++;
 	}
 	pv = &qu->per_item[item][v];
-	/* Only about a node we hold live (ALIVE or SUSPECT). */
-	if (!sim_view_knows(&s->view, v, item))
+	/* Only about a node we hold live (dissem.c record_vote; one incarnation here). */
+	if (ftd_votes_take(sim_view_knows(&s->view, v, item) ? FTD_NODE_DEAD : FTD_NODE_ALIVE,
+			   0, 0))
 		send = ftd_votes_record(&pv->votes, voter, own, now, timeout);
 	*fresh = ftd_votes_fresh(&pv->votes, now, timeout);
 	return send;
