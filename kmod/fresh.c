@@ -93,7 +93,7 @@ static void answer_probe(struct ftd_net *fn, struct ftd_peer *peer, const struct
 	if (v == FTD_FRESH_OK && wants_probe(peer, f->incarnation) &&
 	    ftd_fresh_ask_due(&peer->fresh, now, period, READ_ONCE(fn->cfg.timeout_ns),
 			      get_random_u64()))
-		ours = peer->fresh.nonce;
+		ours = peer->fresh.ask.nonce;
 	dead = v == FTD_FRESH_OK && peer->state == FTD_NODE_DEAD &&
 	       f->incarnation == peer->incarnation;
 	spin_unlock_bh(&peer->lock);
@@ -142,11 +142,11 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	v = ftd_fresh_check(&peer->fresh, f, READ_ONCE(fn->cfg.node), n);
 	/* Under the lock that matched the nonce: no new one made meanwhile. */
 	rtt = ftd_fresh_rtt(&peer->fresh, now);
-	nonce_ns = peer->fresh.nonce_ns;
+	nonce_ns = peer->fresh.ask.nonce_ns;
 	if (v == FTD_FRESH_UNPROVEN &&
 	    ftd_fresh_ask_due(&peer->fresh, now, period, READ_ONCE(fn->cfg.timeout_ns),
 			      get_random_u64()))
-		probe = peer->fresh.nonce;
+		probe = peer->fresh.ask.nonce;
 	spin_unlock(&peer->lock);
 	count(fn, peer, v);
 	if (probe)
@@ -177,7 +177,7 @@ u64 ftd_fresh_ask(struct ftd_net *fn, struct ftd_peer *peer, u64 every, u64 wait
 
 	spin_lock_bh(&peer->lock);
 	if (ftd_fresh_ask_due(&peer->fresh, ktime_get_ns(), every, wait, get_random_u64()))
-		nonce = peer->fresh.nonce;
+		nonce = peer->fresh.ask.nonce;
 	spin_unlock_bh(&peer->lock);
 	if (nonce)
 		send_probe(fn, peer, nonce);
@@ -217,7 +217,7 @@ static void probe_work(struct work_struct *work)
 				unproven = true;
 				if (ftd_fresh_ping_due(&peer->fresh, ktime_get_ns(), every,
 						       get_random_u64()))
-					nonce = peer->fresh.nonce;
+					nonce = peer->fresh.ask.nonce;
 			}
 			spin_unlock_bh(&peer->lock);
 		}

@@ -428,7 +428,7 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 		if (peer->self)
 			peer->incarnation = fn->incarnation;
 		/* The sweep asks every member at once, whenever it last did. */
-		peer->fresh.probe_ns = 0;
+		peer->fresh.ask.probe_ns = 0;
 		peer->view_pending = 0;
 		peer->digest_pending = false;
 		peer->last_heard_ns = 0;

@@ -95,7 +95,7 @@ void ftd_relay_heard(struct ftd_net *fn, const struct ftd_notice *n)
 		return;
 	spin_lock(&suspect->lock);
 	vouched = ftd_detect_in_ring(suspect->state) &&
-		  ftd_relay_vouches(n->nonce, n->subject_incarnation, suspect->fresh.nonce,
+		  ftd_relay_vouches(n->nonce, n->subject_incarnation, suspect->fresh.ask.nonce,
 				    suspect->incarnation);
 	spin_unlock(&suspect->lock);
 	if (!vouched)

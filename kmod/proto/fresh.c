@@ -31,7 +31,7 @@ enum ftd_fresh_verdict ftd_fresh_check(struct ftd_fresh *s, const struct ftd_fra
 	if (!f->incarnation || (s->incarnation && f->incarnation < s->incarnation))
 		return FTD_FRESH_STALE;
 	if (n && (n->kind == FTD_NOTICE_PROBE_ACK || n->kind == FTD_NOTICE_OUTDATED)) {
-		if (!s->nonce || n->nonce != s->nonce)
+		if (!ftd_ask_is_ours(&s->ask, n->nonce))
 			return FTD_FRESH_REPLAY;
 		/*
 		 * It refused our PROBE: it proves us nothing, nor we it. The
@@ -41,7 +41,7 @@ enum ftd_fresh_verdict ftd_fresh_check(struct ftd_fresh *s, const struct ftd_fra
 		 */
 		if (n->kind == FTD_NOTICE_OUTDATED)
 			return FTD_FRESH_OUTDATED;
-		s->nonce = 0;
+		ftd_ask_answered(&s->ask, n->nonce);
 		/* We never lost track of this incarnation: its windows stand. */
 		if (f->incarnation == s->incarnation)
 			return FTD_FRESH_ANSWERED;
@@ -59,25 +59,25 @@ enum ftd_fresh_verdict ftd_fresh_check(struct ftd_fresh *s, const struct ftd_fra
 	return notice_window(s, f);
 }
 
-bool ftd_fresh_ping_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce)
+bool ftd_ask_ping_due(struct ftd_ask *a, u64 now, u64 every, u64 nonce)
 {
-	if (s->probe_ns && ftd_elapsed(now, s->probe_ns) < every)
+	if (a->probe_ns && ftd_elapsed(now, a->probe_ns) < every)
 		return false;
-	s->nonce = nonce ? nonce : 1;
-	s->nonce_ns = now;
-	s->probe_ns = now;
+	a->nonce = nonce ? nonce : 1;
+	a->nonce_ns = now;
+	a->probe_ns = now;
 	return true;
 }
 
-bool ftd_fresh_ask_due(struct ftd_fresh *s, u64 now, u64 every, u64 wait, u64 nonce)
+bool ftd_ask_due(struct ftd_ask *a, u64 now, u64 every, u64 wait, u64 nonce)
 {
-	if (s->nonce && ftd_elapsed(now, s->nonce_ns) < wait) {
-		if (ftd_elapsed(now, s->probe_ns) < every)
+	if (a->nonce && ftd_elapsed(now, a->nonce_ns) < wait) {
+		if (ftd_elapsed(now, a->probe_ns) < every)
 			return false;
-		s->probe_ns = now;	/* the same nonce again */
+		a->probe_ns = now;	/* the same nonce again */
 		return true;
 	}
-	return ftd_fresh_ping_due(s, now, every, nonce);
+	return ftd_ask_ping_due(a, now, every, nonce);
 }
 
 bool ftd_fresh_answer_probe(struct ftd_fresh *s, const struct ftd_frame *f, u32 self, u64 now,

@@ -33,11 +33,22 @@
 #include "wire.h"
 #include <linux/ftdetect.h>
 
+/*
+ * Our PROBE to a node, outstanding until answered: the nonce its answer
+ * must echo, when we made it, when we last sent it. The module keeps one
+ * per peer, for every ask (struct ftd_fresh); the simulator one per ask it
+ * models (userspace/sim: a suspect's observer, a judge's voter, a reach
+ * check's sample).
+ */
+struct ftd_ask {
+	u64 nonce;		/* outstanding, 0: none */
+	u64 nonce_ns;		/* when we made it */
+	u64 probe_ns;		/* when we last sent it */
+};
+
 struct ftd_fresh {
 	u32 incarnation;	/* the newest incarnation proven, 0: none yet */
-	u64 nonce;		/* our outstanding PROBE's nonce, 0: none */
-	u64 nonce_ns;		/* when we made that nonce */
-	u64 probe_ns;		/* when we last sent it a PROBE */
+	struct ftd_ask ask;	/* our PROBE to it */
 	u64 ack_ns;		/* when we last answered one of its PROBEs */
 	u64 outdated_ns;	/* when we last told one of them OUTDATED (its
 				 * own budget: ftd_fresh_outdated_due) */
@@ -107,26 +118,43 @@ static inline u32 ftd_fresh_outdated_floor(u32 held, u32 own)
 }
 
 /*
- * The round trip of an answer to our nonce (FTD_FRESH_PROVEN or
- * FTD_FRESH_ANSWERED just now, at now), or 0 if unknown: only a nonce
- * sent once has one. One sent again (ftd_fresh_ask_due) may be answered
- * for either copy, and timing from the first would add the wait between
- * them: up to a timeout, which proto/watch.h would take for the network's.
+ * Is nonce (an answer's echo) that of our PROBE outstanding? And the
+ * answer to it: the PROBE is answered (no longer outstanding).
  */
-static inline u64 ftd_fresh_rtt(const struct ftd_fresh *s, u64 now)
+static inline bool ftd_ask_is_ours(const struct ftd_ask *a, u64 nonce)
 {
-	if (s->probe_ns != s->nonce_ns || now <= s->nonce_ns)
-		return 0;
-	return now - s->nonce_ns;
+	return a->nonce && nonce == a->nonce;
+}
+
+static inline bool ftd_ask_answered(struct ftd_ask *a, u64 nonce)
+{
+	if (!ftd_ask_is_ours(a, nonce))
+		return false;
+	a->nonce = 0;
+	return true;
 }
 
 /*
- * Should we PROBE it now, proven or not (none sent for `every`)? If so,
- * records nonce (non-zero; 0 is taken as 1) as outstanding, made and sent
- * at now. A PROBE to a proven member asks whether it is alive now: its
- * answer (FTD_FRESH_ANSWERED) is as fresh as its nonce.
+ * The round trip of an answer to our nonce (just answered, at now), or 0
+ * if unknown: only a nonce sent once has one. One sent again
+ * (ftd_ask_due) may be answered for either copy, and timing from the
+ * first would add the wait between them: up to a timeout, which
+ * proto/watch.h would take for the network's.
  */
-bool ftd_fresh_ping_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce);
+static inline u64 ftd_ask_rtt(const struct ftd_ask *a, u64 now)
+{
+	if (a->probe_ns != a->nonce_ns || now <= a->nonce_ns)
+		return 0;
+	return now - a->nonce_ns;
+}
+
+/*
+ * Should we PROBE it now (none sent for `every`)? If so, records nonce
+ * (non-zero; 0 is taken as 1) as outstanding, made and sent at now. A
+ * PROBE to a proven member asks whether it is alive now: its answer
+ * (FTD_FRESH_ANSWERED) is as fresh as its nonce.
+ */
+bool ftd_ask_ping_due(struct ftd_ask *a, u64 now, u64 every, u64 nonce);
 
 /*
  * PROBE it now (none sent for `every`)? With the nonce of a PROBE of ours
@@ -140,7 +168,23 @@ bool ftd_fresh_ping_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce);
  * ones, asked every period, was never proven and declared its observers
  * dead (island, cutoff_3_nodes). Records the nonce as above.
  */
-bool ftd_fresh_ask_due(struct ftd_fresh *s, u64 now, u64 every, u64 wait, u64 nonce);
+bool ftd_ask_due(struct ftd_ask *a, u64 now, u64 every, u64 wait, u64 nonce);
 
+/* The same, for the module's one ask per peer. */
+static inline u64 ftd_fresh_rtt(const struct ftd_fresh *s, u64 now)
+{
+	return ftd_ask_rtt(&s->ask, now);
+}
+
+static inline bool ftd_fresh_ping_due(struct ftd_fresh *s, u64 now, u64 every, u64 nonce)
+{
+	return ftd_ask_ping_due(&s->ask, now, every, nonce);
+}
+
+static inline bool ftd_fresh_ask_due(struct ftd_fresh *s, u64 now, u64 every, u64 wait,
+				     u64 nonce)
+{
+	return ftd_ask_due(&s->ask, now, every, wait, nonce);
+}
 
 #endif

@@ -354,7 +354,7 @@ static void deliver_check(struct model *m, struct ftd_fresh *s, const struct gen
 			/* A ping answered: alive now, proof and windows unchanged. */
 			CHECK(v == FTD_FRESH_ANSWERED);
 			m->outstanding = 0;
-			before.nonce = 0;
+			before.ask.nonce = 0;
 			CHECK(!memcmp(&before, s, sizeof(before)));
 		} else if (m->outstanding && g->n.nonce == m->outstanding) {
 			CHECK(v == FTD_FRESH_PROVEN);
@@ -448,7 +448,7 @@ static void deliver_probe(struct model *m, struct ftd_fresh *s, const struct gen
 	if (ret)
 		m->ack_ns = m->now;
 	/* Answering proves nothing here. */
-	CHECK(s->incarnation == before.incarnation && s->nonce == before.nonce &&
+	CHECK(s->incarnation == before.incarnation && s->ask.nonce == before.ask.nonce &&
 	      s->hb_floor == before.hb_floor && s->notice_floor == before.notice_floor);
 }
 
@@ -460,7 +460,7 @@ static void deliver(struct model *m, struct ftd_fresh *s, const struct gen *g)
 		deliver_check(m, s, g);
 	/* The model and the state agree on what is proven and outstanding. */
 	CHECK(s->incarnation == m->cur);
-	CHECK(s->nonce == m->outstanding);
+	CHECK(s->ask.nonce == m->outstanding);
 }
 
 /* Remember what the member sent: replays and honest answers need it. */
@@ -599,13 +599,13 @@ static void probe_due(struct model *m, struct ftd_fresh *s, struct reader *r, bo
 	m->probe_ns = m->now;
 	CHECK(s->incarnation == m->cur);
 	if (again) {
-		CHECK(s->nonce == m->outstanding);
+		CHECK(s->ask.nonce == m->outstanding);
 		return;
 	}
-	CHECK(s->nonce == (nonce ? nonce : 1));
-	m->outstanding = s->nonce;
+	CHECK(s->ask.nonce == (nonce ? nonce : 1));
+	m->outstanding = s->ask.nonce;
 	m->nonce_ns = m->now;
-	m->nonces[m->nr_nonces++ % NR_NONCES] = s->nonce;
+	m->nonces[m->nr_nonces++ % NR_NONCES] = s->ask.nonce;
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);

@@ -222,17 +222,17 @@ TEST(an_ask_repeats_the_nonce_of_a_young_unanswered_probe)
 	ASSERT_TRUE(ftd_fresh_ping_due(&s, 1000, 1000, 0xa));
 	EXPECT_FALSE(ftd_fresh_ask_due(&s, 1005, 10, 200, 0xc));	/* rate-limited */
 	ASSERT_TRUE(ftd_fresh_ask_due(&s, 1050, 10, 200, 0xc));
-	EXPECT_EQ(0xa, s.nonce);
+	EXPECT_EQ(0xa, s.ask.nonce);
 	EXPECT_FALSE(ftd_fresh_ask_due(&s, 1055, 10, 200, 0xc));	/* rate-limited */
 	EXPECT_EQ(FTD_FRESH_PROVEN, check(&s, 100, NOTICE, 0, 1, true, 0xa));
 	/* Answered: a new nonce. */
 	ASSERT_TRUE(ftd_fresh_ask_due(&s, 1070, 10, 200, 0xd));
-	EXPECT_EQ(0xd, s.nonce);
+	EXPECT_EQ(0xd, s.ask.nonce);
 	/* Repeated while young, not past `wait` from when it was made. */
 	ASSERT_TRUE(ftd_fresh_ask_due(&s, 1200, 10, 200, 0xe));
-	EXPECT_EQ(0xd, s.nonce);
+	EXPECT_EQ(0xd, s.ask.nonce);
 	ASSERT_TRUE(ftd_fresh_ask_due(&s, 1270, 10, 200, 0xe));
-	EXPECT_EQ(0xe, s.nonce);
+	EXPECT_EQ(0xe, s.ask.nonce);
 	EXPECT_EQ(FTD_FRESH_REPLAY, check(&s, 100, NOTICE, 0, 2, true, 0xd));
 	EXPECT_EQ(FTD_FRESH_ANSWERED, check(&s, 100, NOTICE, 0, 3, true, 0xe));
 }
@@ -252,7 +252,7 @@ TEST(the_round_trip_is_known_only_for_a_nonce_sent_once)
 	EXPECT_EQ(7, ftd_fresh_rtt(&s, 1007));
 	ASSERT_TRUE(ftd_fresh_ask_due(&s, 1100, 10, 200, 0xb));
 	ASSERT_TRUE(ftd_fresh_ask_due(&s, 1150, 10, 200, 0xc));	/* 0xb again */
-	EXPECT_EQ(0xb, s.nonce);
+	EXPECT_EQ(0xb, s.ask.nonce);
 	EXPECT_EQ(FTD_FRESH_ANSWERED, check(&s, 100, NOTICE, 0, 2, true, 0xb));
 	EXPECT_EQ(0, ftd_fresh_rtt(&s, 1152));
 	/* Our clock read before another CPU sent it: no sample either. */
@@ -307,6 +307,21 @@ TEST(a_prober_held_above_its_incarnation_is_told_so)
 	EXPECT_EQ(0, ftd_fresh_outdated_floor(1000, 1000));	/* a PROBE from before a restart */
 	EXPECT_EQ(0, ftd_fresh_outdated_floor(1000, 1001));
 	EXPECT_EQ(0, ftd_fresh_outdated_floor(UINT32_MAX, 5));	/* nothing above it */
+}
+
+/* The ask alone (the simulator keeps one per observer and suspect): answered once. */
+TEST(an_ask_is_answered_once_by_its_own_nonce)
+{
+	struct ftd_ask a = {};
+
+	EXPECT_FALSE(ftd_ask_is_ours(&a, 0));	/* none outstanding: 0 is no nonce */
+	ASSERT_TRUE(ftd_ask_ping_due(&a, 500, 10, 0x5));
+	EXPECT_FALSE(ftd_ask_answered(&a, 0x6));
+	EXPECT_TRUE(ftd_ask_is_ours(&a, 0x5));
+	EXPECT_TRUE(ftd_ask_answered(&a, 0x5));
+	EXPECT_EQ(4, ftd_ask_rtt(&a, 504));
+	EXPECT_FALSE(ftd_ask_answered(&a, 0x5));	/* a duplicate answer */
+	EXPECT_EQ(0, a.nonce);
 }
 
 TEST_HARNESS_MAIN

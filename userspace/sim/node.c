@@ -498,17 +498,37 @@ static void note_observed(struct sim *s, u32 v, const u32 *preds, u32 n)
 }
 
 /*
- * fresh.c ftd_fresh_ping: a PROBE, unless one went to it within `every`.
- * Its nonce is its send time: only an answer to the latest one counts.
- * True if sent.
+ * v's PROBE to o as proto/fresh.h keeps it (struct ftd_ask). A nonce is
+ * made of the time it is made, so the making time is the nonce itself
+ * while it is outstanding, and 2 of the 3 words are kept: the watch
+ * tables are most of the simulator's memory.
+ */
+static struct ftd_ask ask_of(const struct sim_obs *o)
+{
+	return (struct ftd_ask){ .nonce = o->nonce, .nonce_ns = o->nonce, .probe_ns = o->probe_ns };
+}
+
+static void ask_keep(struct sim_obs *o, const struct ftd_ask *a)
+{
+	o->nonce = a->nonce;
+	o->probe_ns = a->probe_ns;
+}
+
+/*
+ * fresh.c ftd_fresh_ping: a PROBE, unless one went to it within `every`,
+ * with the nonce of one still unanswered and younger than a timeout, else
+ * a new one (proto/fresh.h ftd_ask_due; a new nonce is its making time
+ * here, unique per observer and suspect). True if sent.
  */
 static bool probe(struct sim *s, u32 v, struct sim_obs *o, u64 every)
 {
-	if (o->probe_ns && s->now - o->probe_ns < every)
+	struct ftd_ask a = ask_of(o);
+
+	if (!ftd_ask_due(&a, s->now, every, s->cfg->timeout_ns, s->now))
 		return false;
-	o->probe_ns = s->now;
+	ask_keep(o, &a);
 	s->rep.probes++;
-	send_msg(s, &(struct sim_msg){ .src = v, .dst = o->pos, .ref = s->now,
+	send_msg(s, &(struct sim_msg){ .src = v, .dst = o->pos, .ref = a.nonce,
 				       .type = SIM_MSG_PROBE });
 	return true;
 }
@@ -699,7 +719,7 @@ static void detect_tick(struct sim *s, u32 v)
 		if (vd.ask != FTD_WATCH_ASK_NONE && probe(s, v, &o[i], vd.ask_interval_ns)) {
 			/* --no-relay: the protocol before asks through helpers */
 			if (vd.ask == FTD_WATCH_ASK_HELPERS && !s->cfg->no_relay)
-				ask_helpers(s, v, o[i].pos, o[i].probe_ns, vd.helpers);
+				ask_helpers(s, v, o[i].pos, o[i].nonce, vd.helpers);
 			if (vd.tell_between && !s->cfg->no_relay)
 				tell_between(s, v, o[i].pos);
 		}
@@ -780,14 +800,20 @@ static void heard(struct sim *s, u32 v, const struct sim_msg *m)
 			return;
 		o->rx_seq = m->ref;
 	} else if (m->type == SIM_MSG_RELAY) {
-		if (!ftd_relay_vouches(m->ref, 0, o->probe_ns, 0))
-			return;	/* an answer to an older PROBE of ours */
+		/* relay.c ftd_relay_heard: while our PROBE is outstanding */
+		if (!ftd_relay_vouches(m->ref, 0, o->nonce, 0))
+			return;
 		s->rep.relays_heard++;
-	} else if (m->ref != o->probe_ns) {
-		return;		/* proto/fresh.c: an answer to no PROBE of ours */
 	} else {
-		s->nodes[v].probe_rtt_ns = ftd_watch_rtt(s->nodes[v].probe_rtt_ns,
-							 s->now - m->ref);
+		struct ftd_ask a = ask_of(o);
+		u64 rtt;
+
+		if (!ftd_ask_answered(&a, m->ref))
+			return;		/* proto/fresh.c: an answer to no PROBE of ours */
+		rtt = ftd_ask_rtt(&a, s->now);
+		ask_keep(o, &a);
+		if (rtt)	/* (a nonce sent once: detect.c ftd_detect_answered) */
+			s->nodes[v].probe_rtt_ns = ftd_watch_rtt(s->nodes[v].probe_rtt_ns, rtt);
 	}
 	if (s->now > o->last_heard_ns)
 		o->last_heard_ns = s->now;

@@ -31,6 +31,7 @@
 #define FTD_SIM_NODE_H
 
 #include "proto/compat.h"
+#include "proto/fresh.h"
 #include "proto/lease.h"
 #include "proto/partition.h"
 #include "proto/watch.h"
@@ -45,7 +46,12 @@ struct sim_obs {
 	u64 last_heard_ns;
 	u64 baseline_ns;
 	u64 rx_seq;
-	u64 probe_ns;		/* fresh.c ftd_fresh_ping: our last PROBE to it */
+	/*
+	 * Our PROBE to it, struct ftd_ask less nonce_ns: a nonce here is the
+	 * time it was made (ask_of() in node.c).
+	 */
+	u64 nonce;
+	u64 probe_ns;
 };
 
 struct sim_node {
