@@ -396,6 +396,7 @@ static void ask_judges(struct sim *s, u32 v, u32 x, struct sim_votes *sv, const 
 		       u32 n)
 {
 	u64 every = ftd_detect_ask_every(s->cfg->period_ns, s->cfg->timeout_ns);
+	struct ftd_ask a;
 	u32 i, slot;
 
 	if (!ftd_votes_ask_judges(&sv->votes, sim_node_id(v), s->now, s->cfg->timeout_ns))
@@ -406,11 +407,14 @@ static void ask_judges(struct sim *s, u32 v, u32 x, struct sim_votes *sv, const 
 					   s->cfg->timeout_ns))
 			continue;
 		slot = sim_quorum_judge_slot(sv, judges[i]);
-		if (sv->asked_ns[slot] && s->now - sv->asked_ns[slot] < every)
+		a = (struct ftd_ask){ .nonce = sv->nonce[slot], .nonce_ns = sv->nonce[slot],
+				      .probe_ns = sv->probe_ns[slot] };
+		if (!ftd_ask_due(&a, s->now, every, s->cfg->timeout_ns, s->now))
 			continue;
-		sv->asked_ns[slot] = s->now;
+		sv->nonce[slot] = a.nonce;
+		sv->probe_ns[slot] = a.probe_ns;
 		s->rep.probes++;
-		send_msg(s, &(struct sim_msg){ .src = v, .dst = judges[i], .ref = s->now,
+		send_msg(s, &(struct sim_msg){ .src = v, .dst = judges[i], .ref = a.nonce,
 					       .about = x, .type = SIM_MSG_JUDGE_PROBE });
 	}
 }
@@ -961,14 +965,26 @@ static void notice_rx(struct sim *s, u32 v, const struct sim_msg *m)
 	sim_outbox_end(s);
 }
 
-/* Judge j answered v's ask about subject x: heard, for x's quorum. */
-static void judge_answered(struct sim *s, u32 v, u32 j, u32 x)
+/*
+ * Judge j answered v's ask about subject x with nonce: heard, for x's
+ * quorum, if it answers the PROBE outstanding (proto/fresh.h).
+ */
+static void judge_answered(struct sim *s, u32 v, u32 j, u32 x, u64 nonce)
 {
 	int32_t item = sim_view_find_node(&s->view, x);
 	struct sim_votes *sv = item >= 0 ? sim_quorum_of(&s->quorum, v, (u32)item) : NULL;
+	struct ftd_ask a;
+	u32 slot;
 
-	if (sv)
-		sv->answered_ns[sim_quorum_judge_slot(sv, j)] = s->now;
+	if (!sv)
+		return;
+	slot = sim_quorum_judge_slot(sv, j);
+	a = (struct ftd_ask){ .nonce = sv->nonce[slot], .nonce_ns = sv->nonce[slot],
+			      .probe_ns = sv->probe_ns[slot] };
+	if (!ftd_ask_answered(&a, nonce))
+		return;
+	sv->nonce[slot] = a.nonce;
+	sv->answered_ns[slot] = s->now;
 }
 
 void sim_node_rx(struct sim *s, const struct sim_msg *m)
@@ -1021,7 +1037,7 @@ void sim_node_rx(struct sim *s, const struct sim_msg *m)
 		return;
 	case SIM_MSG_JUDGE_ANSWER:
 		node->last_rx_ns = s->now;
-		judge_answered(s, m->dst, m->src, m->about);
+		judge_answered(s, m->dst, m->src, m->about, m->ref);
 		return;
 	case SIM_MSG_RELAY_ANSWER:	/* relay.c ftd_relay_answered */
 		node->last_rx_ns = s->now;

@@ -56,11 +56,12 @@ u32 sim_quorum_judge_slot(struct sim_votes *sv, u32 judge)
 	for (i = 0; i < FTD_MAX_OBSERVERS; i++) {
 		if (sv->judge[i] == judge + 1)
 			return i;
-		if (!sv->judge[i] || (sv->judge[slot] && sv->asked_ns[i] < sv->asked_ns[slot]))
+		if (!sv->judge[i] || (sv->judge[slot] && sv->probe_ns[i] < sv->probe_ns[slot]))
 			slot = i;
 	}
 	sv->judge[slot] = judge + 1;
-	sv->asked_ns[slot] = 0;
+	sv->nonce[slot] = 0;
+	sv->probe_ns[slot] = 0;
 	sv->answered_ns[slot] = 0;
 	return slot;
 }

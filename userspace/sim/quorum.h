@@ -26,7 +26,9 @@ struct sim;
 struct sim_votes {
 	struct ftd_votes votes;
 	u32 judge[FTD_MAX_OBSERVERS];		/* position + 1; 0: a free slot */
-	u64 asked_ns[FTD_MAX_OBSERVERS];
+	/* the PROBE to it: struct ftd_ask less nonce_ns, as node.c's ask_of() */
+	u64 nonce[FTD_MAX_OBSERVERS];
+	u64 probe_ns[FTD_MAX_OBSERVERS];
 	u64 answered_ns[FTD_MAX_OBSERVERS];
 };
 
