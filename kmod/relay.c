@@ -41,13 +41,14 @@ void ftd_relay_request(struct ftd_net *fn, struct ftd_peer *sender, const struct
 	struct ftd_peer *suspect;
 	bool ask;
 
+	if (!ftd_relay_request_ok(READ_ONCE(fn->cfg.node), sender->id, n->origin, n->subject,
+				  n->nonce))
+		return;
 	suspect = ftd_peer_find(fn, n->subject);
 	if (!suspect)
 		return;
 	spin_lock(&suspect->lock);
-	ask = ftd_relay_accepts(READ_ONCE(fn->cfg.node), sender->id, n->origin, n->subject,
-				n->nonce, suspect->state, suspect->incarnation,
-				n->subject_incarnation);
+	ask = ftd_relay_suspect_open(suspect->state, suspect->incarnation, n->subject_incarnation);
 	if (ask)
 		ftd_relay_record(&suspect->relay, sender->id, n->nonce, ktime_get_ns());
 	spin_unlock(&suspect->lock);

@@ -4,7 +4,7 @@
  * of it: the rule every notice is applied by, whoever sent it, and the one
  * deduplication there is (a notice delivers only what it changed). The
  * module's dissem.c (apply_gone, apply_alive) and the simulator's node.c
- * (rx_notice, conclude) both ask it.
+ * (rx_notice) both ask it.
  *
  * An end (DEAD, LEFT) is news for a later incarnation than the one held,
  * or for the one held while it has not ended. Of a node held live, a

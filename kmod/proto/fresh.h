@@ -37,8 +37,7 @@
  * Our PROBE to a node, outstanding until answered: the nonce its answer
  * must echo, when we made it, when we last sent it. The module keeps one
  * per peer, for every ask (struct ftd_fresh); the simulator one per ask it
- * models (userspace/sim: a suspect's observer, a judge's voter, a reach
- * check's sample).
+ * models (userspace/sim: a suspect's observer, a voter asking a judge).
  */
 struct ftd_ask {
 	u64 nonce;		/* outstanding, 0: none */

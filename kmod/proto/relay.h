@@ -94,14 +94,27 @@ static inline u32 ftd_relay_helpers(u64 silent_ns, u64 period_ns, u64 timeout_ns
 /*
  * Does a helper (self) take a request from sender to ask subject? From the
  * asker itself (origin), about a node other than either of them, with a
- * nonce to echo; and not about an incarnation the helper holds ended (in
- * st at held_inc) or past: the asker learns that from the notices.
+ * nonce to echo (ftd_relay_request_ok: the module checks it before it
+ * looks the suspect up); and not about an incarnation inc the helper
+ * holds ended (in st at held_inc) or past: the asker learns that from the
+ * notices (ftd_relay_suspect_open).
  */
+static inline bool ftd_relay_request_ok(u32 self, u32 sender, u32 origin, u32 subject,
+					u64 nonce)
+{
+	return origin == sender && subject != sender && subject != self && nonce;
+}
+
+static inline bool ftd_relay_suspect_open(enum ftd_node_state st, u32 held_inc, u32 inc)
+{
+	return ftd_apply_gone(st, held_inc, inc) != FTD_APPLY_OLD;
+}
+
 static inline bool ftd_relay_accepts(u32 self, u32 sender, u32 origin, u32 subject, u64 nonce,
 				     enum ftd_node_state st, u32 held_inc, u32 inc)
 {
-	return origin == sender && subject != sender && subject != self && nonce &&
-	       ftd_apply_gone(st, held_inc, inc) != FTD_APPLY_OLD;
+	return ftd_relay_request_ok(self, sender, origin, subject, nonce) &&
+	       ftd_relay_suspect_open(st, held_inc, inc);
 }
 
 /* Keep a request (nonce 0 is none: ignored). A zeroed table is empty. */

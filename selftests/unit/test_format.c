@@ -209,6 +209,24 @@ TEST_F(out, one_path_empty_table)
 	EXPECT_STREQ("no rows\nID\n{\"rows\":[],\"more\":[]}\n", text(self));
 }
 
+/* A cell longer than FTU_PRINT_CELL is cut, visibly. */
+TEST_F(out, one_path_long_cell_is_cut_with_dots)
+{
+	static const struct ftu_column cols[] = { { "LONG", false } };
+	struct ftu_print p;
+	const char *t;
+
+	ftu_print_init(&p, self->f, false);
+	ftu_print_table_begin(&p, NULL, cols, 1);
+	ftu_print_row(&p);
+	for (int i = 0; i < 300; i++)
+		ftu_print_text(&p, "%s", "1234567");
+	ftu_print_table_end(&p, NULL);
+	t = text(self);
+	ASSERT_EQ(strlen("LONG\n") + FTU_PRINT_CELL - 1 + 1, strlen(t));
+	EXPECT_STREQ("...\n", t + strlen(t) - 4);
+}
+
 /* ------------------------------------------------------------- ftstat */
 
 static const struct ftu_config cfg = {

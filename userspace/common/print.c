@@ -34,7 +34,8 @@ static void text_v(struct ftu_print *p, const char *fmt, va_list ap)
 		return;		/* a column this table leaves out */
 	cell = p->cells[p->col];
 	len = strlen(cell);
-	vsnprintf(cell + len, FTU_PRINT_CELL - len, fmt, ap);
+	if (vsnprintf(cell + len, FTU_PRINT_CELL - len, fmt, ap) >= (int)(FTU_PRINT_CELL - len))
+		memcpy(cell + FTU_PRINT_CELL - 4, "...", 4);	/* cut: say so */
 }
 
 /* A field's fmt: one conversion, for its value (print.h). */
@@ -217,7 +218,8 @@ void ftu_print_row_if(struct ftu_print *p, bool shown)
 	if (p->json || !p->in_table)
 		return;
 	end_row(p);
-	memset(p->cells, 0, sizeof(p->cells));
+	for (unsigned int c = 0; c < FTU_PRINT_MAX_COLS; c++)
+		p->cells[c][0] = '\0';
 	p->col = 0;
 	p->in_row = true;
 	p->row_hidden = !shown;

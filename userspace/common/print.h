@@ -29,7 +29,7 @@
 struct ftu_config;
 
 #define FTU_PRINT_MAX_COLS 16
-#define FTU_PRINT_CELL 256
+#define FTU_PRINT_CELL 1024	/* a cell longer is cut, and ends in "..." */
 
 struct ftu_print {
 	FILE *f;

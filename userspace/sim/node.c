@@ -189,7 +189,9 @@ static void send_view(struct sim *s, u32 v, u32 to)
 /*
  * repair.c's track of v's digest (proto/digest.h): the simulator keeps
  * only when v's view last changed, which it knows exactly (learn()); the
- * digest's value is computed where it is sent or compared.
+ * digest's value is computed where it is sent or compared. A view never
+ * changed counts from 1 ns (0 is "never tracked" there): no digest goes
+ * out before ftd_digest_every, three timeouts at least.
  */
 static struct ftd_digest_track digest_track(struct sim *s, u32 v)
 {
@@ -707,7 +709,9 @@ static void detect_tick(struct sim *s, u32 v)
 			enum ftd_partition_verdict pv;
 
 			item = item_of(s, o[i].pos);
-			pv = item < 0 ? FTD_PARTITION_HOLD : sim_minority_judge(s, v, o[i].pos);
+			/* (a death v holds already is not judged twice: apply_gone) */
+			pv = item < 0 || held_gone(s, v, item) == FTD_APPLY_OLD ? FTD_PARTITION_HOLD :
+			     sim_minority_judge(s, v, o[i].pos);
 			ftd_verdict_partition(&vd, pv);
 			if (pv == FTD_PARTITION_FENCE) {
 				fenced = true;
@@ -776,6 +780,20 @@ static enum ftd_hearing hearing(struct sim *s, u32 v, u32 src)
 
 	return ftd_hearing_of(sim_view_holds_dead(&s->view, v, src) ? FTD_NODE_DEAD :
 								     FTD_NODE_ALIVE, inc, inc);
+}
+
+/*
+ * A notice (in the module, PROBE_REQ and SHARE_ACK are notices too) from
+ * a node m's receiver holds dead: dropped, as dissem.c ftd_dissem_rx drops
+ * the frame (what it concluded while cut off is not believed nor passed
+ * on), and counted where the module tells the sender its death.
+ */
+static bool from_held_dead(struct sim *s, const struct sim_msg *m)
+{
+	if (hearing(s, m->dst, m->src) != FTD_HEARING_DEAD)
+		return false;
+	s->rep.tell_dead++;
+	return true;
 }
 
 /*
@@ -935,14 +953,8 @@ static void notice_rx(struct sim *s, u32 v, const struct sim_msg *m)
 	}
 	s->nodes[v].last_rx_ns = s->now;
 	s->rep.notices_rx++;
-	/*
-	 * dissem.c ftd_dissem_rx: from a node held dead, what it concluded
-	 * while cut off is not believed nor passed on; it is told its death.
-	 */
-	if (hearing(s, v, m->src) == FTD_HEARING_DEAD) {
-		s->rep.tell_dead++;
+	if (from_held_dead(s, m))
 		return;
-	}
 	if (share)
 		sim_span_ack(s, v, m);
 	/* What the frame brings as news goes on together (outbox.h). */
@@ -1020,7 +1032,8 @@ void sim_node_rx(struct sim *s, const struct sim_msg *m)
 		 * carries the request back (the module keeps it, per suspect).
 		 */
 		node->last_rx_ns = s->now;
-		if (ftd_relay_accepts(sim_node_id(m->dst), sim_node_id(m->src), sim_node_id(m->src),
+		if (!from_held_dead(s, m) &&
+		    ftd_relay_accepts(sim_node_id(m->dst), sim_node_id(m->src), sim_node_id(m->src),
 				      sim_node_id(m->about), m->ref,
 				      sim_view_holds_dead(&s->view, m->dst, m->about) ?
 				      FTD_NODE_DEAD : FTD_NODE_ALIVE, 0, 0))
@@ -1033,7 +1046,8 @@ void sim_node_rx(struct sim *s, const struct sim_msg *m)
 		return;
 	case SIM_MSG_SPAN_ACK:
 		node->last_rx_ns = s->now;
-		sim_span_acked(s, m);
+		if (!from_held_dead(s, m))
+			sim_span_acked(s, m);
 		return;
 	case SIM_MSG_JUDGE_ANSWER:
 		node->last_rx_ns = s->now;
