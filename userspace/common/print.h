@@ -26,8 +26,6 @@
 #include "common/json.h"
 #include "common/table.h"
 
-struct ftu_config;
-
 #define FTU_PRINT_MAX_COLS 16
 #define FTU_PRINT_CELL 1024	/* a cell longer is cut, and ends in "..." */
 
@@ -48,11 +46,6 @@ struct ftu_print {
 void ftu_print_init(struct ftu_print *p, FILE *f, bool json);
 /* The end of a document: JSON's closing newline (one document a line). */
 void ftu_print_done(struct ftu_print *p);
-
-static inline bool ftu_print_is_json(const struct ftu_print *p)
-{
-	return p->json;
-}
 
 /* JSON structure; key NULL for a value of an array or the document. */
 void ftu_print_object_begin(struct ftu_print *p, const char *key);
