@@ -269,6 +269,32 @@ static void print_counters(struct ftu_print *p, bool has, const uint64_t *v,
 		ftu_print_object_end(p);
 }
 
+/*
+ * A status document: JSON opens with the pinned maps' settings and goes
+ * on with the interfaces; text puts the table first and the settings
+ * under it.
+ */
+static void status_begin(struct ftu_print *p, FILE *f, bool json,
+			 const struct ftd_ebpf_status *st, const struct ftu_column *cols,
+			 unsigned int ncols)
+{
+	ftu_print_init(p, f, json);
+	ftu_print_object_begin(p, NULL);
+	if (json)
+		print_pins(p, st);
+	ftu_print_table_begin(p, "interfaces", cols, ncols);
+}
+
+/* empty: the text line when no interface has the program. */
+static void status_end(struct ftu_print *p, const struct ftd_ebpf_status *st, const char *empty)
+{
+	ftu_print_table_end(p, empty);
+	if (!p->json)
+		print_pins(p, st);
+	ftu_print_object_end(p);
+	ftu_print_done(p);
+}
+
 /* ftctl xdp status: the interfaces with the program or its counters. */
 void ftctl_xdp_status_print(FILE *f, const struct ftd_ebpf_status *st, bool json)
 {
@@ -282,11 +308,7 @@ void ftctl_xdp_status_print(FILE *f, const struct ftd_ebpf_status *st, bool json
 	};
 	struct ftu_print p;
 
-	ftu_print_init(&p, f, json);
-	ftu_print_object_begin(&p, NULL);
-	if (json)
-		print_pins(&p, st);
-	ftu_print_table_begin(&p, "interfaces", cols, NCOLS);
+	status_begin(&p, f, json, st, cols, NCOLS);
 	for (size_t i = 0; i < st->nr_ifaces; i++) {
 		const struct ftd_ebpf_iface *e = &st->ifaces[i];
 
@@ -304,12 +326,8 @@ void ftctl_xdp_status_print(FILE *f, const struct ftd_ebpf_status *st, bool json
 			       NCOLS - C_STAMPED, C_STAMPED);
 		ftu_print_object_end(&p);
 	}
-	ftu_print_table_end(&p, "no XDP program on any interface of this namespace "
-				"(ftctl xdp attach DEV)");
-	if (!json)
-		print_pins(&p, st);
-	ftu_print_object_end(&p);
-	ftu_print_done(&p);
+	status_end(&p, st, "no XDP program on any interface of this namespace "
+		   "(ftctl xdp attach DEV)");
 }
 
 /* ftctl tc status: the interfaces with the program or its counters. */
@@ -323,11 +341,7 @@ void ftctl_tc_status_print(FILE *f, const struct ftd_ebpf_status *st, bool json)
 	};
 	struct ftu_print p;
 
-	ftu_print_init(&p, f, json);
-	ftu_print_object_begin(&p, NULL);
-	if (json)
-		print_pins(&p, st);
-	ftu_print_table_begin(&p, "interfaces", cols, NCOLS);
+	status_begin(&p, f, json, st, cols, NCOLS);
 	for (size_t i = 0; i < st->nr_ifaces; i++) {
 		const struct ftd_ebpf_iface *e = &st->ifaces[i];
 		uint64_t samples = e->tc[FTD_TC_DELAY_SAMPLES];
@@ -350,12 +364,8 @@ void ftctl_tc_status_print(FILE *f, const struct ftd_ebpf_status *st, bool json)
 		ftu_print_u64_opt(&p, s, NULL, "%" PRIu64, e->tc[FTD_TC_DELAY_NEGATIVE]);
 		ftu_print_object_end(&p);
 	}
-	ftu_print_table_end(&p, "no TC egress program on any interface of this namespace "
-				"(ftctl tc attach DEV)");
-	if (!json)
-		print_pins(&p, st);
-	ftu_print_object_end(&p);
-	ftu_print_done(&p);
+	status_end(&p, st, "no TC egress program on any interface of this namespace "
+		   "(ftctl tc attach DEV)");
 }
 
 /* ---------------------------------------------------------------- commands */

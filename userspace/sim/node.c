@@ -393,6 +393,23 @@ static u32 judges_counted(struct sim *s, u32 v, const struct sim_votes *sv, cons
 	return cnt;
 }
 
+/*
+ * A PROBE as proto/fresh.h keeps it (struct ftd_ask), from what the
+ * simulator keeps of it: a nonce is made of the time it is made, so the
+ * making time is the nonce itself while it is outstanding, and 2 of the 3
+ * words are kept (the watch tables are most of the simulator's memory).
+ */
+static struct ftd_ask ask_of(u64 nonce, u64 probe_ns)
+{
+	return (struct ftd_ask){ .nonce = nonce, .nonce_ns = nonce, .probe_ns = probe_ns };
+}
+
+static void ask_keep(const struct ftd_ask *a, u64 *nonce, u64 *probe_ns)
+{
+	*nonce = a->nonce;
+	*probe_ns = a->probe_ns;
+}
+
 /* dissem.c ask_judges: PROBE the judges of x not heard from since v's vote began. */
 static void ask_judges(struct sim *s, u32 v, u32 x, struct sim_votes *sv, const u32 *judges,
 		       u32 n)
@@ -409,12 +426,10 @@ static void ask_judges(struct sim *s, u32 v, u32 x, struct sim_votes *sv, const 
 					   s->cfg->timeout_ns))
 			continue;
 		slot = sim_quorum_judge_slot(sv, judges[i]);
-		a = (struct ftd_ask){ .nonce = sv->nonce[slot], .nonce_ns = sv->nonce[slot],
-				      .probe_ns = sv->probe_ns[slot] };
+		a = ask_of(sv->nonce[slot], sv->probe_ns[slot]);
 		if (!ftd_ask_due(&a, s->now, every, s->cfg->timeout_ns, s->now))
 			continue;
-		sv->nonce[slot] = a.nonce;
-		sv->probe_ns[slot] = a.probe_ns;
+		ask_keep(&a, &sv->nonce[slot], &sv->probe_ns[slot]);
 		s->rep.probes++;
 		send_msg(s, &(struct sim_msg){ .src = v, .dst = judges[i], .ref = a.nonce,
 					       .about = x, .type = SIM_MSG_JUDGE_PROBE });
@@ -504,23 +519,6 @@ static void note_observed(struct sim *s, u32 v, const u32 *preds, u32 n)
 }
 
 /*
- * v's PROBE to o as proto/fresh.h keeps it (struct ftd_ask). A nonce is
- * made of the time it is made, so the making time is the nonce itself
- * while it is outstanding, and 2 of the 3 words are kept: the watch
- * tables are most of the simulator's memory.
- */
-static struct ftd_ask ask_of(const struct sim_obs *o)
-{
-	return (struct ftd_ask){ .nonce = o->nonce, .nonce_ns = o->nonce, .probe_ns = o->probe_ns };
-}
-
-static void ask_keep(struct sim_obs *o, const struct ftd_ask *a)
-{
-	o->nonce = a->nonce;
-	o->probe_ns = a->probe_ns;
-}
-
-/*
  * fresh.c ftd_fresh_ping: a PROBE, unless one went to it within `every`,
  * with the nonce of one still unanswered and younger than a timeout, else
  * a new one (proto/fresh.h ftd_ask_due; a new nonce is its making time
@@ -528,11 +526,11 @@ static void ask_keep(struct sim_obs *o, const struct ftd_ask *a)
  */
 static bool probe(struct sim *s, u32 v, struct sim_obs *o, u64 every)
 {
-	struct ftd_ask a = ask_of(o);
+	struct ftd_ask a = ask_of(o->nonce, o->probe_ns);
 
 	if (!ftd_ask_due(&a, s->now, every, s->cfg->timeout_ns, s->now))
 		return false;
-	ask_keep(o, &a);
+	ask_keep(&a, &o->nonce, &o->probe_ns);
 	s->rep.probes++;
 	send_msg(s, &(struct sim_msg){ .src = v, .dst = o->pos, .ref = a.nonce,
 				       .type = SIM_MSG_PROBE });
@@ -827,13 +825,13 @@ static void heard(struct sim *s, u32 v, const struct sim_msg *m)
 			return;
 		s->rep.relays_heard++;
 	} else {
-		struct ftd_ask a = ask_of(o);
+		struct ftd_ask a = ask_of(o->nonce, o->probe_ns);
 		u64 rtt;
 
 		if (!ftd_ask_answered(&a, m->ref))
 			return;		/* proto/fresh.c: an answer to no PROBE of ours */
 		rtt = ftd_ask_rtt(&a, s->now);
-		ask_keep(o, &a);
+		ask_keep(&a, &o->nonce, &o->probe_ns);
 		if (rtt)	/* (a nonce sent once: detect.c ftd_detect_answered) */
 			s->nodes[v].probe_rtt_ns = ftd_watch_rtt(s->nodes[v].probe_rtt_ns, rtt);
 	}
@@ -991,11 +989,10 @@ static void judge_answered(struct sim *s, u32 v, u32 j, u32 x, u64 nonce)
 	if (!sv)
 		return;
 	slot = sim_quorum_judge_slot(sv, j);
-	a = (struct ftd_ask){ .nonce = sv->nonce[slot], .nonce_ns = sv->nonce[slot],
-			      .probe_ns = sv->probe_ns[slot] };
+	a = ask_of(sv->nonce[slot], sv->probe_ns[slot]);
 	if (!ftd_ask_answered(&a, nonce))
 		return;
-	sv->nonce[slot] = a.nonce;
+	ask_keep(&a, &sv->nonce[slot], &sv->probe_ns[slot]);
 	sv->answered_ns[slot] = s->now;
 }
 
