@@ -646,20 +646,26 @@ static int put_latency(struct sk_buff *skb, int hist, int sum, const struct ftd_
 }
 
 /* A gauge of FTDETECT_STATS_U64: a state computed now, or a high-water mark. */
-static u64 stats_gauge(struct ftd_net *fn, int attr)
+static u64 stats_gauge(struct ftd_net *fn, const struct ftd_peer_memory *mem, int attr)
 {
 	switch (attr) {
 	case FTDETECT_A_STATS_TICK_LATE_MAX_NS:
 		return atomic64_read(&fn->stats.tick_late_max_ns);
 	case FTDETECT_A_STATS_MINORITY:
 		return ftd_majority_minority_of(fn);
+	case FTDETECT_A_STATS_MEM_NODES:
+		return mem->nodes;
+	case FTDETECT_A_STATS_MEM_RANKS:
+		return mem->ranks;
+	case FTDETECT_A_STATS_ROUTE_CACHES:
+		return READ_ONCE(fn->routes_held);
 	}
 	WARN_ONCE(1, "ftdetect: stats gauge %d has no source\n", attr);
 	return 0;
 }
 
 #define STATS_VALUE_counter(fn, attr, name)	atomic64_read(&(fn)->stats.name)
-#define STATS_VALUE_gauge(fn, attr, name)	stats_gauge(fn, FTDETECT_A_STATS_##attr)
+#define STATS_VALUE_gauge(fn, attr, name)	stats_gauge(fn, &mem, FTDETECT_A_STATS_##attr)
 #define STATS_PUT(attr, name, kind)						\
 	nla_put_u64_64bit(msg, FTDETECT_A_STATS_##attr, STATS_VALUE_##kind(fn, attr, name), \
 			  FTDETECT_A_STATS_PAD) ||
@@ -668,9 +674,12 @@ static u64 stats_gauge(struct ftd_net *fn, int attr)
 /* Every u64 of FTDETECT_STATS_U64, in its order. */
 static int put_stats_u64(struct sk_buff *msg, struct ftd_net *fn)
 {
+	struct ftd_peer_memory mem;
+
 	/* Every attribute of the enum is in the list or one of the others. */
 	BUILD_BUG_ON(0 FTDETECT_STATS_U64(STATS_ONE) + FTDETECT_STATS_NOT_U64 !=
 		     __FTDETECT_A_STATS_MAX);
+	ftd_peer_memory(fn, &mem);
 	return FTDETECT_STATS_U64(STATS_PUT) 0 ? -EMSGSIZE : 0;
 }
 

@@ -7,6 +7,7 @@
 #include "proto/wire.h"
 #include "keys.h"
 #include "rdma_ud.h"
+#include "routes.h"
 
 void ftd_tx_hurry_neighbours(struct ftd_net *fn, struct ftd_peer *peer)
 {
@@ -50,8 +51,9 @@ static int tx_rdma(struct ftd_net *fn, struct ftd_peer *peer, struct ftd_frame *
 	return 0;
 }
 
+/* tick: sent by the timer, every tick or nearly (routes.h). */
 static int tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type, u8 flags,
-		    u32 span_end, const u8 *payload, u16 payload_len, u64 *seq)
+		    u32 span_end, const u8 *payload, u16 payload_len, u64 *seq, bool tick)
 {
 	struct ftd_rail *rail = &peer->rails[rail_idx];
 	const union ftd_addr *src;
@@ -99,7 +101,7 @@ static int tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 t
 	rcu_read_lock();
 	ftd_wire_encode(buf, len, &f, payload, payload_len, ftd_keys_get(fn)->key[0]);
 	src = ftd_peer_own_addr(fn, rail_idx);
-	if (ftd_socket_send(fn, skb, rail, src)) {
+	if (ftd_socket_send(fn, skb, rail, tick ? ftd_routes_get(fn, rail) : NULL, src)) {
 		rcu_read_unlock();
 		goto err;
 	}
@@ -117,14 +119,14 @@ err:
 int ftd_tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 type,
 		 const u8 *payload, u16 payload_len)
 {
-	return tx_frame(fn, peer, rail_idx, type, 0, 0, payload, payload_len, NULL);
+	return tx_frame(fn, peer, rail_idx, type, 0, 0, payload, payload_len, NULL, false);
 }
 
 int ftd_tx_share(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, const u8 *notices,
 		 u16 len, u32 span_end, u64 *seq)
 {
 	return tx_frame(fn, peer, rail_idx, FTD_FRAME_NOTICE, FTD_WIRE_F_SHARE, span_end, notices,
-			len, seq);
+			len, seq, false);
 }
 
 void ftd_tx_heartbeat(struct ftd_net *fn, struct ftd_peer *peer)
@@ -137,5 +139,5 @@ void ftd_tx_heartbeat(struct ftd_net *fn, struct ftd_peer *peer)
 		ftd_peer_restart_streams(fn, peer);
 	peer->hb_tick = tick;
 	for (r = 0; r < peer->nrails; r++)
-		ftd_tx_frame(fn, peer, r, FTD_FRAME_HEARTBEAT, NULL, 0);
+		tx_frame(fn, peer, r, FTD_FRAME_HEARTBEAT, 0, 0, NULL, 0, NULL, true);
 }

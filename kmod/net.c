@@ -6,6 +6,7 @@
 #include "link.h"
 #include "peer.h"
 #include "socket.h"
+#include "routes.h"
 #include "hb_tx.h"
 #include "timer.h"
 #include "event.h"
@@ -140,10 +141,13 @@ static int net_up_locked(struct ftd_net *fn, struct netlink_ext_ack *extack)
 	/* Can fail: before anything that would have to be undone. */
 	ret = ftd_detect_start(fn);
 	if (!ret)
+		ret = ftd_routes_start(fn);
+	if (!ret)
 		ret = ftd_members_rebuild(fn);	/* everyone live again */
 	if (!ret)
 		ret = ftd_ud_start(fn, extack);
 	if (ret) {
+		ftd_routes_stop(fn);
 		ftd_socket_close(fn);
 		return ret;
 	}
@@ -189,6 +193,7 @@ static void net_down_locked(struct ftd_net *fn)
 	ftd_dissem_announce_left(fn);	/* not a failure: tell the group */
 	WRITE_ONCE(fn->up, false);
 	ftd_timer_stop(fn);
+	ftd_routes_stop(fn);	/* after the timer: the only one that uses them */
 	ftd_span_stop(fn);	/* after the timer: no share is sent again */
 	ftd_ud_stop(fn);	/* after the timer: nothing sends on it now */
 	ftd_socket_close(fn);

@@ -28,6 +28,7 @@
 
 struct socket;
 struct ftd_members;
+struct ftd_routes;
 struct ftd_keys;
 struct ftd_status;
 struct ftd_watchlist;
@@ -124,6 +125,8 @@ struct ftd_net {
 	struct socket __rcu *sock4;
 	struct socket __rcu *sock6;
 	struct hrtimer timer;		/* heartbeat emission and detection tick */
+	struct ftd_routes *routes;	/* routes.h: the timer's own, while up */
+	u32 routes_held;		/* route caches allocated there; READ_ONCE */
 	atomic64_t notice_seq;		/* the seq of our last notice frame */
 	/* span.c: our shares of spanning broadcasts waiting for their acknowledgement */
 	spinlock_t shares_lock;		/* _bh */

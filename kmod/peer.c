@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/slab.h>
 #include <linux/ipv6.h>
+#include <net/ipv6.h>
 #include "fresh.h"
 #include "peer.h"
 #include "addrs.h"
@@ -72,20 +73,26 @@ void ftd_peer_caches_exit(void)
 	}
 }
 
-/* ready: the rails whose route cache was made. */
-static void peer_free_partly(struct ftd_peer *peer, u8 ready)
+void ftd_peer_memory(struct ftd_net *fn, struct ftd_peer_memory *mem)
 {
-	int i;
+	size_t table = kmalloc_size_roundup(sizeof(struct ftd_rank_table));
+	struct ftd_peer *peer;
+	unsigned long id;
 
-	for (i = 0; i < ready; i++)
-		dst_cache_destroy(&peer->rails[i].dst_cache);
-	kfree(peer->ranks);
-	kmem_cache_free(peer_caches[peer->nrails - 1], peer);
+	*mem = (struct ftd_peer_memory){};
+	rcu_read_lock();
+	xa_for_each(&fn->peers, id, peer) {
+		mem->nodes += kmem_cache_size(peer_caches[peer->nrails - 1]);
+		if (READ_ONCE(peer->ranks))
+			mem->ranks += table;
+	}
+	rcu_read_unlock();
 }
 
 static void peer_free(struct ftd_peer *peer)
 {
-	peer_free_partly(peer, peer->nrails);
+	kfree(peer->ranks);
+	kmem_cache_free(peer_caches[peer->nrails - 1], peer);
 }
 
 static void peer_free_rcu(struct rcu_head *rcu)
@@ -109,10 +116,6 @@ static struct ftd_peer *peer_alloc(u32 id, const union ftd_addr *addrs, u8 nrail
 	spin_lock_init(&peer->lock);
 	peer->state = FTD_NODE_UNKNOWN;
 	for (i = 0; i < nrails; i++) {
-		if (dst_cache_init(&peer->rails[i].dst_cache, GFP_KERNEL_ACCOUNT)) {
-			peer_free_partly(peer, i);
-			return NULL;
-		}
 		peer->rails[i].addr = addrs[i];
 		peer->rails[i].node = id;
 	}
@@ -447,7 +450,6 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 			r->stamp = FTD_STAMP_NONE;
 			memset(&r->iat, 0, sizeof(r->iat));
 			memset(&r->driver_delay, 0, sizeof(r->driver_delay));
-			dst_cache_reset(&r->dst_cache);
 		}
 		ftd_status_node(fn, peer, true);
 		spin_unlock_bh(&peer->lock);

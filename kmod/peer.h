@@ -13,7 +13,6 @@
 #include <linux/socket.h>
 #include <linux/in.h>
 #include <linux/in6.h>
-#include <net/dst_cache.h>
 #include <linux/rhashtable.h>
 #include "net.h"
 #include "proto/iat.h"
@@ -36,7 +35,8 @@ struct ftd_rail {
 	union ftd_addr addr;
 	u32 node;			/* the node it is a rail of (addrs.c) */
 	struct rhash_head addr_node;	/* in fn->addrs (addrs.h) */
-	struct dst_cache dst_cache;	/* route to addr, used by emission only */
+	u8 route;			/* routes.h: the timer's guess of its route
+					 * cache's slot */
 	atomic64_t tx_seq;		/* last sequence number sent on this rail */
 	u64 rx_seq;			/* highest sequence number received */
 	u64 rx_tx_ns;			/* the sender's clock in that frame */
@@ -145,6 +145,14 @@ struct ftd_rank_table *ftd_peer_ranks(struct ftd_peer *peer);
 /* Rail index whose address equals src, or -1. */
 int ftd_peer_rail_of(const struct ftd_peer *peer, const union ftd_addr *src);
 bool ftd_addr_equal(const union ftd_addr *a, const union ftd_addr *b);
+
+/* What the node table holds now (FTDETECT_A_STATS_MEM_*), in bytes. */
+struct ftd_peer_memory {
+	u64 nodes;	/* the peers, each the object of its number of rails */
+	u64 ranks;	/* their rank tables */
+};
+/* A walk over every node: for the stats, not for a hot path. Any context but hard irq. */
+void ftd_peer_memory(struct ftd_net *fn, struct ftd_peer_memory *mem);
 
 /*
  * Lock the node's current peer: peer, or the one that replaced it since the

@@ -108,11 +108,12 @@ void ftd_socket_close(struct ftd_net *fn)
 
 /*
  * The flow from saddr (0: the route's choice) to rail over our IPv4 socket,
- * and its route: cached, else looked up. *sk: the socket. An ERR_PTR when
- * there is no socket or no route.
+ * and its route: from cache when there is one (routes.h), else looked up
+ * (and kept there). *sk: the socket. An ERR_PTR when there is no socket or
+ * no route.
  */
-static struct rtable *route4(struct ftd_net *fn, struct ftd_rail *rail, __be32 saddr,
-			     struct flowi4 *fl, struct sock **sk)
+static struct rtable *route4(struct ftd_net *fn, struct ftd_rail *rail, struct dst_cache *cache,
+			     __be32 saddr, struct flowi4 *fl, struct sock **sk)
 {
 	struct socket *sock = rcu_dereference_bh(fn->sock4);
 	struct rtable *rt;
@@ -127,7 +128,7 @@ static struct rtable *route4(struct ftd_net *fn, struct ftd_rail *rail, __be32 s
 		.fl4_dport = htons(fn->cfg.port),
 		.flowi4_proto = IPPROTO_UDP,
 	};
-	rt = dst_cache_get_ip4(&rail->dst_cache, &fl->saddr);
+	rt = cache ? dst_cache_get_ip4(cache, &fl->saddr) : NULL;
 	if (rt)
 		return rt;
 	/* A configured source that is not (or no longer) ours: let the
@@ -136,18 +137,19 @@ static struct rtable *route4(struct ftd_net *fn, struct ftd_rail *rail, __be32 s
 	if (fl->saddr && !inet_confirm_addr(fn->net, NULL, 0, fl->saddr, RT_SCOPE_HOST))
 		fl->saddr = 0;
 	rt = ip_route_output_flow(fn->net, fl, sock->sk);
-	if (!IS_ERR(rt))
-		dst_cache_set_ip4(&rail->dst_cache, &rt->dst, fl->saddr);
+	if (cache && !IS_ERR(rt))
+		dst_cache_set_ip4(cache, &rt->dst, fl->saddr);
 	return rt;
 }
 
-static int send4(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *rail, __be32 saddr)
+static int send4(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *rail,
+		 struct dst_cache *cache, __be32 saddr)
 {
 	struct flowi4 fl;
 	struct rtable *rt;
 	struct sock *sk;
 
-	rt = route4(fn, rail, saddr, &fl, &sk);
+	rt = route4(fn, rail, cache, saddr, &fl, &sk);
 	if (IS_ERR(rt)) {
 		kfree_skb(skb);
 		return -ENETUNREACH;
@@ -161,7 +163,8 @@ static int send4(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *rail,
 #if IS_ENABLED(CONFIG_IPV6)
 /* As route4(), over our IPv6 socket; saddr NULL: the route's choice. */
 static struct dst_entry *route6(struct ftd_net *fn, struct ftd_rail *rail,
-				const struct in6_addr *saddr, struct flowi6 *fl, struct sock **sk)
+				struct dst_cache *cache, const struct in6_addr *saddr,
+				struct flowi6 *fl, struct sock **sk)
 {
 	struct socket *sock = rcu_dereference_bh(fn->sock6);
 	struct dst_entry *dst;
@@ -177,25 +180,25 @@ static struct dst_entry *route6(struct ftd_net *fn, struct ftd_rail *rail,
 		.flowi6_oif = rail->addr.sin6.sin6_scope_id,
 		.flowi6_proto = IPPROTO_UDP,
 	};
-	dst = dst_cache_get_ip6(&rail->dst_cache, &fl->saddr);
+	dst = cache ? dst_cache_get_ip6(cache, &fl->saddr) : NULL;
 	if (dst)
 		return dst;
 	if (!ipv6_addr_any(&fl->saddr) && !ipv6_chk_addr(fn->net, &fl->saddr, NULL, 0))
 		fl->saddr = in6addr_any;
 	dst = ipv6_stub->ipv6_dst_lookup_flow(fn->net, sock->sk, fl, NULL);
-	if (!IS_ERR(dst))
-		dst_cache_set_ip6(&rail->dst_cache, dst, &fl->saddr);
+	if (cache && !IS_ERR(dst))
+		dst_cache_set_ip6(cache, dst, &fl->saddr);
 	return dst;
 }
 
 static int send6(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *rail,
-		 const struct in6_addr *saddr)
+		 struct dst_cache *cache, const struct in6_addr *saddr)
 {
 	struct dst_entry *dst;
 	struct flowi6 fl;
 	struct sock *sk;
 
-	dst = route6(fn, rail, saddr, &fl, &sk);
+	dst = route6(fn, rail, cache, saddr, &fl, &sk);
 	if (IS_ERR(dst)) {
 		kfree_skb(skb);
 		return -ENETUNREACH;
@@ -208,7 +211,7 @@ static int send6(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *rail,
 #endif
 
 int ftd_socket_send(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *rail,
-		    const union ftd_addr *src)
+		    struct dst_cache *cache, const union ftd_addr *src)
 {
 	sa_family_t family = rail->addr.sa.sa_family;
 	bool src_ok = src && src->sa.sa_family == family;
@@ -217,10 +220,10 @@ int ftd_socket_send(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *ra
 	skb_mark_not_on_list(skb);
 	rcu_read_lock_bh();
 	if (family == AF_INET) {
-		ret = send4(fn, skb, rail, src_ok ? src->sin.sin_addr.s_addr : 0);
+		ret = send4(fn, skb, rail, cache, src_ok ? src->sin.sin_addr.s_addr : 0);
 #if IS_ENABLED(CONFIG_IPV6)
 	} else if (family == AF_INET6) {
-		ret = send6(fn, skb, rail, src_ok ? &src->sin6.sin6_addr : NULL);
+		ret = send6(fn, skb, rail, cache, src_ok ? &src->sin6.sin6_addr : NULL);
 #endif
 	} else {
 		kfree_skb(skb);
@@ -257,7 +260,7 @@ static void hurry4(struct ftd_net *fn, struct ftd_rail *rail, __be32 saddr)
 	struct sock *sk;
 	__be32 nh;
 
-	rt = route4(fn, rail, saddr, &fl, &sk);
+	rt = route4(fn, rail, NULL, saddr, &fl, &sk);
 	if (IS_ERR(rt))
 		return;
 	nh = rt_nexthop(rt, fl.daddr);
@@ -272,7 +275,7 @@ static void hurry6(struct ftd_net *fn, struct ftd_rail *rail, const struct in6_a
 	struct flowi6 fl;
 	struct sock *sk;
 
-	dst = route6(fn, rail, saddr, &fl, &sk);
+	dst = route6(fn, rail, NULL, saddr, &fl, &sk);
 	if (IS_ERR(dst))
 		return;
 	hurry(&nd_tbl, rt6_nexthop((struct rt6_info *)dst, &fl.daddr), dst->dev);

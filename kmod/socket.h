@@ -9,6 +9,7 @@
 #define FTD_SOCKET_H
 
 #include <linux/skbuff.h>
+#include <net/dst_cache.h>
 #include "net.h"
 #include "peer.h"
 
@@ -18,11 +19,12 @@ void ftd_socket_close(struct ftd_net *fn);
 
 /*
  * Send skb (UDP payload only, with headroom for the headers) to rail->addr,
- * from src when it is a local address of the same family. Consumes skb.
- * Caller holds rcu_read_lock_bh or runs in softirq.
+ * from src when it is a local address of the same family, routed through
+ * cache (routes.h; NULL: the route is looked up). Consumes skb. Caller
+ * holds rcu_read_lock_bh or runs in softirq.
  */
 int ftd_socket_send(struct ftd_net *fn, struct sk_buff *skb, struct ftd_rail *rail,
-		    const union ftd_addr *src);
+		    struct dst_cache *cache, const union ftd_addr *src);
 
 /*
  * We hear a peer again after a silence (it rejoined, or came back across a

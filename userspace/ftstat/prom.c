@@ -11,6 +11,7 @@
 #include "ftstat/prom.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -31,14 +32,44 @@ static void seconds(FILE *f, const char *name, const char *labels, uint64_t ns)
 		ns / 1000000000, ns % 1000000000);
 }
 
-/* A counter of the instance (FTDETECT_A_STATS_*), if the module reports it. */
-static void stat_counter(FILE *f, const struct ftu_stats *st, int attr, const char *name,
-			 const char *help, uint64_t v)
+/* A u64 of the instance (FTDETECT_A_STATS_*) as its own family, if the module reports it. */
+static void stat_u64(FILE *f, const struct ftu_stats *st, int attr, const char *name,
+		     const char *type, const char *help, uint64_t v)
 {
 	if (!FTU_HAS(st, attr))
 		return;
-	family(f, name, "counter", help);
+	family(f, name, type, help);
 	fprintf(f, "ftdetect_%s %" PRIu64 "\n", name, v);
+}
+
+static void stat_counter(FILE *f, const struct ftu_stats *st, int attr, const char *name,
+			 const char *help, uint64_t v)
+{
+	stat_u64(f, st, attr, name, "counter", help, v);
+}
+
+/* The node table's kernel memory, by part: one family, a sample per part reported. */
+static void memory(FILE *f, const struct ftu_stats *st)
+{
+	static const struct { int attr; const char *part; size_t off; } parts[] = {
+		{ FTDETECT_A_STATS_MEM_NODES, "nodes", offsetof(struct ftu_stats, mem_nodes) },
+		{ FTDETECT_A_STATS_MEM_RANKS, "ranks", offsetof(struct ftu_stats, mem_ranks) },
+	};
+	bool declared = false;
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		if (!FTU_HAS(st, parts[i].attr))
+			continue;
+		if (!declared)
+			family(f, "memory_bytes", "gauge",
+			       "Kernel memory the node table holds now, by part: the nodes, their rank tables.");
+		declared = true;
+		fprintf(f, "ftdetect_memory_bytes{part=\"%s\"} %" PRIu64 "\n", parts[i].part,
+			*(const uint64_t *)((const char *)st + parts[i].off));
+	}
+	stat_u64(f, st, FTDETECT_A_STATS_ROUTE_CACHES, "route_caches", "gauge",
+		 "Route caches held (an entry per CPU each): only for the nodes sent to every tick.",
+		 st->route_caches);
 }
 
 /*
@@ -217,6 +248,7 @@ static void instance(FILE *f, const struct ftu_config *cfg, const struct ftu_sta
 		       "partition (it applies no death), else 0.");
 		fprintf(f, "ftdetect_minority %d\n", st->minority ? 1 : 0);
 	}
+	memory(f, st);
 }
 
 static void nodes_by_state(FILE *f, const struct ftu_node *nodes, size_t n)

@@ -962,6 +962,21 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *       FTDETECT_A_STATS_SHARES_DROPPED u64   shares given up: a holder alone that never
  *                                             answered, or more shares waiting than
  *                                             FTD_SHARES_WAITING_MAX (the digests repair)
+ *       FTDETECT_A_STATS_MEM_NODES   u64      not a counter: bytes of kernel memory the node
+ *                                             table holds now, one object per node sized
+ *                                             to its rails (the local node included; the
+ *                                             indexes that find them are not counted)
+ *       FTDETECT_A_STATS_MEM_RANKS   u64      not a counter: bytes of the rank tables its
+ *                                             nodes hold now (one per node that has
+ *                                             registered ranks, of FTD_RANKS_PER_NODE
+ *                                             entries)
+ *       FTDETECT_A_STATS_ROUTE_CACHES u64     not a counter: route caches held now, each
+ *                                             an entry per possible CPU: only for the
+ *                                             nodes the timer sends to every tick (our
+ *                                             k successors' heartbeats, an observer's
+ *                                             reminders), at most 2 x FTD_MAX_OBSERVERS
+ *                                             x FTD_MAX_RAILS; others' routes are looked
+ *                                             up per frame
  *
  *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
  *     FTDETECT_A_EVENT               nest
@@ -1220,6 +1235,9 @@ enum ftdetect_stats_attr {
 	FTDETECT_A_STATS_SHARES_RESENT,
 	FTDETECT_A_STATS_SHARES_HANDED_OVER,
 	FTDETECT_A_STATS_SHARES_DROPPED,
+	FTDETECT_A_STATS_MEM_NODES,
+	FTDETECT_A_STATS_MEM_RANKS,
+	FTDETECT_A_STATS_ROUTE_CACHES,
 	__FTDETECT_A_STATS_MAX
 };
 #define FTDETECT_A_STATS_MAX (__FTDETECT_A_STATS_MAX - 1)
@@ -1264,7 +1282,10 @@ enum ftdetect_stats_attr {
 	X(TICKS_RX_STUCK,	ticks_rx_stuck,		counter)	\
 	X(SHARES_RESENT,	shares_resent,		counter)	\
 	X(SHARES_HANDED_OVER,	shares_handed_over,	counter)	\
-	X(SHARES_DROPPED,	shares_dropped,		counter)
+	X(SHARES_DROPPED,	shares_dropped,		counter)	\
+	X(MEM_NODES,		mem_nodes,		gauge)		\
+	X(MEM_RANKS,		mem_ranks,		gauge)		\
+	X(ROUTE_CACHES,		route_caches,		gauge)
 /* The attributes of FTDETECT_A_STATS that are not in FTDETECT_STATS_U64. */
 #define FTDETECT_STATS_NOT_U64	7	/* UNSPEC, PAD, EVENTS_BY_TYPE, 2 x (_HIST, _SUM_NS) */
 

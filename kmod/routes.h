@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Route caches for what the timer sends every tick: heartbeats to our k
+ * live successors and an observer's reminders to the nodes it watches, at
+ * most 2 x FTD_MAX_OBSERVERS nodes. A route cache holds an entry per CPU
+ * (about 40 bytes: 5 kB on a 128-CPU machine), so one for each rail of
+ * every node would cost 1 GB at 100,000 nodes with two rails, nearly all
+ * of it for nodes we seldom send to. Everything else (notices, probes,
+ * views, digests) goes to a node now and then and looks its route up
+ * (socket.c). The timer's own, like the heartbeats: no lock.
+ */
+#ifndef FTD_ROUTES_H
+#define FTD_ROUTES_H
+
+#include <net/dst_cache.h>
+#include "net.h"
+#include "peer.h"
+
+#define FTD_ROUTES	(2 * FTD_MAX_OBSERVERS * FTD_MAX_RAILS)
+
+struct ftd_route {
+	union ftd_addr addr;	/* where it routes to; family 0: unused */
+	u64 used_tick;		/* the tick that last sent through it */
+	struct dst_cache cache;	/* .cache NULL: its per-CPU entries not had */
+};
+
+struct ftd_routes {
+	struct ftd_route slot[FTD_ROUTES];
+};
+
+/* At up, before the timer starts; fn->lock held. */
+int ftd_routes_start(struct ftd_net *fn);
+/* At down (and on a failed up), after the timer stopped; fn->lock held. */
+void ftd_routes_stop(struct ftd_net *fn);
+/*
+ * The route cache to send a heartbeat on rail through: its own, or the
+ * one used longest ago, taken over. NULL when none could be allocated
+ * (the route is looked up instead). The timer only.
+ */
+struct dst_cache *ftd_routes_get(struct ftd_net *fn, struct ftd_rail *rail);
+
+#endif
