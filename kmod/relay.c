@@ -17,15 +17,13 @@ void ftd_relay_ask(struct ftd_net *fn, struct ftd_peer *suspect, u32 incarnation
 		.origin = fn->cfg.node,
 		.nonce = nonce,
 	};
-	u32 ids[FTD_RELAY_HELPERS_MAX + 1], cnt, i, asked = 0;
+	u32 ids[FTD_RELAY_SAMPLE(FTD_RELAY_HELPERS_MAX)], cnt, i, asked = 0;
 	struct ftd_peer *helper;
 
 	helpers = min_t(u32, helpers, FTD_RELAY_HELPERS_MAX);
-	/* One more than needed: the suspect itself may be drawn. */
-	cnt = ftd_members_sample(fn, ids, helpers + 1);
-	for (i = 0; i < cnt && asked < helpers; i++) {
-		if (ids[i] == suspect->id)
-			continue;
+	cnt = ftd_members_sample(fn, ids, FTD_RELAY_SAMPLE(helpers));
+	cnt = ftd_relay_pick(ids, cnt, suspect->id, helpers);
+	for (i = 0; i < cnt; i++) {
 		helper = ftd_peer_find(fn, ids[i]);
 		if (!helper)
 			continue;

@@ -92,6 +92,24 @@ static inline u32 ftd_relay_helpers(u64 silent_ns, u64 period_ns, u64 timeout_ns
 }
 
 /*
+ * Whom an observer asks about suspect: a sample of distinct members it
+ * holds live, drawn one larger than wanted (ftd_ring_sample_live: the
+ * suspect itself may be drawn), then the first `helpers` of them that are
+ * not the suspect. Kept in ids, in place; returns how many.
+ */
+#define FTD_RELAY_SAMPLE(helpers)	((helpers) + 1)
+
+static inline u32 ftd_relay_pick(u32 *ids, u32 n, u32 suspect, u32 helpers)
+{
+	u32 i, picked = 0;
+
+	for (i = 0; i < n && picked < helpers; i++)
+		if (ids[i] != suspect)
+			ids[picked++] = ids[i];
+	return picked;
+}
+
+/*
  * Does a helper (self) take a request from sender to ask subject? From the
  * asker itself (origin), about a node other than either of them, with a
  * nonce to echo (ftd_relay_request_ok: the module checks it before it

@@ -139,4 +139,24 @@ TEST(a_helper_takes_a_request_only_from_the_asker_about_a_third_node_it_holds_li
 	EXPECT_FALSE(ftd_relay_accepts(1, 2, 2, 3, 77, FTD_NODE_ALIVE, 6, 5));
 }
 
+/* relay.c ftd_relay_ask and ftdsim: a sample one larger than wanted, the suspect left out. */
+TEST(helpers_are_the_sample_without_the_suspect)
+{
+	u32 drawn[] = { 7, 3, 9, 4 }, clean[] = { 7, 9, 4, 5 }, few[] = { 3, 8 };
+
+	EXPECT_EQ(4u, FTD_RELAY_SAMPLE(3));
+	/* The suspect drawn: the one drawn beyond the count takes its place. */
+	ASSERT_EQ(3u, ftd_relay_pick(drawn, 4, 3, 3));
+	EXPECT_EQ(7u, drawn[0]);
+	EXPECT_EQ(9u, drawn[1]);
+	EXPECT_EQ(4u, drawn[2]);
+	/* Not drawn: the first three, the extra unused. */
+	ASSERT_EQ(3u, ftd_relay_pick(clean, 4, 3, 3));
+	EXPECT_EQ(4u, clean[2]);
+	/* A small ring: whoever there is but the suspect. */
+	ASSERT_EQ(1u, ftd_relay_pick(few, 2, 3, 3));
+	EXPECT_EQ(8u, few[0]);
+	EXPECT_EQ(0u, ftd_relay_pick(few, 0, 3, 3));
+}
+
 TEST_HARNESS_MAIN

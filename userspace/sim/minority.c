@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "sim/sim.h"
 #include "sim/mem.h"
+#include "sim/ask.h"
 #include "sim/minority.h"
 
 bool sim_minority_in(const struct sim *s, u32 v)
@@ -47,6 +48,7 @@ enum ftd_partition_verdict sim_minority_judge(struct sim *s, u32 v, u32 x)
 static u32 hear_sample(struct sim *s, u32 v, struct sim_reach *c, bool ask, u32 *held)
 {
 	u64 every = s->cfg->timeout_ns / FTD_REACH_ASKS;
+	struct ftd_ask a;
 	u32 heard = 0, i;
 
 	*held = 0;
@@ -59,14 +61,15 @@ static u32 hear_sample(struct sim *s, u32 v, struct sim_reach *c, bool ask, u32 
 		if (sim_view_holds_dead(&s->view, v, c->pos[i]))
 			continue;	/* declared meanwhile: proto/reach.h */
 		(*held)++;
-		if (!ask || (c->asked_ns[i] && s->now - c->asked_ns[i] < every))
+		/* fresh.c ftd_fresh_ping: a young unanswered nonce sent again */
+		a = sim_ask_of(c->nonce[i], c->probe_ns[i]);
+		if (!ask || !ftd_ask_due(&a, s->now, every, s->cfg->timeout_ns, s->now))
 			continue;
-		c->asked_ns[i] = s->now;
+		sim_ask_keep(&a, &c->nonce[i], &c->probe_ns[i]);
 		s->rep.probes++;
 		s->rep.reach_probes++;
-		/* A PROBE like fresh.c's: its answer is heard as any frame. */
 		if (sim_net_send(&s->net, s->now, &(struct sim_msg){ .src = v, .dst = c->pos[i],
-								     .ref = s->now,
+								     .ref = a.nonce,
 								     .type = SIM_MSG_PROBE }))
 			sim_fail(s, "out of memory (event queue)");
 	}
@@ -84,7 +87,8 @@ static void start_check(struct sim *s, u32 v, struct sim_reach *c, u32 members)
 	for (i = 0; i < n; i++) {
 		c->r.ids[i] = sim_node_id(c->pos[i]);
 		c->heard_ns[i] = 0;
-		c->asked_ns[i] = 0;
+		c->nonce[i] = 0;
+		c->probe_ns[i] = 0;
 	}
 	ftd_reach_start(&c->r, n, members, s->now);
 	s->rep.reach_checks++;
@@ -150,16 +154,25 @@ void sim_minority_tick(struct sim *s, u32 v, u32 n)
 	reach_tick(s, v);
 }
 
-void sim_minority_heard(struct sim *s, u32 v, u32 src)
+void sim_minority_heard(struct sim *s, u32 v, u32 src, u64 nonce)
 {
 	struct sim_reach *c = s->nodes[v].reach;
+	struct ftd_ask a;
 	u32 i;
 
 	if (!c || !c->r.since_ns)
 		return;
-	for (i = 0; i < c->r.asked; i++)
-		if (c->pos[i] == src)
-			c->heard_ns[i] = s->now;
+	for (i = 0; i < c->r.asked; i++) {
+		if (c->pos[i] != src)
+			continue;
+		if (nonce) {
+			a = sim_ask_of(c->nonce[i], c->probe_ns[i]);
+			if (!ftd_ask_answered(&a, nonce))
+				continue;	/* an answer to no PROBE of the check's */
+			sim_ask_keep(&a, &c->nonce[i], &c->probe_ns[i]);
+		}
+		c->heard_ns[i] = s->now;
+	}
 }
 
 void sim_minority_free(struct sim *s)

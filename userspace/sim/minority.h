@@ -48,7 +48,9 @@ struct sim_reach {
 	struct ftd_reach r;
 	u32 pos[FTD_REACH_SAMPLE];	/* the sample (r.ids: their node ids) */
 	u64 heard_ns[FTD_REACH_SAMPLE];	/* last frame from each, 0: none */
-	u64 asked_ns[FTD_REACH_SAMPLE];	/* our last PROBE to each */
+	/* our PROBE to each (sim/ask.h; the module's one per peer, fresh.c) */
+	u64 nonce[FTD_REACH_SAMPLE];
+	u64 probe_ns[FTD_REACH_SAMPLE];
 };
 
 /* May v apply the death of x, a member it holds live? FENCE: v fenced itself. */
@@ -57,8 +59,13 @@ enum ftd_partition_verdict sim_minority_judge(struct sim *s, u32 v, u32 x);
 /* v's tick, after its detection: the reach check and the lease (n: nodes v watches). */
 void sim_minority_tick(struct sim *s, u32 v, u32 n);
 
-/* v processed a frame from src: the reach check's sample hears it. */
-void sim_minority_heard(struct sim *s, u32 v, u32 src);
+/*
+ * v heard src, as the module's last_heard_ns says (a heartbeat, a relay
+ * of its answer): the reach check's sample hears it. nonce: of an answer
+ * to a PROBE, which counts only if it answers the check's (ftd_ask_answered);
+ * 0 for anything else.
+ */
+void sim_minority_heard(struct sim *s, u32 v, u32 src, u64 nonce);
 
 /* v is in a minority: it judges, applies and exchanges nothing (above). */
 bool sim_minority_in(const struct sim *s, u32 v);

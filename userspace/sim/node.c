@@ -2,6 +2,7 @@
 #include "sim/sim.h"
 #include "sim/mem.h"
 #include "sim/outbox.h"
+#include "sim/ask.h"
 #include "proto/apply.h"
 #include "proto/detect.h"
 #include "proto/digest.h"
@@ -393,23 +394,6 @@ static u32 judges_counted(struct sim *s, u32 v, const struct sim_votes *sv, cons
 	return cnt;
 }
 
-/*
- * A PROBE as proto/fresh.h keeps it (struct ftd_ask), from what the
- * simulator keeps of it: a nonce is made of the time it is made, so the
- * making time is the nonce itself while it is outstanding, and 2 of the 3
- * words are kept (the watch tables are most of the simulator's memory).
- */
-static struct ftd_ask ask_of(u64 nonce, u64 probe_ns)
-{
-	return (struct ftd_ask){ .nonce = nonce, .nonce_ns = nonce, .probe_ns = probe_ns };
-}
-
-static void ask_keep(const struct ftd_ask *a, u64 *nonce, u64 *probe_ns)
-{
-	*nonce = a->nonce;
-	*probe_ns = a->probe_ns;
-}
-
 /* dissem.c ask_judges: PROBE the judges of x not heard from since v's vote began. */
 static void ask_judges(struct sim *s, u32 v, u32 x, struct sim_votes *sv, const u32 *judges,
 		       u32 n)
@@ -426,10 +410,10 @@ static void ask_judges(struct sim *s, u32 v, u32 x, struct sim_votes *sv, const 
 					   s->cfg->timeout_ns))
 			continue;
 		slot = sim_quorum_judge_slot(sv, judges[i]);
-		a = ask_of(sv->nonce[slot], sv->probe_ns[slot]);
+		a = sim_ask_of(sv->nonce[slot], sv->probe_ns[slot]);
 		if (!ftd_ask_due(&a, s->now, every, s->cfg->timeout_ns, s->now))
 			continue;
-		ask_keep(&a, &sv->nonce[slot], &sv->probe_ns[slot]);
+		sim_ask_keep(&a, &sv->nonce[slot], &sv->probe_ns[slot]);
 		s->rep.probes++;
 		send_msg(s, &(struct sim_msg){ .src = v, .dst = judges[i], .ref = a.nonce,
 					       .about = x, .type = SIM_MSG_JUDGE_PROBE });
@@ -526,11 +510,11 @@ static void note_observed(struct sim *s, u32 v, const u32 *preds, u32 n)
  */
 static bool probe(struct sim *s, u32 v, struct sim_obs *o, u64 every)
 {
-	struct ftd_ask a = ask_of(o->nonce, o->probe_ns);
+	struct ftd_ask a = sim_ask_of(o->nonce, o->probe_ns);
 
 	if (!ftd_ask_due(&a, s->now, every, s->cfg->timeout_ns, s->now))
 		return false;
-	ask_keep(&a, &o->nonce, &o->probe_ns);
+	sim_ask_keep(&a, &o->nonce, &o->probe_ns);
 	s->rep.probes++;
 	send_msg(s, &(struct sim_msg){ .src = v, .dst = o->pos, .ref = a.nonce,
 				       .type = SIM_MSG_PROBE });
@@ -538,24 +522,46 @@ static bool probe(struct sim *s, u32 v, struct sim_obs *o, u64 every)
 }
 
 /*
+ * members.c ftd_members_sample for a helper's ask: up to m distinct members
+ * v holds live, other than v, each equally likely, as ftd_ring_sample_live
+ * draws them; by rejection here, since flipping the shared ring to v's
+ * view (sim_view_sample) for each of millions of asks in a long cut costs
+ * more than the rest of the run.
+ */
+static u32 sample_live(struct sim *s, u32 v, u32 m, u32 *out)
+{
+	u32 n = 0, tries, h, i;
+	int32_t item;
+
+	for (tries = 0; n < m && tries < 4 * m; tries++) {
+		h = (u32)sim_rng_below(&s->relay_rng, s->cfg->nodes);
+		item = sim_view_find_node(&s->view, h);
+		if (h == v || (item >= 0 && sim_view_knows(&s->view, v, item)))
+			continue;
+		for (i = 0; i < n && out[i] != h; i++)
+			;
+		if (i == n)
+			out[n++] = h;
+	}
+	return n;
+}
+
+/*
  * relay.c ftd_relay_ask: `helpers` random members v holds live, other
- * than the suspect, asked to probe it, with the nonce of v's PROBE.
- * (ftd_members_sample draws distinct ones; duplicates here are rare.)
+ * than the suspect (ftd_relay_pick from a sample one larger), asked to
+ * probe it with the nonce of v's PROBE.
  */
 static void ask_helpers(struct sim *s, u32 v, u32 suspect, u64 nonce, u32 helpers)
 {
-	u32 asked = 0, tries, h;
-	int32_t item;
+	u32 pos[FTD_RELAY_SAMPLE(FTD_RELAY_HELPERS_MAX)], i, n;
 
-	for (tries = 0; asked < helpers && tries < 4 * helpers; tries++) {
-		h = (u32)sim_rng_below(&s->relay_rng, s->cfg->nodes);
-		item = sim_view_find_node(&s->view, h);
-		if (h == v || h == suspect || (item >= 0 && sim_view_knows(&s->view, v, item)))
-			continue;
+	helpers = helpers < FTD_RELAY_HELPERS_MAX ? helpers : FTD_RELAY_HELPERS_MAX;
+	n = sample_live(s, v, FTD_RELAY_SAMPLE(helpers), pos);
+	n = ftd_relay_pick(pos, n, suspect, helpers);
+	for (i = 0; i < n; i++) {
 		s->rep.relays_asked++;
-		send_msg(s, &(struct sim_msg){ .src = v, .dst = h, .ref = nonce, .about = suspect,
-					       .type = SIM_MSG_PROBE_REQ });
-		asked++;
+		send_msg(s, &(struct sim_msg){ .src = v, .dst = pos[i], .ref = nonce,
+					       .about = suspect, .type = SIM_MSG_PROBE_REQ });
 	}
 }
 
@@ -825,13 +831,13 @@ static void heard(struct sim *s, u32 v, const struct sim_msg *m)
 			return;
 		s->rep.relays_heard++;
 	} else {
-		struct ftd_ask a = ask_of(o->nonce, o->probe_ns);
+		struct ftd_ask a = sim_ask_of(o->nonce, o->probe_ns);
 		u64 rtt;
 
 		if (!ftd_ask_answered(&a, m->ref))
 			return;		/* proto/fresh.c: an answer to no PROBE of ours */
 		rtt = ftd_ask_rtt(&a, s->now);
-		ask_keep(&a, &o->nonce, &o->probe_ns);
+		sim_ask_keep(&a, &o->nonce, &o->probe_ns);
 		if (rtt)	/* (a nonce sent once: detect.c ftd_detect_answered) */
 			s->nodes[v].probe_rtt_ns = ftd_watch_rtt(s->nodes[v].probe_rtt_ns, rtt);
 	}
@@ -989,11 +995,33 @@ static void judge_answered(struct sim *s, u32 v, u32 j, u32 x, u64 nonce)
 	if (!sv)
 		return;
 	slot = sim_quorum_judge_slot(sv, j);
-	a = ask_of(sv->nonce[slot], sv->probe_ns[slot]);
+	a = sim_ask_of(sv->nonce[slot], sv->probe_ns[slot]);
 	if (!ftd_ask_answered(&a, nonce))
 		return;
-	ask_keep(&a, &sv->nonce[slot], &sv->probe_ns[slot]);
+	sim_ask_keep(&a, &sv->nonce[slot], &sv->probe_ns[slot]);
 	sv->answered_ns[slot] = s->now;
+}
+
+/*
+ * For a reach check (reach.c hear_sample): what sets the module's
+ * last_heard_ns of a node (detect.c hear_node): its heartbeat, its answer
+ * to a PROBE, a relay of its answer. Not a notice, a request or an
+ * acknowledgement: they prove only that it sends, not that it hears us.
+ */
+static void heard_for_reach(struct sim *s, const struct sim_msg *m)
+{
+	switch (m->type) {
+	case FTD_FRAME_HEARTBEAT:
+	case SIM_MSG_JUDGE_ANSWER:	/* (its nonce is the voter's: simulation.md) */
+		sim_minority_heard(s, m->dst, m->src, 0);
+		break;
+	case SIM_MSG_ANSWER:
+		sim_minority_heard(s, m->dst, m->src, m->ref);
+		break;
+	case SIM_MSG_RELAY:
+		sim_minority_heard(s, m->dst, m->about, 0);
+		break;
+	}
 }
 
 void sim_node_rx(struct sim *s, const struct sim_msg *m)
@@ -1010,7 +1038,7 @@ void sim_node_rx(struct sim *s, const struct sim_msg *m)
 			sim_net_frame_put(&s->net, m->ref);
 		return;
 	}
-	sim_minority_heard(s, m->dst, m->src);
+	heard_for_reach(s, m);
 	if (m->type == FTD_FRAME_NOTICE) {
 		notice_rx(s, m->dst, m);
 		return;

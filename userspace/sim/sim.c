@@ -14,7 +14,7 @@
 #define RNG_STREAM_REACH	7
 #define SIM_CLUSTER		42
 /* Room for deaths nobody planned (false deaths, an island's declarations). */
-#define SIM_SPARE_ITEMS		64
+#define SIM_SPARE_ITEMS		256
 
 void sim_config_default(struct sim_config *cfg)
 {
