@@ -4,7 +4,7 @@
 # memory.sh: what a node table of N nodes costs the kernel, and how long
 # `ftctl apply` takes to load it. For each number of rails of
 # BENCH_MEM_RAILS (default 1 2) and each N of BENCH_MEM_NODES (default
-# 1000 4000 16000 64000), a fresh namespace holds one instance whose file
+# 1000 4000 16000 64000 100000), a fresh namespace holds one instance whose file
 # lists N nodes (node 1 is the namespace's own addresses on a dummy
 # interface; the others are addresses of 2001:db8::/64 and
 # 2001:db8:1::/64 that no frame ever reaches: the dummy drops what is
@@ -20,12 +20,13 @@
 #   - the same after `ftctl down` and the namespace's removal, to show it
 #     is all given back.
 #
-# No node holds ranks here: a peer's rank table (FTD_RANKS_PER_NODE
-# entries) is allocated on its first registration. Output: a table, and
+# No node holds ranks here: a peer's rank table (FTD_RANKS_FIRST entries,
+# doubled as it fills up to FTD_RANKS_PER_NODE) is allocated on its first
+# registration. Output: a table, and
 # build/bench/memory.json.
 source "$(dirname "$0")/lib.sh"
 
-NODES_LIST=${BENCH_MEM_NODES:-1000 4000 16000 64000}
+NODES_LIST=${BENCH_MEM_NODES:-1000 4000 16000 64000 100000}
 RAILS_LIST=${BENCH_MEM_RAILS:-1 2}
 OUT=$BENCH_OUT/memory.json
 NS=ftb-memory
@@ -55,10 +56,12 @@ write_conf() { # FILE N RAILS
 		echo
 		echo "[nodes]"
 		for ((i = 1; i <= $2; i++)); do
+			# Two groups: a node past 65,535 does not fit in one.
 			if [ "$3" = 1 ]; then
-				printf '%d 2001:db8::%x\n' "$i" "$i"
+				printf '%d 2001:db8::%x:%x\n' "$i" $((i >> 16)) $((i & 0xffff))
 			else
-				printf '%d 2001:db8::%x 2001:db8:1::%x\n' "$i" "$i" "$i"
+				printf '%d 2001:db8::%x:%x 2001:db8:1::%x:%x\n' "$i" $((i >> 16)) \
+					$((i & 0xffff)) $((i >> 16)) $((i & 0xffff))
 			fi
 		done
 	} > "$1"

@@ -179,9 +179,13 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 	rail->rx++;
 	rail->last_heard_ns = max(rail->last_heard_ns, at.ns);
 	rail->stamp = at.source;
-	if (at.source == FTD_STAMP_XDP)
-		ftd_delay_add(&rail->driver_delay, at.driver_delay_ns);
-	ftd_iat_update(&rail->iat, at.ns);
+	if (unlikely(!rail->timing))	/* short of memory: the figures wait */
+		rail->timing = kzalloc(sizeof(*rail->timing), GFP_ATOMIC | __GFP_NOWARN);
+	if (rail->timing) {
+		if (at.source == FTD_STAMP_XDP)
+			ftd_delay_add(&rail->timing->driver_delay, at.driver_delay_ns);
+		ftd_iat_update(&rail->timing->iat, at.ns);
+	}
 	/* Unless someone heard a later seq before the rail fell silent again. */
 	if ((peer->rails_down & BIT(f->rail)) &&
 	    ftd_rail_report_key(f->seq, false) > rail->report_key) {

@@ -126,9 +126,12 @@ static void fence(struct ftd_net *fn, u32 origin, bool minority, u32 old, u32 ab
 	if (self) {
 		self = ftd_peer_lock_current(self);
 		self->incarnation = new;
-		/* Our ranks were the old incarnation's: told dead with it (proc.c). */
-		if (self->ranks)
-			ftd_ranks_clear(self->ranks);
+		/*
+		 * Our ranks were the old incarnation's: told dead with it
+		 * (proc.c). The table starts over small (proto/ranks.h).
+		 */
+		kfree(self->ranks);
+		self->ranks = NULL;
 		ftd_status_node(fn, self, false);
 		spin_unlock_bh(&self->lock);
 	}

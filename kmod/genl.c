@@ -440,7 +440,7 @@ static int fill_rail(struct sk_buff *skb, const struct ftd_rail *r, u64 now,
 	    nla_put_u64_64bit(skb, FTDETECT_A_ADDR_LOST, r->lost, FTDETECT_A_ADDR_PAD) ||
 	    put_age(skb, FTDETECT_A_ADDR_AGE_NS, FTDETECT_A_ADDR_PAD, r->last_heard_ns, now) ||
 	    nla_put_u8(skb, FTDETECT_A_ADDR_STAMP, r->stamp) ||
-	    fill_delay(skb, &r->driver_delay) ||
+	    (r->timing && fill_delay(skb, &r->timing->driver_delay)) ||
 	    fill_rdma(skb, rp)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
@@ -452,12 +452,13 @@ static int fill_rail(struct sk_buff *skb, const struct ftd_rail *r, u64 now,
 /* The figures of the first rail that has heard anything stand for the node. */
 static const struct ftd_iat *node_iat(const struct ftd_peer *p)
 {
+	static const struct ftd_iat none;
 	int i;
 
 	for (i = 0; i < p->nrails; i++)
-		if (p->rails[i].iat.samples)
-			return &p->rails[i].iat;
-	return &p->rails[0].iat;
+		if (p->rails[i].timing && p->rails[i].timing->iat.samples)
+			return &p->rails[i].timing->iat;
+	return &none;
 }
 
 /* rdma: for our own node, the RDMA ports behind its rails (else NULL). */
@@ -664,22 +665,33 @@ static u64 stats_gauge(struct ftd_net *fn, const struct ftd_peer_memory *mem, in
 	return 0;
 }
 
+/*
+ * The node table's memory is a walk over every node, a lock each: only
+ * for a caller who may configure the instance, not for any user in a loop.
+ */
+static bool stats_shown(int attr, bool admin)
+{
+	return admin || (attr != FTDETECT_A_STATS_MEM_NODES && attr != FTDETECT_A_STATS_MEM_RANKS);
+}
+
 #define STATS_VALUE_counter(fn, attr, name)	atomic64_read(&(fn)->stats.name)
 #define STATS_VALUE_gauge(fn, attr, name)	stats_gauge(fn, &mem, FTDETECT_A_STATS_##attr)
 #define STATS_PUT(attr, name, kind)						\
-	nla_put_u64_64bit(msg, FTDETECT_A_STATS_##attr, STATS_VALUE_##kind(fn, attr, name), \
-			  FTDETECT_A_STATS_PAD) ||
+	(stats_shown(FTDETECT_A_STATS_##attr, admin) &&				\
+	 nla_put_u64_64bit(msg, FTDETECT_A_STATS_##attr, STATS_VALUE_##kind(fn, attr, name), \
+			   FTDETECT_A_STATS_PAD)) ||
 #define STATS_ONE(attr, name, kind)	+ 1
 
 /* Every u64 of FTDETECT_STATS_U64, in its order. */
-static int put_stats_u64(struct sk_buff *msg, struct ftd_net *fn)
+static int put_stats_u64(struct sk_buff *msg, struct ftd_net *fn, bool admin)
 {
-	struct ftd_peer_memory mem;
+	struct ftd_peer_memory mem = {};
 
 	/* Every attribute of the enum is in the list or one of the others. */
 	BUILD_BUG_ON(0 FTDETECT_STATS_U64(STATS_ONE) + FTDETECT_STATS_NOT_U64 !=
 		     __FTDETECT_A_STATS_MAX);
-	ftd_peer_memory(fn, &mem);
+	if (admin)
+		ftd_peer_memory(fn, &mem);
 	return FTDETECT_STATS_U64(STATS_PUT) 0 ? -EMSGSIZE : 0;
 }
 
@@ -698,7 +710,8 @@ static int ftd_get_stats(struct sk_buff *skb, struct genl_info *info)
 	if (!hdr)
 		goto err;
 	nest = nla_nest_start(msg, FTDETECT_A_STATS);
-	if (!nest || put_stats_u64(msg, fn) ||
+	if (!nest ||
+	    put_stats_u64(msg, fn, netlink_ns_capable(skb, fn->net->user_ns, CAP_NET_ADMIN)) ||
 	    put_counters(msg, FTDETECT_A_STATS_EVENTS_BY_TYPE, s->events_by_type,
 			 ARRAY_SIZE(s->events_by_type)) ||
 	    put_latency(msg, FTDETECT_A_STATS_DECLARED_HIST, FTDETECT_A_STATS_DECLARED_SUM_NS,

@@ -101,7 +101,7 @@ static int tx_frame(struct ftd_net *fn, struct ftd_peer *peer, u8 rail_idx, u8 t
 	rcu_read_lock();
 	ftd_wire_encode(buf, len, &f, payload, payload_len, ftd_keys_get(fn)->key[0]);
 	src = ftd_peer_own_addr(fn, rail_idx);
-	if (ftd_socket_send(fn, skb, rail, tick ? ftd_routes_get(fn, rail) : NULL, src)) {
+	if (ftd_socket_send(fn, skb, rail, tick ? ftd_routes_get(fn, rail, rail_idx) : NULL, src)) {
 		rcu_read_unlock();
 		goto err;
 	}

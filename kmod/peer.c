@@ -32,10 +32,27 @@ int ftd_peer_rail_of(const struct ftd_peer *peer, const union ftd_addr *src)
 
 struct ftd_rank_table *ftd_peer_ranks(struct ftd_peer *peer)
 {
+	struct ftd_rank_table *t = peer->ranks, *bigger;
+	u32 room;
+
 	lockdep_assert_held(&peer->lock);
-	if (!peer->ranks)
-		peer->ranks = kzalloc(sizeof(*peer->ranks), GFP_ATOMIC);
-	return peer->ranks;
+	if (!t) {
+		t = kzalloc(FTD_RANKS_SIZE(FTD_RANKS_FIRST), GFP_ATOMIC | __GFP_NOWARN);
+		if (t)
+			t->room = FTD_RANKS_FIRST;
+		peer->ranks = t;
+		return t;
+	}
+	room = ftd_ranks_grow_to(t);
+	if (!room)
+		return t;
+	/* Every reader holds the lock: the old table can go at once. */
+	bigger = krealloc(t, FTD_RANKS_SIZE(room), GFP_ATOMIC | __GFP_NOWARN);
+	if (!bigger)
+		return t;	/* full at its room: it takes nothing new (proto/ranks.h) */
+	bigger->room = room;
+	peer->ranks = bigger;
+	return bigger;
 }
 
 /*
@@ -75,22 +92,39 @@ void ftd_peer_caches_exit(void)
 
 void ftd_peer_memory(struct ftd_net *fn, struct ftd_peer_memory *mem)
 {
-	size_t table = kmalloc_size_roundup(sizeof(struct ftd_rank_table));
+	size_t timing = kmalloc_size_roundup(sizeof(struct ftd_rail_timing));
 	struct ftd_peer *peer;
 	unsigned long id;
+	int i;
 
 	*mem = (struct ftd_peer_memory){};
 	rcu_read_lock();
 	xa_for_each(&fn->peers, id, peer) {
+		/* The walk resumes at the next id: peer is not kept across. */
+		if (id && !(id % 1024)) {
+			rcu_read_unlock();
+			cond_resched();
+			rcu_read_lock();
+		}
 		mem->nodes += kmem_cache_size(peer_caches[peer->nrails - 1]);
-		if (READ_ONCE(peer->ranks))
-			mem->ranks += table;
+		/* A rank table changes size under the lock (ftd_peer_ranks). */
+		spin_lock_bh(&peer->lock);
+		for (i = 0; i < peer->nrails; i++)
+			if (peer->rails[i].timing)
+				mem->nodes += timing;
+		if (peer->ranks)
+			mem->ranks += kmalloc_size_roundup(FTD_RANKS_SIZE(peer->ranks->room));
+		spin_unlock_bh(&peer->lock);
 	}
 	rcu_read_unlock();
 }
 
 static void peer_free(struct ftd_peer *peer)
 {
+	int i;
+
+	for (i = 0; i < peer->nrails; i++)
+		kfree(peer->rails[i].timing);
 	kfree(peer->ranks);
 	kmem_cache_free(peer_caches[peer->nrails - 1], peer);
 }
@@ -172,7 +206,7 @@ static void peer_carry(struct ftd_net *fn, struct ftd_peer *peer, struct ftd_pee
 	}
 	for (i = 0; i < peer->nrails; i++) {
 		struct ftd_rail *r = &peer->rails[i];
-		const struct ftd_rail *o;
+		struct ftd_rail *o;
 
 		o_rail = ftd_peer_rail_of(old, &r->addr);
 		if (o_rail < 0)
@@ -184,8 +218,8 @@ static void peer_carry(struct ftd_net *fn, struct ftd_peer *peer, struct ftd_pee
 		r->back = o->back;
 		r->last_heard_ns = o->last_heard_ns;
 		r->stamp = o->stamp;
-		r->iat = o->iat;
-		r->driver_delay = o->driver_delay;
+		r->timing = o->timing;	/* old is freed without it */
+		o->timing = NULL;
 	}
 	ftd_peer_start_streams(fn, peer);
 	WRITE_ONCE(old->successor, peer);
@@ -438,8 +472,8 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 		WRITE_ONCE(peer->badmac_ns, 0);
 		peer->baseline_ns = 0;
 		peer->fence_sent_ns = 0;
-		if (peer->ranks)
-			ftd_ranks_clear(peer->ranks);
+		kfree(peer->ranks);	/* starts over small (proto/ranks.h) */
+		peer->ranks = NULL;
 		peer->rails_down = 0;
 		peer->votes.n = 0;
 		peer->slow = (struct ftd_slowness){};
@@ -448,8 +482,8 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 
 			r->last_heard_ns = 0;
 			r->stamp = FTD_STAMP_NONE;
-			memset(&r->iat, 0, sizeof(r->iat));
-			memset(&r->driver_delay, 0, sizeof(r->driver_delay));
+			kfree(r->timing);	/* until it is heard again */
+			r->timing = NULL;
 		}
 		ftd_status_node(fn, peer, true);
 		spin_unlock_bh(&peer->lock);

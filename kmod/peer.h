@@ -30,6 +30,16 @@ union ftd_addr {
 	struct sockaddr_in6 sin6;
 };
 
+/*
+ * What a rail's heartbeats tell of their timing. Only a node that sends us
+ * heartbeats (one we observe) has any: allocated at its first heartbeat
+ * (detect.c), not held for every node of the table.
+ */
+struct ftd_rail_timing {
+	struct ftd_iat iat;
+	struct ftd_delay driver_delay;	/* module receive time - XDP stamp */
+};
+
 /* One address (rail) of a node, with that rail's heartbeat stream state. */
 struct ftd_rail {
 	union ftd_addr addr;
@@ -47,8 +57,8 @@ struct ftd_rail {
 					 * new: rdma_ud.c finds its queue pair again) */
 	u64 last_heard_ns;		/* CLOCK_MONOTONIC, 0 if never */
 	u8 stamp;			/* enum ftd_stamp_source of the last frame */
-	struct ftd_iat iat;
-	struct ftd_delay driver_delay;	/* module receive time - XDP stamp */
+	struct ftd_rail_timing *timing;	/* NULL until its first heartbeat; under the
+					 * peer's lock, freed with the peer */
 };
 
 struct ftd_peer {
@@ -73,7 +83,8 @@ struct ftd_peer {
 					 * here: once each, even if we are fenced, forget
 					 * it, and learn it again (but see
 					 * ftd_peer_alive_again) */
-	struct ftd_rank_table *ranks;	/* its registered ranks, allocated on first use */
+	struct ftd_rank_table *ranks;	/* its registered ranks, allocated on first use
+					 * and grown as they come (proto/ranks.h) */
 	u8 rails_down;			/* bit i: rail i reported IFACE_DEAD */
 	struct ftd_slowness slow;	/* how late its ticks ran (proto/health.h) */
 	struct ftd_votes votes;		/* with quorum > 1: against it (proto/vote.h) */
@@ -139,7 +150,11 @@ u64 ftd_peer_restart_streams(struct ftd_net *fn, struct ftd_peer *peer);
  */
 struct ftd_rank_table *ftd_peer_new_incarnation(struct ftd_peer *peer, u32 incarnation);
 
-/* The peer's rank table, allocated if need be; peer->lock held. NULL: no memory. */
+/*
+ * The peer's rank table, allocated if need be, with room for one more
+ * entry if it can be had (ftd_ranks_grow_to; the old one is freed at
+ * once: read it under the lock only). peer->lock held. NULL: no memory.
+ */
 struct ftd_rank_table *ftd_peer_ranks(struct ftd_peer *peer);
 
 /* Rail index whose address equals src, or -1. */
@@ -148,10 +163,11 @@ bool ftd_addr_equal(const union ftd_addr *a, const union ftd_addr *b);
 
 /* What the node table holds now (FTDETECT_A_STATS_MEM_*), in bytes. */
 struct ftd_peer_memory {
-	u64 nodes;	/* the peers, each the object of its number of rails */
+	u64 nodes;	/* the peers, each the object of its number of rails,
+			 * and the timing figures of rails heard (struct ftd_rail_timing) */
 	u64 ranks;	/* their rank tables */
 };
-/* A walk over every node: for the stats, not for a hot path. Any context but hard irq. */
+/* A walk over every node, a lock each: for an admin's stats. Process context. */
 void ftd_peer_memory(struct ftd_net *fn, struct ftd_peer_memory *mem);
 
 /*

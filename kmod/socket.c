@@ -131,12 +131,17 @@ static struct rtable *route4(struct ftd_net *fn, struct ftd_rail *rail, struct d
 	rt = cache ? dst_cache_get_ip4(cache, &fl->saddr) : NULL;
 	if (rt)
 		return rt;
-	/* A configured source that is not (or no longer) ours: let the
-	 * route choose, rather than send with a foreign source.
-	 */
-	if (fl->saddr && !inet_confirm_addr(fn->net, NULL, 0, fl->saddr, RT_SCOPE_HOST))
-		fl->saddr = 0;
 	rt = ip_route_output_flow(fn->net, fl, sock->sk);
+	/*
+	 * A configured source that is not (or no longer) ours makes the
+	 * lookup fail (-ENETUNREACH, as no route does): let the route choose
+	 * then, rather than send with a foreign source. Asked only on a
+	 * failure: most frames are sent without a cache (routes.h).
+	 */
+	if (IS_ERR(rt) && fl->saddr) {
+		fl->saddr = 0;
+		rt = ip_route_output_flow(fn->net, fl, sock->sk);
+	}
 	if (cache && !IS_ERR(rt))
 		dst_cache_set_ip4(cache, &rt->dst, fl->saddr);
 	return rt;

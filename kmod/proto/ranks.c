@@ -13,17 +13,22 @@ static struct ftd_rank_entry *find(struct ftd_rank_table *t, u32 regid)
 }
 
 /*
- * A free slot: a new one, else the oldest tombstone (lowest regid), else
+ * A free slot: a new one while there is room. A table at its most
+ * (FTD_RANKS_PER_NODE) takes the oldest tombstone (lowest regid), else
  * the oldest live registration — a node with more ranks than the table
- * holds loses track of its oldest, never of its newest.
+ * holds loses track of its oldest, never of its newest. A smaller full
+ * table forgets nothing: it must grow first (ftd_ranks_grow_to), and
+ * until it has, it takes nothing (NULL).
  */
 static struct ftd_rank_entry *slot(struct ftd_rank_table *t)
 {
 	struct ftd_rank_entry *best = NULL;
 	u32 i;
 
-	if (t->n < FTD_RANKS_PER_NODE)
+	if (t->n < t->room)
 		return &t->e[t->n++];
+	if (t->room < FTD_RANKS_PER_NODE)
+		return NULL;
 	for (i = 0; i < t->n; i++)
 		if (t->e[i].ended && (!best || t->e[i].regid < best->regid))
 			best = &t->e[i];
@@ -43,6 +48,8 @@ static struct ftd_rank_entry *add(struct ftd_rank_table *t, u32 job, u32 rank, u
 {
 	struct ftd_rank_entry *e = slot(t);
 
+	if (!e)
+		return NULL;
 	e->job = job;
 	e->rank = rank;
 	e->regid = regid;
@@ -57,8 +64,7 @@ bool ftd_ranks_register(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, 
 {
 	if (find(t, regid) || regid <= t->forgot_upto)
 		return false;	/* known, already ended, or forgotten */
-	add(t, job, rank, regid, uid, 0);
-	return true;
+	return add(t, job, rank, regid, uid, 0) != NULL;
 }
 
 bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u32 uid, u8 how,
@@ -75,9 +81,12 @@ bool ftd_ranks_end(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u32 u
 	}
 	if (copy || regid <= t->forgot_upto)
 		return false;	/* never known here, or ended or evicted long ago */
-	/* The end overtook the registration: remember it as a tombstone. */
-	add(t, job, rank, regid, uid, how);
-	return true;
+	/*
+	 * The end overtook the registration: remember it as a tombstone, or
+	 * it is no news yet (a table that could not grow: the views bring
+	 * it again, and the registration alone would make the rank live).
+	 */
+	return add(t, job, rank, regid, uid, how) != NULL;
 }
 
 u32 ftd_ranks_end_some(struct ftd_rank_table *t, struct ftd_rank_entry *out, u32 max)

@@ -12,7 +12,8 @@
 #include "compat.h"
 #include <linux/ftdetect.h>	/* enum ftd_event_type: how a registration ended */
 
-#define FTD_RANKS_PER_NODE	256
+#define FTD_RANKS_PER_NODE	256	/* the most a table holds */
+#define FTD_RANKS_FIRST		8	/* a new table's room: it doubles as it fills */
 
 struct ftd_rank_entry {
 	u32 job;
@@ -37,8 +38,31 @@ struct ftd_rank_table {
 	 * (a view carries ended registrations: delivered again otherwise).
 	 */
 	u32 forgot_upto;
-	struct ftd_rank_entry e[FTD_RANKS_PER_NODE];
+	u32 room;	/* entries e holds: FTD_RANKS_FIRST, doubled up to FTD_RANKS_PER_NODE */
+	struct ftd_rank_entry e[];
 };
+
+/* The bytes of a table with room entries. */
+#define FTD_RANKS_SIZE(room) \
+	(sizeof(struct ftd_rank_table) + (size_t)(room) * sizeof(struct ftd_rank_entry))
+
+/*
+ * Sized to the registrations it keeps, live and ended: a node with a few
+ * ranks costs a few entries, not FTD_RANKS_PER_NODE (one whose jobs come
+ * and go fills up with ended ones, up to it). Before a notice may add an
+ * entry, the shell grows a full table to this room (0: no need, room left
+ * or at the most), moving the entries over. One that cannot grow (no
+ * memory) takes no new entry: the notice is no news yet, and the views
+ * (digest.h) bring it again; it forgets only at FTD_RANKS_PER_NODE.
+ */
+static inline u32 ftd_ranks_grow_to(const struct ftd_rank_table *t)
+{
+	if (t->n < t->room || t->room >= FTD_RANKS_PER_NODE)
+		return 0;
+	if (!t->room)
+		return FTD_RANKS_FIRST;
+	return t->room * 2 < FTD_RANKS_PER_NODE ? t->room * 2 : FTD_RANKS_PER_NODE;
+}
 
 /* Forget every entry: a new incarnation of the node (a restart, a fence). */
 static inline void ftd_ranks_clear(struct ftd_rank_table *t)

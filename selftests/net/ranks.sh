@@ -4,6 +4,10 @@
 # ranks.sh: rank deaths are known everywhere without any timeout.
 #   1. kill -9 of a registered rank: PROC_DEAD at every node, once, far
 #      sooner than the node timeout
+#   1b. twelve ranks on node 5: every node's rank table for node 5 grows
+#      past its first room (FTD_RANKS_FIRST, 8; a table is sized to what
+#      it holds, mem_ranks in ftctl stats), and their kill -9 is PROC_DEAD
+#      at every node, once each
 #   2. a rank that deregisters: PROC_EXIT everywhere, never PROC_DEAD
 #   2b. node 3 restarts its instance (leaves, comes back): every node
 #      sends it its view, which carries those two ends as copies
@@ -49,6 +53,47 @@ kill -9 "$pid"
 wait_until 10 everyone_rank PROC_DEAD 5 || fail "PROC_DEAD for rank 5 not everywhere"
 sleep 0.5
 rank_death_once "$N" 5 2 "$killed"
+
+# --- 1b. more ranks on a node than a table's first room
+mem_ranks_all() { local i; for ((i = 1; i <= N; i++)); do stat_counter "$i" mem_ranks; done | tr '\n' ' '; }
+before=$(mem_ranks_all)
+for m in $before; do
+	# node 2's one rank: a table of 8 entries (192 bytes), not of 256 (8 kB)
+	[ "$m" -gt 0 ] && [ "$m" -le 256 ] || fail "rank tables of one rank take $m bytes (every node: $before)"
+done
+pids=()
+for r in $(seq 100 111); do
+	pids+=("$(start_rank 5 2:$r)")
+done
+read -ra b <<< "$before"
+# tables_grown: every node's tables grew by node 5's of 16 entries (512
+# bytes allocated): more than a first room, far below 8 kB.
+tables_grown() {
+	local i
+	after=$(mem_ranks_all)
+	read -ra a <<< "$after"
+	for ((i = 0; i < N; i++)); do
+		[ "${a[$i]}" -gt $(( b[i] + 192 )) ] && [ "${a[$i]}" -le $(( b[i] + 1024 )) ] || return 1
+	done
+}
+wait_until 10 tables_grown || fail "rank tables $before -> $after bytes at nodes 1-$N for node 5's 12 ranks"
+log "rank tables (bytes, nodes 1-$N): $before with node 2's one rank; $after with node 5's 12 more"
+kill -9 "${pids[@]}"
+all_twelve_dead() {
+	local r
+	for r in $(seq 100 111); do
+		everyone_rank PROC_DEAD "$r" || return 1
+	done
+}
+wait_until 20 all_twelve_dead || fail "PROC_DEAD of node 5's 12 ranks not everywhere"
+sleep 0.5
+for ((i = 1; i <= N; i++)); do
+	for r in $(seq 100 111); do
+		[ "$(rank_event_count "$FTD_TMP/dev.$i" PROC_DEAD "$r")" = 1 ] ||
+			fail "node $i: PROC_DEAD of rank $r not exactly once"
+	done
+done
+log "node 5's 12 ranks killed: PROC_DEAD of each at all $N nodes, once"
 
 # --- 2. clean exit: ftd-devwatch deregisters when its count runs out
 ip netns exec "$(ns_of 3)" ftd-devwatch -r 1:6 -q -t 1 2> /dev/null

@@ -965,18 +965,27 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *       FTDETECT_A_STATS_MEM_NODES   u64      not a counter: bytes of kernel memory the node
  *                                             table holds now, one object per node sized
  *                                             to its rails (the local node included; the
- *                                             indexes that find them are not counted)
+ *                                             indexes that find them are not counted),
+ *                                             and the timing figures of each rail that
+ *                                             sent us heartbeats (FTDETECT_A_NODE_IAT_*,
+ *                                             FTDETECT_A_ADDR_DELAY)
  *       FTDETECT_A_STATS_MEM_RANKS   u64      not a counter: bytes of the rank tables its
  *                                             nodes hold now (one per node that has
- *                                             registered ranks, of FTD_RANKS_PER_NODE
- *                                             entries)
- *       FTDETECT_A_STATS_ROUTE_CACHES u64     not a counter: route caches held now, each
- *                                             an entry per possible CPU: only for the
- *                                             nodes the timer sends to every tick (our
- *                                             k successors' heartbeats, an observer's
- *                                             reminders), at most 2 x FTD_MAX_OBSERVERS
- *                                             x FTD_MAX_RAILS; others' routes are looked
- *                                             up per frame
+ *                                             registered ranks, sized to the
+ *                                             registrations it keeps, live and ended:
+ *                                             8 entries doubled as it fills, up to 256).
+ *                                             MEM_NODES and MEM_RANKS walk every node:
+ *                                             present only for a caller with
+ *                                             CAP_NET_ADMIN over the namespace
+ *       FTDETECT_A_STATS_ROUTE_CACHES u64     not a counter: route caches allocated while
+ *                                             up, each an entry per possible CPU: only
+ *                                             for the nodes the timer sends to every
+ *                                             tick (our k successors' heartbeats, an
+ *                                             observer's reminders); one idle for a few
+ *                                             ticks is taken over by the next such node
+ *                                             (after the ring changed). At most 2 x
+ *                                             FTD_MAX_OBSERVERS x FTD_MAX_RAILS; others'
+ *                                             routes are looked up per frame
  *
  *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
  *     FTDETECT_A_EVENT               nest
