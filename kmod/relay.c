@@ -22,8 +22,9 @@ void ftd_relay_ask(struct ftd_net *fn, struct ftd_peer *suspect, u32 incarnation
 
 	helpers = min_t(u32, helpers, FTD_RELAY_HELPERS_MAX);
 	cnt = ftd_members_sample(fn, ids, FTD_RELAY_SAMPLE(helpers));
-	cnt = ftd_relay_pick(ids, cnt, suspect->id, helpers);
-	for (i = 0; i < cnt; i++) {
+	/* All but the suspect, in order: one removed meanwhile leaves its place to the next. */
+	cnt = ftd_relay_pick(ids, cnt, suspect->id, cnt);
+	for (i = 0; i < cnt && asked < helpers; i++) {
 		helper = ftd_peer_find(fn, ids[i]);
 		if (!helper)
 			continue;
