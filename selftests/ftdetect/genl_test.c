@@ -170,6 +170,43 @@ TEST_F(genl, stats_carry_events_by_type_and_death_silences)
 	EXPECT_EQ(r.st.events, sum);
 }
 
+/* The stats as an unprivileged caller gets them: exit status 0 if as it should. */
+static int stats_without_memory(void *arg)
+{
+	struct stats_reply r = { 0 };
+	struct ftu_nl nl;
+	int bad = 0;
+
+	if (ftu_nl_open(&nl, FTDETECT_GENL_NAME))
+		return 90;
+	if (ftu_nl_call(&nl, ftu_nl_msg(&nl, FTDETECT_CMD_GET_STATS, 0), collect_stats, &r))
+		bad |= 1;
+	/* The rest is for everyone; the walks over every node are not. */
+	if (!FTU_HAS(&r.st, FTDETECT_A_STATS_ROUTE_CACHES) || r.types_len != __FTD_EV_MAX * 8)
+		bad |= 2;
+	if (FTU_HAS(&r.st, FTDETECT_A_STATS_MEM_NODES) || FTU_HAS(&r.st, FTDETECT_A_STATS_MEM_RANKS))
+		bad |= 4;
+	ftu_nl_close(&nl);
+	return bad;
+}
+
+TEST_F(genl, memory_of_the_node_table_is_for_the_admin_only)
+{
+	const char *const a1[] = { "192.0.2.1", NULL };
+	const char *const a2[] = { "192.0.2.2", NULL };
+	struct stats_reply r = { 0 };
+
+	ASSERT_EQ(0, add_node(&self->nl, 1, a1));
+	ASSERT_EQ(0, add_node(&self->nl, 2, a2));
+	ASSERT_EQ(0, ftu_nl_call(&self->nl, ftu_nl_msg(&self->nl, FTDETECT_CMD_GET_STATS, 0),
+				 collect_stats, &r));
+	ASSERT_TRUE(FTU_HAS(&r.st, FTDETECT_A_STATS_MEM_NODES));
+	ASSERT_TRUE(FTU_HAS(&r.st, FTDETECT_A_STATS_MEM_RANKS));
+	EXPECT_LT(0, r.st.mem_nodes);	/* two nodes are held */
+	EXPECT_EQ(0, r.st.mem_ranks);	/* and no rank */
+	EXPECT_EQ(0, ftd_test_unprivileged(stats_without_memory, NULL));
+}
+
 TEST_F(genl, config_round_trip)
 {
 	struct ftu_config cfg = {
