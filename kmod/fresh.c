@@ -6,6 +6,7 @@
 #include "dissem.h"
 #include "fence.h"
 #include "hb_tx.h"
+#include "members.h"
 #include "relay.h"
 #include "view.h"
 #include "proto/fresh.h"
@@ -189,19 +190,34 @@ u64 ftd_fresh_ping(struct ftd_net *fn, struct ftd_peer *peer, u64 every)
 	return ftd_fresh_ask(fn, peer, every, READ_ONCE(fn->cfg.timeout_ns));
 }
 
+/* Are we one of its k live successors (we would observe it were it live)? */
+static bool observes(struct ftd_net *fn, u32 id)
+{
+	struct ftd_peer *succ[FTD_MAX_OBSERVERS];
+	u32 n, i;
+
+	n = ftd_members_successors_of(fn, id, succ,
+				      min_t(u32, READ_ONCE(fn->cfg.observers), FTD_MAX_OBSERVERS));
+	for (i = 0; i < n; i++)
+		if (succ[i]->self)
+			return true;
+	return false;
+}
+
 /*
  * One sweep: PROBE whoever is due (unproven, or not heard since we came
- * up); come back while anyone is. A node listed but powered off stays so
- * for good, and the sweep is O(nodes): at most once a second, whatever
- * the timeout.
+ * up), its would-be observers every base, the others less and less often
+ * while it stays silent (proto/fresh.h ftd_fresh_sweep_due); come back
+ * while anyone is unheard. The base is a timeout or a second, whichever
+ * is longer: the sweep is O(nodes).
  */
 static void probe_work(struct work_struct *work)
 {
 	struct ftd_net *fn = container_of(to_delayed_work(work), struct ftd_net, probe_work);
 	u64 every = max_t(u64, READ_ONCE(fn->cfg.timeout_ns), NSEC_PER_SEC), nonce;
+	bool unheard = false, reset = xchg(&fn->sweep_reset, false), wants, near;
 	struct ftd_peer *peer;
 	unsigned long id = 0;
-	bool unproven = false;
 
 	while (READ_ONCE(fn->up)) {
 		rcu_read_lock();
@@ -213,10 +229,17 @@ static void probe_work(struct work_struct *work)
 		nonce = 0;
 		if (!peer->self) {
 			spin_lock_bh(&peer->lock);
-			if (wants_probe(peer, 0)) {
-				unproven = true;
-				if (ftd_fresh_ping_due(&peer->fresh, ktime_get_ns(), every,
-						       get_random_u64()))
+			wants = wants_probe(peer, 0);
+			if (!wants || reset)
+				ftd_fresh_sweep_reset(&peer->fresh);
+			spin_unlock_bh(&peer->lock);
+			/* The ring's lock is not taken under a peer's. */
+			near = wants && observes(fn, peer->id);
+			spin_lock_bh(&peer->lock);
+			if (wants && wants_probe(peer, 0)) {
+				unheard = true;
+				if (ftd_fresh_sweep_due(&peer->fresh, ktime_get_ns(), every, near,
+							get_random_u64()))
 					nonce = peer->fresh.ask.nonce;
 			}
 			spin_unlock_bh(&peer->lock);
@@ -229,12 +252,14 @@ static void probe_work(struct work_struct *work)
 			break;
 		id++;
 	}
-	if (unproven && READ_ONCE(fn->up))
+	if (unheard && READ_ONCE(fn->up))
 		mod_delayed_work(system_wq, &fn->probe_work, nsecs_to_jiffies(every) + 1);
 }
 
 void ftd_fresh_probe_kick(struct ftd_net *fn)
 {
+	/* Our view changed: whoever we have not heard is asked at once again. */
+	WRITE_ONCE(fn->sweep_reset, true);
 	if (READ_ONCE(fn->up))
 		mod_delayed_work(system_wq, &fn->probe_work, 0);
 }

@@ -47,6 +47,8 @@ struct ftd_ask {
 
 struct ftd_fresh {
 	u32 incarnation;	/* the newest incarnation proven, 0: none yet */
+	u8 sweeps;		/* sweeps that asked it in vain since it was last
+				 * heard or our view reset (ftd_fresh_sweep_due) */
 	struct ftd_ask ask;	/* our PROBE to it */
 	u64 ack_ns;		/* when we last answered one of its PROBEs */
 	u64 outdated_ns;	/* when we last told one of them OUTDATED (its
@@ -184,6 +186,40 @@ static inline bool ftd_fresh_ask_due(struct ftd_fresh *s, u64 now, u64 every, u6
 				     u64 nonce)
 {
 	return ftd_ask_due(&s->ask, now, every, wait, nonce);
+}
+
+/*
+ * The sweep over members we have not heard (listed but powered off, not
+ * started yet, or lost when our view was reset): PROBE this one now? Its
+ * would-be observers (near: we would be among its k live successors were
+ * it live) ask it every `base`; every other node asks it at once, then
+ * after 2, 4, ... up to 2^FTD_SWEEP_BACKOFF bases (a minute at a base of a
+ * second) while it stays silent. A node that starts needs nobody's sweep
+ * to be found: it PROBEs every member at once itself, and each PROBEs it
+ * back (a PROBE from a member we have not heard); its would-be observers
+ * find it within a base should all of those be lost. Without the backoff
+ * each powered-off node cost every live node a PROBE (and on IPv4 an ARP
+ * broadcast) a second for good: 100 of them swamped the receive path of
+ * eight emulated nodes. Records the ask as ftd_ask_ping_due does.
+ */
+#define FTD_SWEEP_BACKOFF	6
+
+static inline bool ftd_fresh_sweep_due(struct ftd_fresh *s, u64 now, u64 base, bool near,
+				       u64 nonce)
+{
+	u64 every = near ? base : base << s->sweeps;
+
+	if (!ftd_ask_ping_due(&s->ask, now, every, nonce))
+		return false;
+	if (!near && s->sweeps < FTD_SWEEP_BACKOFF)
+		s->sweeps++;
+	return true;
+}
+
+/* Heard, or our view was reset: the next sweep asks it at once. */
+static inline void ftd_fresh_sweep_reset(struct ftd_fresh *s)
+{
+	s->sweeps = 0;
 }
 
 #endif

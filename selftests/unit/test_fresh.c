@@ -324,4 +324,66 @@ TEST(an_ask_is_answered_once_by_its_own_nonce)
 	EXPECT_EQ(0, a.nonce);
 }
 
+/*
+ * How many times a sweep every base (from..until) asks a silent member; the
+ * first max of them in at.
+ */
+static unsigned int sweep_times(struct ftd_fresh *s, bool near, u64 from, u64 until, u64 *at,
+				unsigned int max)
+{
+	unsigned int n = 0;
+	u64 t;
+
+	for (t = from; t <= until; t++)
+		if (ftd_fresh_sweep_due(s, t * 1000, 1000, near, t + 1)) {
+			if (n < max)
+				at[n] = t;
+			n++;
+		}
+	return n;
+}
+
+/*
+ * A listed node that stays silent (powered off): its would-be observers ask
+ * it every base, the others at once and then less and less often, down to
+ * once in 2^FTD_SWEEP_BACKOFF bases; heard again or our view reset, it is
+ * asked at once again.
+ */
+TEST(a_silent_member_is_swept_less_and_less_often_but_by_its_observers)
+{
+	struct ftd_fresh far = {}, near = {};
+	u64 at[64];
+	unsigned int n, i;
+
+	/* From 1: a time of 0 is "never sent" to an ask. */
+	EXPECT_EQ(300, sweep_times(&near, true, 1, 300, at, 64));
+	n = sweep_times(&far, false, 1, 300, at, 64);
+	ASSERT_EQ(9, n);
+	{
+		const u64 want[] = { 1, 3, 7, 15, 31, 63, 127, 191, 255 };
+
+		for (i = 0; i < n; i++)
+			EXPECT_EQ(want[i], at[i]);
+	}
+	/* The ask is still an ask: nonce made and sent at the sweep. */
+	EXPECT_EQ(256u, far.ask.nonce);
+	EXPECT_EQ(255000u, far.ask.probe_ns);
+
+	/* Heard (or our view reset): asked at once, then the backoff over. */
+	ftd_fresh_sweep_reset(&far);
+	n = sweep_times(&far, false, 301, 320, at, 64);
+	ASSERT_EQ(4, n);
+	{
+		const u64 want[] = { 301, 303, 307, 315 };
+
+		for (i = 0; i < n; i++)
+			EXPECT_EQ(want[i], at[i]);
+	}
+	/* Its would-be observer's turn comes a base after any ask, whoever's. */
+	near.ask.probe_ns = 400500;
+	EXPECT_FALSE(ftd_fresh_sweep_due(&near, 401000, 1000, true, 9));
+	EXPECT_TRUE(ftd_fresh_sweep_due(&near, 401500, 1000, true, 9));
+	EXPECT_EQ(0, near.sweeps);
+}
+
 TEST_HARNESS_MAIN
