@@ -8,7 +8,9 @@
  *                       ftdetect (/dev/null: -ENOTTY); everyone must return
  *                       rank 0's -ENOENT; bad arguments; nothing left behind
  *   mpi_smoke partial   FTD_MPI_PARTIAL: the attach succeeds everywhere with
- *                       nobody watched; queries, detach, MPI_Comm_free
+ *                       nobody watched; queries, detach, MPI_Comm_free; a
+ *                       communicator named ODD_NAME (the run checks that its
+ *                       FTD_MPI_JSON line is JSON and names it so)
  *   mpi_smoke pmix      report the last rank failed through PMIx, from rank
  *                       0, while it is alive: under a PMIx server (Open MPI's
  *                       mpirun) the client must get its acknowledgement and
@@ -40,6 +42,9 @@
 #include "mpi/pmix_notify.h"
 
 static int rank, size, failures;
+
+/* Quotes, a backslash, a tab and a newline: each must be escaped in JSON. */
+#define ODD_NAME "a \"dup\" \\ of\tthe\nworld"
 
 #define CHECK(cond, ...) do {						\
 	if (!(cond)) {							\
@@ -97,8 +102,9 @@ static int partial(void)
 	CHECK(ftd_mpi_progress() == 0, "progress without a device: %d", ftd_mpi_progress());
 	CHECK(ftd_mpi_detach(MPI_COMM_WORLD) == 0, "detach");
 	CHECK(ftd_mpi_detach(MPI_COMM_WORLD) == -ENOENT, "detach twice");
-	/* MPI_Comm_free detaches */
+	/* MPI_Comm_free detaches; a name that JSON must escape (FTD_MPI_JSON) */
 	MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+	MPI_Comm_set_name(dup, ODD_NAME);
 	err = ftd_mpi_attach(dup, NULL, NULL, FTD_MPI_PARTIAL | FTD_MPI_NO_THREAD);
 	CHECK(err == 0, "partial attach of a dup: %d", err);
 	CHECK(ftd_mpi_failed(dup, NULL, 0) == 0, "dup attached");

@@ -84,9 +84,13 @@ TEST_F(out, json_structure)
 	ftu_json_null(&j);
 	ftu_json_kv_string(&j, "e", "x");
 	ftu_json_kv_bool(&j, "f", false);
+	ftu_json_kv_s64(&j, "g", -1);
+	ftu_json_key(&j, "h");
+	ftu_json_s64(&j, INT64_MIN);
 	ftu_json_object_end(&j);
 	EXPECT_STREQ("{\"a\":1,\"b\":[1,18446744073709551615,{\"c\":true},[]],"
-		     "\"d\":null,\"e\":\"x\",\"f\":false}", text(self));
+		     "\"d\":null,\"e\":\"x\",\"f\":false,\"g\":-1,"
+		     "\"h\":-9223372036854775808}", text(self));
 }
 
 TEST_F(out, json_string_escaping)

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: LGPL-2.1 OR MIT
 #include "common/json.h"
 
 #include <inttypes.h>
@@ -88,6 +88,12 @@ void ftu_json_u64(struct ftu_json *j, uint64_t v)
 	fprintf(j->f, "%" PRIu64, v);
 }
 
+void ftu_json_s64(struct ftu_json *j, int64_t v)
+{
+	sep(j);
+	fprintf(j->f, "%" PRId64, v);
+}
+
 void ftu_json_bool(struct ftu_json *j, bool v)
 {
 	sep(j);
@@ -110,6 +116,12 @@ void ftu_json_kv_u64(struct ftu_json *j, const char *key, uint64_t v)
 {
 	ftu_json_key(j, key);
 	ftu_json_u64(j, v);
+}
+
+void ftu_json_kv_s64(struct ftu_json *j, const char *key, int64_t v)
+{
+	ftu_json_key(j, key);
+	ftu_json_s64(j, v);
 }
 
 void ftu_json_kv_bool(struct ftu_json *j, const char *key, bool v)

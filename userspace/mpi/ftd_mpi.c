@@ -188,6 +188,27 @@ static int register_default(uint32_t comm_job, int comm_rank)
 	return 0;
 }
 
+/* The FTD_MPI_JSON line of an attach: what the library watches and can do. */
+static void json_attached(const struct attachment *a, int me, int size, unsigned int flags)
+{
+	struct ftdm_json_line line;
+	struct ftu_json *j = ftdm_json_begin(&line, "attach");
+
+	if (!j)
+		return;
+	ftu_json_kv_string(j, "comm", a->name);
+	ftu_json_kv_s64(j, "comm_rank", me);
+	ftu_json_kv_s64(j, "comm_size", size);
+	ftu_json_kv_s64(j, "monitored", a->group.nby_id);
+	ftu_json_kv_bool(j, "watching", ftdm_proc.dev);
+	ftu_json_kv_bool(j, "pmix", !ftdm_proc.pmix_err);
+	ftu_json_kv_bool(j, "ulfm", !ftdm_proc.no_ulfm_why);
+	ftu_json_kv_bool(j, "revoke", !ftdm_proc.no_ulfm_why && !ftdm_proc.no_revoke_why &&
+				      !(flags & FTD_MPI_NO_REVOKE));
+	ftu_json_kv_bool(j, "thread", ftdm_watch.running);
+	ftdm_json_end(&line);
+}
+
 static int attach_locked(MPI_Comm comm, ftd_mpi_callback_fn cb, void *arg, unsigned int flags)
 {
 	struct member_msg mine = { 0 }, *all = NULL;
@@ -277,12 +298,7 @@ static int attach_locked(MPI_Comm comm, ftd_mpi_callback_fn cb, void *arg, unsig
 			fprintf(stderr, "ftd_mpi[%d]: cannot start the watcher thread (%s): call "
 				"ftd_mpi_progress()\n", ftdm_proc.world_rank, strerror(-err));
 	}
-	ftdm_json("attach", "\"comm\":\"%s\",\"comm_rank\":%d,\"comm_size\":%d,\"monitored\":%d,"
-		  "\"watching\":%s,\"pmix\":%s,\"ulfm\":%s,\"revoke\":%s,\"thread\":%s", a->name,
-		  me, size, a->group.nby_id, ftdm_proc.dev ? "true" : "false",
-		  ftdm_proc.pmix_err ? "false" : "true", ftdm_proc.no_ulfm_why ? "false" : "true",
-		  !ftdm_proc.no_ulfm_why && !ftdm_proc.no_revoke_why && !(flags & FTD_MPI_NO_REVOKE) ?
-		  "true" : "false", ftdm_watch.running ? "true" : "false");
+	json_attached(a, me, size, flags);
 	ftdm_debug("attached %s: %d of %d members watched", a->name, a->group.nby_id, size);
 	ftdm_unlock();
 	free(all);

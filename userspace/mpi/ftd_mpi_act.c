@@ -325,29 +325,39 @@ void ftdm_call(struct attachment *a, enum ftd_mpi_cause cause, const struct ftd_
 		.pmix = a->pmix,
 		.revoke = a->revoke,
 	};
-	char ranks[64 * 12] = "";
-	size_t o = 0;
+	struct ftdm_json_line line;
+	struct ftu_json *j;
 	int i;
 
 	f.call_time_ns = ftdm_clock_ns(CLOCK_REALTIME);
 	f.call_mono_ns = ftdm_clock_ns(CLOCK_MONOTONIC);
-	if (ftdm_env.json_fd >= 0) {
-		for (i = 0; i < a->n && o < sizeof(ranks) - 24; i++)
-			o += snprintf(ranks + o, sizeof(ranks) - o, "%s%d", i ? "," : "", a->ranks[i]);
+	if ((j = ftdm_json_begin(&line, "callback"))) {
+		ftu_json_kv_string(j, "comm", a->name);
+		ftu_json_kv_s64(j, "comm_rank", a->group.self);
+		ftu_json_kv_s64(j, "comm_size", a->group.size);
+		ftu_json_kv_string(j, "cause", ftd_mpi_cause_name(cause));
+		/* The first FTDM_JSON_RANKS, then "..." if there are more. */
+		ftu_json_key(j, "ranks");
+		ftu_json_array_begin(j);
+		for (i = 0; i < a->n && i < FTDM_JSON_RANKS; i++)
+			ftu_json_s64(j, a->ranks[i]);
 		if (i < a->n)
-			snprintf(ranks + o, sizeof(ranks) - o, "%s\"...\"", o ? "," : "");
-		ftdm_json("callback",
-			  "\"comm\":\"%s\",\"comm_rank\":%d,\"comm_size\":%d,\"cause\":\"%s\","
-			  "\"ranks\":[%s],\"nranks\":%d,\"node\":%u,\"origin\":%u,\"event_job\":%u,"
-			  "\"lost\":%u,\"event_seq\":%llu,\"event_time_ns\":%llu,\"event_mono_ns\":%llu,"
-			  "\"call_time_ns\":%llu,\"call_mono_ns\":%llu,\"delay_ns\":%lld,"
-			  "\"pmix\":\"%s\",\"revoke\":\"%s\"",
-			  a->name, a->group.self, a->group.size, ftd_mpi_cause_name(cause), ranks,
-			  a->n, f.node, f.origin, f.job, f.lost, (unsigned long long)f.event_seq,
-			  (unsigned long long)f.event_time_ns, (unsigned long long)f.event_mono_ns,
-			  (unsigned long long)f.call_time_ns, (unsigned long long)f.call_mono_ns,
-			  (long long)(f.call_mono_ns - f.event_mono_ns), ftd_mpi_action_name(f.pmix),
-			  ftd_mpi_action_name(f.revoke));
+			ftu_json_string(j, "...");
+		ftu_json_array_end(j);
+		ftu_json_kv_s64(j, "nranks", a->n);
+		ftu_json_kv_u64(j, "node", f.node);
+		ftu_json_kv_u64(j, "origin", f.origin);
+		ftu_json_kv_u64(j, "event_job", f.job);
+		ftu_json_kv_u64(j, "lost", f.lost);
+		ftu_json_kv_u64(j, "event_seq", f.event_seq);
+		ftu_json_kv_u64(j, "event_time_ns", f.event_time_ns);
+		ftu_json_kv_u64(j, "event_mono_ns", f.event_mono_ns);
+		ftu_json_kv_u64(j, "call_time_ns", f.call_time_ns);
+		ftu_json_kv_u64(j, "call_mono_ns", f.call_mono_ns);
+		ftu_json_kv_s64(j, "delay_ns", (int64_t)(f.call_mono_ns - f.event_mono_ns));
+		ftu_json_kv_string(j, "pmix", ftd_mpi_action_name(f.pmix));
+		ftu_json_kv_string(j, "revoke", ftd_mpi_action_name(f.revoke));
+		ftdm_json_end(&line);
 	}
 	if (a->cb)
 		a->cb(a->comm, &f, a->arg);
@@ -378,15 +388,21 @@ static void *fence_deadline(void *unused)
  */
 void ftdm_fence(const struct ftd_event *ev)
 {
+	struct ftdm_json_line line;
 	struct attachment *a;
+	struct ftu_json *j;
 	pthread_t t;
 
 	fprintf(stderr, "ftd_mpi[%d]: this node (%u) was declared dead by node %u while alive "
 		"(fenced): killing this process (pid %d) so that fail-stop holds\n",
 		ftdm_proc.world_rank, ev->node, ev->origin, (int)getpid());
-	ftdm_json("fenced", "\"node\":%u,\"origin\":%u,\"event_seq\":%llu,\"event_time_ns\":%llu",
-		  ev->node, ev->origin, (unsigned long long)ev->seq,
-		  (unsigned long long)ev->time_ns);
+	if ((j = ftdm_json_begin(&line, "fenced"))) {
+		ftu_json_kv_u64(j, "node", ev->node);
+		ftu_json_kv_u64(j, "origin", ev->origin);
+		ftu_json_kv_u64(j, "event_seq", ev->seq);
+		ftu_json_kv_u64(j, "event_time_ns", ev->time_ns);
+		ftdm_json_end(&line);
+	}
 	if (pthread_create(&t, NULL, fence_deadline, NULL) == 0) {
 		for (a = ftdm.list; a; a = a->next) {
 			if (a->gone)

@@ -32,6 +32,7 @@
 #if FTD_MPI_HAVE_ULFM && defined(OPEN_MPI)
 #include <mpi-ext.h>
 #endif
+#include "common/json.h"
 #include "lib/ftdetect.h"
 #include "group.h"
 #include "pmix_notify.h"
@@ -124,7 +125,22 @@ void ftdm_sweep(void);
 
 /* ftd_mpi_log.c */
 void ftdm_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void ftdm_json(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * One FTD_MPI_JSON line, "ftd_mpi WHAT: {...}": begin gives the writer with
+ * the object open and the process's own members in it (NULL when
+ * FTD_MPI_JSON is off), the caller adds its members, end writes the line at
+ * once (one write: ranks and threads share the file).
+ */
+struct ftdm_json_line {
+	struct ftu_json j;
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+/* A callback line lists at most this many of its ranks. */
+#define FTDM_JSON_RANKS 64
+struct ftu_json *ftdm_json_begin(struct ftdm_json_line *l, const char *what);
+void ftdm_json_end(struct ftdm_json_line *l);
 void ftdm_json_close(void);
 uint64_t ftdm_clock_ns(clockid_t id);
 void ftdm_env_read(void);

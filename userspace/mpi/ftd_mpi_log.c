@@ -120,28 +120,35 @@ void ftdm_env_read(void)
 	ftdm_env.revoke_wait_ms = (unsigned int)ftdm_env_ulong("FTD_MPI_REVOKE_WAIT_MS", 2000);
 }
 
-/* One JSON line, "ftd_mpi WHAT: {...}", written at once. */
-void ftdm_json(const char *what, const char *fmt, ...)
+struct ftu_json *ftdm_json_begin(struct ftdm_json_line *l, const char *what)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	va_list ap;
-	FILE *f;
-
+	*l = (struct ftdm_json_line){ 0 };
 	if (ftdm_env.json_fd < 0)
+		return NULL;
+	l->f = open_memstream(&l->buf, &l->len);
+	if (!l->f)
+		return NULL;
+	fprintf(l->f, "ftd_mpi %s: ", what);
+	ftu_json_init(&l->j, l->f);
+	ftu_json_object_begin(&l->j);
+	ftu_json_kv_s64(&l->j, "pid", getpid());
+	ftu_json_kv_s64(&l->j, "world_rank", ftdm_proc.world_rank);
+	ftu_json_kv_u64(&l->j, "local_node", ftdm_proc.info.node);
+	ftu_json_kv_u64(&l->j, "job", ftdm_proc.job);
+	ftu_json_kv_u64(&l->j, "id_rank", ftdm_proc.rank);
+	return &l->j;
+}
+
+void ftdm_json_end(struct ftdm_json_line *l)
+{
+	if (!l->f)
 		return;
-	f = open_memstream(&buf, &len);
-	if (!f)
-		return;
-	fprintf(f, "ftd_mpi %s: {\"pid\":%d,\"world_rank\":%d,\"local_node\":%u,\"job\":%u,"
-		"\"id_rank\":%u,", what, (int)getpid(), ftdm_proc.world_rank, ftdm_proc.info.node, ftdm_proc.job, ftdm_proc.rank);
-	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
-	va_end(ap);
-	fputs("}\n", f);
-	if (fclose(f) == 0 && write(ftdm_env.json_fd, buf, len) < 0)
+	ftu_json_object_end(&l->j);
+	fputc('\n', l->f);
+	if (fclose(l->f) == 0 && write(ftdm_env.json_fd, l->buf, l->len) < 0)
 		ftdm_debug("FTD_MPI_JSON: write: %s", strerror(errno));
-	free(buf);
+	free(l->buf);
+	l->f = NULL;
 }
 
 /* The clean exit: no JSON line after it. */

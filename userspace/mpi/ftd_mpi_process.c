@@ -157,6 +157,9 @@ void ftdm_process_registered(uint32_t job, uint32_t rank, bool explicit_id)
 /* Under ftdm.lock: undo ftdm_process_open(), drop every attachment. */
 static void process_close(void)
 {
+	struct ftdm_json_line line;
+	struct ftu_json *j;
+
 	if (!ftdm_proc.open || ftdm_proc.closing)
 		return;
 	ftdm_proc.closing = true;
@@ -167,7 +170,10 @@ static void process_close(void)
 		if (ftd_deregister(ftdm_proc.dev))
 			ftdm_debug("deregistering failed");
 		ftdm_proc.registered = false;
-		ftdm_json("deregistered", "\"clean\":true");
+		if ((j = ftdm_json_begin(&line, "deregistered"))) {
+			ftu_json_kv_bool(j, "clean", true);
+			ftdm_json_end(&line);
+		}
 	}
 	ftd_close(ftdm_proc.dev);
 	ftdm_proc.dev = NULL;

@@ -51,11 +51,12 @@ MPI_PMIX_ENV = FTD_PMIX_SYSTEM=$(MPI_PMIX) FTD_PMIX_SYSTEM_CFLAGS='$(MPI_PMIX_CF
 
 MPI_B := $(B)/mpi
 MPI_SRC_DIR := userspace/mpi
-MPI_HDRS := $(wildcard $(MPI_SRC_DIR)/*.h) $(wildcard userspace/lib/*.h) include/uapi/linux/ftdetect.h
-# Objects without MPI: the decision logic and libftdetect itself, compiled
-# in with hidden symbols so that libftdetect_mpi needs no libftdetect.so at
+MPI_HDRS := $(wildcard $(MPI_SRC_DIR)/*.h) $(wildcard userspace/lib/*.h) userspace/common/json.h \
+	include/uapi/linux/ftdetect.h
+# Objects without MPI: the decision logic, the JSON writer and libftdetect
+# itself, compiled in with hidden symbols so that libftdetect_mpi needs no libftdetect.so at
 # run time and clashes with no libftdetect an application also links.
-MPI_COMMON_SRC = $(MPI_SRC_DIR)/group.c $(LIB_SRC)
+MPI_COMMON_SRC = $(MPI_SRC_DIR)/group.c userspace/common/json.c $(LIB_SRC)
 MPI_COMMON_OBJS = $(patsubst %.c,$(MPI_B)/obj/%.o,$(notdir $(MPI_COMMON_SRC)))
 # The files compiled once per MPI: those that call MPI (ftd_mpi_internal.h
 # lists them) and the PMIx reports, against that MPI's own PMIx.
@@ -70,6 +71,10 @@ $(MPI_B)/obj/group.o: $(MPI_SRC_DIR)/group.c $(MPI_HDRS)
 	$(CC) $(MPI_CFLAGS) -c -o $@ $<
 
 $(MPI_B)/obj/%.o: userspace/lib/%.c $(MPI_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(MPI_CFLAGS) -c -o $@ $<
+
+$(MPI_B)/obj/json.o: userspace/common/json.c $(MPI_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(MPI_CFLAGS) -c -o $@ $<
 
