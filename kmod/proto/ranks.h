@@ -64,14 +64,6 @@ static inline u32 ftd_ranks_grow_to(const struct ftd_rank_table *t)
 	return t->room * 2 < FTD_RANKS_PER_NODE ? t->room * 2 : FTD_RANKS_PER_NODE;
 }
 
-/* Forget every entry: a new incarnation of the node (a restart, a fence). */
-static inline void ftd_ranks_clear(struct ftd_rank_table *t)
-{
-	t->n = 0;
-	t->live_sum = 0;
-	t->forgot_upto = 0;
-}
-
 /* A registration: true if it is news. */
 bool ftd_ranks_register(struct ftd_rank_table *t, u32 job, u32 rank, u32 regid, u32 uid);
 /*
