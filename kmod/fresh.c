@@ -215,7 +215,8 @@ static void probe_work(struct work_struct *work)
 {
 	struct ftd_net *fn = container_of(to_delayed_work(work), struct ftd_net, probe_work);
 	u64 every = max_t(u64, READ_ONCE(fn->cfg.timeout_ns), NSEC_PER_SEC), nonce;
-	bool unheard = false, reset = xchg(&fn->sweep_reset, false), wants, near;
+	bool unheard = false, reset = atomic_xchg(&fn->sweep_reset, 0), wants, near;
+	bool minority = READ_ONCE(fn->partition.minority_of);
 	struct ftd_peer *peer;
 	unsigned long id = 0;
 
@@ -234,7 +235,8 @@ static void probe_work(struct work_struct *work)
 				ftd_fresh_sweep_reset(&peer->fresh);
 			spin_unlock_bh(&peer->lock);
 			/* The ring's lock is not taken under a peer's. */
-			near = wants && observes(fn, peer->id);
+			near = wants && ftd_fresh_sweep_near(!minority && observes(fn, peer->id),
+							     minority);
 			spin_lock_bh(&peer->lock);
 			if (wants && wants_probe(peer, 0)) {
 				unheard = true;
@@ -252,14 +254,17 @@ static void probe_work(struct work_struct *work)
 			break;
 		id++;
 	}
-	if (unheard && READ_ONCE(fn->up))
+	/* A kick while we swept asked for a sweep now: not a base later. */
+	if (atomic_read(&fn->sweep_reset) && READ_ONCE(fn->up))
+		mod_delayed_work(system_wq, &fn->probe_work, 0);
+	else if (unheard && READ_ONCE(fn->up))
 		mod_delayed_work(system_wq, &fn->probe_work, nsecs_to_jiffies(every) + 1);
 }
 
 void ftd_fresh_probe_kick(struct ftd_net *fn)
 {
 	/* Our view changed: whoever we have not heard is asked at once again. */
-	WRITE_ONCE(fn->sweep_reset, true);
+	atomic_set(&fn->sweep_reset, 1);
 	if (READ_ONCE(fn->up))
 		mod_delayed_work(system_wq, &fn->probe_work, 0);
 }

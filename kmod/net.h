@@ -136,7 +136,7 @@ struct ftd_net {
 	u64 *shares_seen;		/* FTD_SHARES_SEEN hashes of notices forwarded */
 	struct delayed_work view_work;	/* view.c */
 	struct delayed_work probe_work;	/* fresh.c */
-	bool sweep_reset;		/* fresh.c: the next sweep starts every
+	atomic_t sweep_reset;		/* fresh.c: the next sweep starts every
 					 * unheard member's backoff over */
 	struct delayed_work repair_work;	/* repair.c, and its own: */
 	struct ftd_digest_track digest;	/* our view's digest, settled when */

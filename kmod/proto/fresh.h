@@ -204,6 +204,19 @@ static inline bool ftd_fresh_ask_due(struct ftd_fresh *s, u64 now, u64 every, u6
  */
 #define FTD_SWEEP_BACKOFF	6
 
+/*
+ * Is the sweep to ask it every base (near)? Its would-be observer does
+ * (observer: we would be among its k live successors were it live). So
+ * does every node of a minority, for each member of the other side: its
+ * ring still holds live the members of its side it no longer hears (a
+ * minority declares nobody), so those next to the other side may be
+ * gone, and the majority never asks a member it holds dead.
+ */
+static inline bool ftd_fresh_sweep_near(bool observer, bool minority)
+{
+	return observer || minority;
+}
+
 static inline bool ftd_fresh_sweep_due(struct ftd_fresh *s, u64 now, u64 base, bool near,
 				       u64 nonce)
 {

@@ -384,6 +384,11 @@ TEST(a_silent_member_is_swept_less_and_less_often_but_by_its_observers)
 	EXPECT_FALSE(ftd_fresh_sweep_due(&near, 401000, 1000, true, 9));
 	EXPECT_TRUE(ftd_fresh_sweep_due(&near, 401500, 1000, true, 9));
 	EXPECT_EQ(0, near.sweeps);
+
+	/* Near: its would-be observer, or any node of a minority. */
+	EXPECT_FALSE(ftd_fresh_sweep_near(false, false));
+	EXPECT_TRUE(ftd_fresh_sweep_near(true, false));
+	EXPECT_TRUE(ftd_fresh_sweep_near(false, true));
 }
 
 TEST_HARNESS_MAIN
