@@ -334,6 +334,17 @@ all_alive() {
 	done
 }
 
+# alive_among NODE...: each NODE holds each other NODE alive (one ftstat each).
+alive_among() {
+	local i set
+	set=$(printf '%s\n' "$@" | jq -sc .)
+	for i in "$@"; do
+		n "$i" ftstat -j | jq -e --argjson set "$set" '[.nodes[] | select(.id as $id |
+			$set | index($id)) | select(.state != "alive" and .state != "self")] |
+			length == 0' > /dev/null || return 1
+	done
+}
+
 # watch_events NODE: record NODE's events from both interfaces, as JSON lines,
 # in $FTD_TMP/dev.NODE (/dev/ftdetect) and $FTD_TMP/nl.NODE (netlink).
 # Appended (>>): a test may empty a file (: > FILE) to look at what comes

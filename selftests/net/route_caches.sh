@@ -41,16 +41,6 @@ done >> "$FTD_TMP/cluster.conf"
 for ((i = 1; i <= N; i++)); do
 	n "$i" ftctl apply "$FTD_TMP/cluster.conf" > /dev/null || fail "node $i: apply failed"
 done
-# alive_among NODE...: each NODE holds each other NODE alive (one ftstat each).
-alive_among() {
-	local i set
-	set=$(printf '%s\n' "$@" | jq -sc .)
-	for i in "$@"; do
-		n "$i" ftstat -j | jq -e --argjson set "$set" '[.nodes[] | select(.id as $id |
-			$set | index($id)) | select(.state != "alive" and .state != "self")] |
-			length == 0' > /dev/null || return 1
-	done
-}
 # caches_within NODE...: each NODE's route caches between K x RAILS and
 # 2 x K x RAILS; CACHES says how many each holds.
 caches_within() {
