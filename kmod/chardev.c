@@ -111,6 +111,7 @@ static long ftd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	struct ftd_reader *r = file->private_data;
 	void __user *uarg = (void __user *)arg;
 	struct ftd_rank_reg reg;
+	struct ftd_scope scope;
 	unsigned int expected;
 
 	if (_IOC_TYPE(cmd) != FTD_IOC_MAGIC)
@@ -124,6 +125,9 @@ static long ftd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		break;
 	case _IOC_NR(FTD_IOC_INFO):
 		expected = FTD_IOC_INFO;
+		break;
+	case _IOC_NR(FTD_IOC_SCOPE):
+		expected = FTD_IOC_SCOPE;
 		break;
 	default:
 		return -ENOTTY;
@@ -143,6 +147,10 @@ static long ftd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return ftd_proc_deregister(r);
 	case FTD_IOC_INFO:
 		return ftd_ioctl_info(r, uarg);
+	case FTD_IOC_SCOPE:
+		if (copy_from_user(&scope, uarg, sizeof(scope)))
+			return -EFAULT;
+		return ftd_proc_scope(r, &scope);
 	}
 	return -ENOTTY;
 }

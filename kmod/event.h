@@ -35,6 +35,12 @@ struct ftd_reader {
 	u32 uid;			/* the owner, as events and the wire carry it */
 	kuid_t kuid;			/* the same, for permission checks */
 	struct pid *owner;		/* the registering process (thread group) */
+	/*
+	 * FTD_REG_F_SCOPED: told to nobody; its end to scope's nodes (NULL:
+	 * to every node), which the end takes over (scope.h). Under reg_lock.
+	 */
+	bool scoped;
+	struct ftd_scope_end *scope;
 };
 
 /* A record with every "none" field preset, for callers to fill in. */

@@ -11,6 +11,7 @@
 #include "majority.h"
 #include "outbox.h"
 #include "span.h"
+#include "scope.h"
 
 /*
  * What a fenced node concluded while it was cut off is not to be trusted:
@@ -145,6 +146,7 @@ static void fence(struct ftd_net *fn, u32 origin, bool minority, u32 old, u32 ab
 	 * then is to be learnt (and forwarded) again.
 	 */
 	ftd_span_reset(fn);
+	ftd_scope_reset(fn);
 	ftd_dissem_announce_alive(fn, fn->cfg.node, new);
 	if (above)
 		pr_info("node %u: node %u holds it at incarnation %u, above its own %u (its clock was behind when it came up?): fenced itself, rejoining as incarnation %u\n",

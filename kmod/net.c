@@ -24,6 +24,7 @@
 #include "proto/detect.h"
 #include "rdma_ud.h"
 #include "span.h"
+#include "scope.h"
 
 unsigned int ftd_net_id __read_mostly;
 
@@ -195,6 +196,7 @@ static void net_down_locked(struct ftd_net *fn)
 	ftd_timer_stop(fn);
 	ftd_routes_stop(fn);	/* after the timer: the only one that uses them */
 	ftd_span_stop(fn);	/* after the timer: no share is sent again */
+	ftd_scope_stop(fn);
 	ftd_ud_stop(fn);	/* after the timer: nothing sends on it now */
 	ftd_socket_close(fn);
 	/*
@@ -295,6 +297,7 @@ static __net_init int ftd_net_pernet_init(struct net *net)
 	ftd_events_init(fn);
 	ftd_timer_init(fn);
 	ftd_view_init(fn);
+	ftd_scope_init(fn);
 	ftd_fresh_init(fn);
 	ftd_repair_init(fn);
 	fn->cfg.node = FTD_NODE_NONE;
@@ -328,6 +331,7 @@ static __net_exit void ftd_net_pernet_exit(struct net *net)
 	WARN_ON(!list_empty(&fn->readers));
 	mutex_lock(&fn->lock);
 	net_down_locked(fn);
+	ftd_scope_stop(fn);	/* a rank's end queued it just as we went down */
 	ftd_members_free(fn);
 	ftd_peer_del_all(fn);
 	mutex_unlock(&fn->lock);

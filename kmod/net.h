@@ -135,6 +135,10 @@ struct ftd_net {
 	struct hrtimer share_timer;	/* sends them again, hands them over */
 	u64 *shares_seen;		/* FTD_SHARES_SEEN hashes of notices forwarded */
 	struct delayed_work view_work;	/* view.c */
+	/* scope.c: scoped ranks' ends waiting to be sent */
+	spinlock_t scope_lock;		/* _bh */
+	struct list_head scope_ends;	/* struct ftd_scope_end */
+	struct delayed_work scope_work;
 	struct delayed_work probe_work;	/* fresh.c */
 	atomic_t sweep_reset;		/* fresh.c: the next sweep starts every
 					 * unheard member's backoff over */

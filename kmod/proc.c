@@ -6,6 +6,7 @@
 #include "peer.h"
 #include "dissem.h"
 #include "stab.h"
+#include "scope.h"
 
 static void emit_proc_event(struct ftd_reader *r, enum ftd_event_type type)
 {
@@ -70,8 +71,28 @@ out:
 	return ret;
 }
 
+/* A scoped rank's end, to its scope's nodes (scope.h), which takes the scope. */
+static void tell_scope(struct ftd_reader *r, u8 kind)
+{
+	struct ftd_net *fn = r->fn;
+	struct ftd_notice n = {
+		.kind = kind,
+		.subject = READ_ONCE(fn->cfg.node),
+		.subject_incarnation = r->reg_inc,
+		.origin = READ_ONCE(fn->cfg.node),
+		.job = r->job,
+		.rank = r->rank,
+		.regid = r->regid,
+		.uid = r->uid,
+	};
+
+	ftd_scope_tell(fn, r->scope, &n);
+	r->scope = NULL;
+}
+
 /*
- * The rank ended: here at once, and everywhere by broadcast. Not if it was
+ * The rank ended: here at once, and everywhere by broadcast (a scoped
+ * one: to its scope, or everywhere while it has none). Not if it was
  * registered in an incarnation of ours that a fence ended since: the
  * others told its end with that incarnation's (RANKS_DEAD), and it is
  * none of the new one's registrations (net.c fence): told again, its end
@@ -81,11 +102,15 @@ static void rank_ended(struct ftd_reader *r, enum ftd_event_type type, u8 notice
 {
 	bool ours = r->reg_inc == READ_ONCE(r->fn->incarnation);
 
-	if (ours)
+	if (ours && !r->scoped)
 		note_local(r, type);
 	emit_proc_event(r, type);
-	if (ours)
+	if (ours && r->scope)
+		tell_scope(r, notice);
+	else if (ours)
 		ftd_dissem_proc(r->fn, notice, r->job, r->rank, r->regid, r->uid);
+	ftd_scope_free(r->scope);
+	r->scope = NULL;
 	put_pid(r->owner);
 	WRITE_ONCE(r->owner, NULL);
 }
@@ -138,6 +163,7 @@ int ftd_proc_register(struct ftd_reader *r, const struct ftd_rank_reg *reg)
 	r->regid = atomic_inc_return(&r->fn->regid);	/* before publishing */
 	r->reg_inc = READ_ONCE(r->fn->incarnation);
 	r->owner = get_pid(task_tgid(current));
+	r->scoped = reg->flags & FTD_REG_F_SCOPED;
 	ret = publish_if_job_free(r);
 	if (ret) {
 		put_pid(r->owner);
@@ -147,14 +173,39 @@ int ftd_proc_register(struct ftd_reader *r, const struct ftd_rank_reg *reg)
 		return ret;
 	}
 	mutex_unlock(&r->read_lock);
-	note_local(r, 0);
+	if (!r->scoped)
+		note_local(r, 0);
 	ref.regid = r->regid;
 	ref.uid = r->uid;
 	ftd_status_rank_reg(r->fn, READ_ONCE(r->fn->cfg.node), READ_ONCE(r->fn->incarnation),
 			    r->job, r->rank, &ref);
-	ftd_dissem_proc(r->fn, FTD_NOTICE_PROC_REG, r->job, r->rank, r->regid, r->uid);
+	if (!r->scoped)
+		ftd_dissem_proc(r->fn, FTD_NOTICE_PROC_REG, r->job, r->rank, r->regid, r->uid);
 	mutex_unlock(&r->reg_lock);
 	return 0;
+}
+
+int ftd_proc_scope(struct ftd_reader *r, const struct ftd_scope *arg)
+{
+	struct ftd_scope_end *s;
+	int ret = 0;
+
+	/* Checked before anything is taken: a bad scope changes nothing. */
+	s = ftd_scope_from_user(arg, READ_ONCE(r->fn->cfg.node));
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	mutex_lock(&r->reg_lock);
+	if (!r->registered)
+		ret = -ENOENT;
+	else if (!r->scoped)
+		ret = -EINVAL;
+	else if (!acts_for(r->fn, r->kuid))
+		ret = -EPERM;
+	if (!ret)
+		swap(r->scope, s);
+	mutex_unlock(&r->reg_lock);
+	ftd_scope_free(s);
+	return ret;
 }
 
 /*
@@ -207,5 +258,6 @@ void ftd_proc_release(struct ftd_reader *r)
 	/* The last reference went some other way (a passed descriptor). */
 	if (r->registered)
 		rank_ended(r, FTD_EV_PROC_DEAD, FTD_NOTICE_PROC_DEAD);
+	ftd_scope_free(r->scope);
 	put_pid(r->owner);
 }

@@ -113,6 +113,12 @@ void ftd_span_send(struct ftd_net *fn, u32 end, const u8 *notices, u16 len)
 		arm(fn);
 }
 
+void ftd_span_send_alone(struct ftd_net *fn, struct ftd_peer *peer, const u8 *notices, u16 len)
+{
+	share_new(fn, peer, ftd_span_alone_end(peer->id), notices, len, ktime_get_ns());
+	arm(fn);
+}
+
 void ftd_span_ack(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd_frame *f)
 {
 	struct ftd_notice n = {

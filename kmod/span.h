@@ -28,6 +28,13 @@ void ftd_span_reset(struct ftd_net *fn);
  * or process context, under rcu_read_lock.
  */
 void ftd_span_send(struct ftd_net *fn, u32 end, const u8 *notices, u16 len);
+/*
+ * The len bytes of notices (batchable kinds) to peer alone, as a share
+ * that its receiver acknowledges and never forwards, sent again until it
+ * is acknowledged, peer is held dead or FTD_SPAN_ALONE_TIMEOUTS went by.
+ * Under rcu_read_lock.
+ */
+void ftd_span_send_alone(struct ftd_net *fn, struct ftd_peer *peer, const u8 *notices, u16 len);
 
 /* f, a share from sender, came: acknowledge it on its rail. */
 void ftd_span_ack(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd_frame *f);

@@ -13,8 +13,10 @@
 #include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/kernel.h>
+#include <linux/errno.h>
 #include <asm/barrier.h>
 #else
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -149,4 +149,15 @@ enum ftd_span_step {
 enum ftd_span_step ftd_span_step(u64 now, u64 first_ns, u32 sends, u64 timeout_ns,
 				 bool holder_dead, bool alone);
 
+/*
+ * The end of a share for its holder `to` alone, from the start: the arc
+ * [to, to + 1) holds no other member in anybody's ring, so its receiver
+ * forwards nothing, whatever it holds live (a scoped rank's end,
+ * proto/scope.h). Node ids stop below FTD_NODE_NONE: no wrap.
+ */
+static inline u32 ftd_span_alone_end(u32 to)
+{
+	return to + 1;
+}
+
 #endif

@@ -145,6 +145,73 @@ TEST_F(dev, register_rules)
 	close(fd);
 }
 
+static int scope(int fd, const uint32_t *nodes, uint32_t count)
+{
+	struct ftd_scope sc = { .count = count, .nodes = (uintptr_t)nodes };
+
+	return ioctl(fd, FTD_IOC_SCOPE, &sc) ? -errno : 0;
+}
+
+static int reg_scoped(int fd, uint32_t job, uint32_t rank)
+{
+	struct ftd_rank_reg r = { .job = job, .rank = rank, .flags = FTD_REG_F_SCOPED };
+
+	return ioctl(fd, FTD_IOC_REGISTER, &r) ? -errno : 0;
+}
+
+/*
+ * FTD_IOC_SCOPE's error contract (the uapi header's "Scoped
+ * registrations"): each bad request fails alone and leaves the scope as
+ * it was; the rank's end is still delivered here, once.
+ */
+TEST_F(dev, scope_rules)
+{
+	static uint32_t many[FTD_SCOPE_MAX + 1];
+	uint32_t nodes[] = { 3, 1, 2, 3, 1 }, none[] = { 4, FTD_NODE_NONE };
+	struct ftd_scope bad_flags = { .count = 1, .flags = 1, .nodes = (uintptr_t)nodes };
+	struct ftd_scope bad_reserved = { .count = 1, .reserved = 1, .nodes = (uintptr_t)nodes };
+	struct ftd_scope bad_address = { .count = 2, .nodes = 8 };
+	char big[40] = {};
+	struct ftd_event ev;
+	int fd = open_dev();
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-ENOENT, scope(fd, nodes, 5));	/* nothing registered */
+	ASSERT_EQ(0, reg(fd, 30, 1));
+	EXPECT_EQ(-EINVAL, scope(fd, nodes, 5));	/* registered unscoped: told everywhere */
+	ASSERT_EQ(0, ioctl(fd, FTD_IOC_DEREGISTER));
+	ASSERT_EQ(0, read_one(self->watcher, &ev, 2000));
+	EXPECT_EQ(FTD_EV_PROC_EXIT, ev.type);
+
+	ASSERT_EQ(0, reg_scoped(fd, 30, 2));
+	EXPECT_EQ(-1, ioctl(fd, FTD_IOC_SCOPE, &bad_flags));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(fd, FTD_IOC_SCOPE, &bad_reserved));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(fd, FTD_IOC_SCOPE, &bad_address));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-EINVAL, scope(fd, none, 2));
+	EXPECT_EQ(-E2BIG, scope(fd, many, FTD_SCOPE_MAX + 1));
+	EXPECT_EQ(-1, ioctl(fd, _IOW(FTD_IOC_MAGIC, 4, char[40]), big));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, scope(fd, nodes, 5));		/* unsorted, duplicates: fine */
+	EXPECT_EQ(0, scope(fd, many, FTD_SCOPE_MAX));	/* replaced; node 0 is no node here */
+	EXPECT_EQ(0, scope(fd, NULL, 0));		/* taken away */
+	EXPECT_EQ(0, scope(fd, nodes, 1));
+	/* Nothing of the bad requests ended or changed the rank. */
+	EXPECT_EQ(-ETIMEDOUT, read_one(self->watcher, &ev, 100));
+	ASSERT_EQ(0, ioctl(fd, FTD_IOC_DEREGISTER));
+	ASSERT_EQ(0, read_one(self->watcher, &ev, 2000));
+	EXPECT_EQ(FTD_EV_PROC_EXIT, ev.type);
+	EXPECT_EQ(30, ev.job);
+	EXPECT_EQ(2, ev.rank);
+	EXPECT_EQ(-ETIMEDOUT, read_one(self->watcher, &ev, 100));
+	/* A new registration on the file starts without a scope, and may be unscoped. */
+	EXPECT_EQ(0, reg(fd, 30, 3));
+	EXPECT_EQ(-EINVAL, scope(fd, nodes, 1));
+	close(fd);
+}
+
 TEST_F(dev, deregister_is_proc_exit)
 {
 	struct ftd_event ev;
@@ -474,6 +541,25 @@ TEST_F(dev, another_uid_cannot_end_a_rank)
 	ASSERT_EQ(0, read_one(self->watcher, &ev, 2000));
 	EXPECT_EQ(FTD_EV_PROC_EXIT, ev.type);
 	EXPECT_EQ(21, ev.job);
+	close(fd);
+}
+
+static int scope_of_root_rank(void *arg)
+{
+	uint32_t node = 1;
+
+	/* The rank's descriptor reached another user: it may not redirect its end. */
+	return scope(*(int *)arg, &node, 1) == -EPERM ? 0 : 1;
+}
+
+TEST_F(dev, another_uid_cannot_scope_a_rank)
+{
+	int fd = open_dev();
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, reg_scoped(fd, 31, 1));
+	EXPECT_EQ(0, exit_status(fork_nobody(scope_of_root_rank, &fd)));
+	ASSERT_EQ(0, ioctl(fd, FTD_IOC_DEREGISTER));
 	close(fd);
 }
 

@@ -11,6 +11,7 @@
  *   state  -    self -    -    -    UNMONITORED (rank 5 never registered)
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "harness.h"
 #include "group.h"
@@ -29,6 +30,7 @@ static void make_group(struct ftd_group *g)
 		m[i].job = JOB;
 		m[i].rank = i;
 		m[i].state = FTD_MEMBER_ALIVE;
+		m[i].incarnation = 100 + nodes[i];
 	}
 	m[5].state = FTD_MEMBER_UNMONITORED;
 	m[5].node = FTD_NODE_NONE;
@@ -213,6 +215,52 @@ TEST(failed_lists_every_failed_rank)
 	/* a short buffer still counts all */
 	EXPECT_EQ(2, ftd_group_failed(&g, ranks, 1));
 	EXPECT_EQ(0, ranks[0]);
+	ftd_group_free(&g);
+}
+
+/*
+ * The scope of this rank's registration: the nodes of its registered
+ * members, merged over the groups it attached (ftd_mpi_scope.c).
+ */
+TEST(scope_is_the_nodes_of_registered_members_merged)
+{
+	struct ftd_member m[3] = {
+		{ .node = 40, .job = JOB, .rank = 0 },
+		{ .node = 10, .job = JOB, .rank = 1 },
+		{ .node = 99, .job = JOB, .rank = 2, .state = FTD_MEMBER_UNMONITORED },
+	};
+	struct ftd_group g, h;
+	uint32_t *set = NULL, n = 0;
+
+	make_group(&g);
+	ASSERT_EQ(0, ftd_group_scope_merge(&g, &set, &n));
+	ASSERT_EQ(3, n);	/* rank 5 never registered: not its FTD_NODE_NONE */
+	EXPECT_EQ(10, set[0]);
+	EXPECT_EQ(20, set[1]);
+	EXPECT_EQ(30, set[2]);
+	ASSERT_EQ(0, ftd_group_init(&h, 3, 1, m, UID));
+	ASSERT_EQ(0, ftd_group_scope_merge(&h, &set, &n));
+	ASSERT_EQ(4, n);	/* 40 joins; 10 is there; 99's member never registered */
+	EXPECT_EQ(10, set[0]);
+	EXPECT_EQ(40, set[3]);
+	free(set);
+	ftd_group_free(&g);
+	ftd_group_free(&h);
+}
+
+/* Events were lost: the status table's node entry says whether a member's node is gone. */
+TEST(node_gone_after_lost_events)
+{
+	struct ftd_group g;
+
+	make_group(&g);	/* rank 2 on node 20, attached at its incarnation 120 */
+	EXPECT_FALSE(ftd_group_node_gone(&g, 2, FTD_NODE_ALIVE, 120));
+	EXPECT_FALSE(ftd_group_node_gone(&g, 2, FTD_NODE_SUSPECT, 120));
+	EXPECT_TRUE(ftd_group_node_gone(&g, 2, FTD_NODE_DEAD, 120));
+	EXPECT_TRUE(ftd_group_node_gone(&g, 2, FTD_NODE_ALIVE, 121));	/* up again since */
+	EXPECT_TRUE(ftd_group_node_gone(&g, 2, FTD_NODE_DEAD, 121));
+	/* an entry of an older incarnation than the attach saw: not about these ranks */
+	EXPECT_FALSE(ftd_group_node_gone(&g, 2, FTD_NODE_DEAD, 119));
 	ftd_group_free(&g);
 }
 

@@ -2,9 +2,11 @@
 /*
  * Test tool: print the records read from /dev/ftdetect as JSON lines, the way
  * an MPI runtime sees them (the netlink view is ftstat -w). Optionally
- * registers a rank first, so that killing this process is a rank crash.
+ * registers a rank first, so that killing this process is a rank crash;
+ * -S registers it scoped (told to no other node), -s NODE,NODE,... also
+ * gives its scope (the nodes its end goes to).
  *
- *   ftd-devwatch [-r JOB:RANK] [-c COUNT] [-t SECONDS] [-q]
+ *   ftd-devwatch [-r JOB:RANK [-S] [-s NODES]] [-c COUNT] [-t SECONDS] [-q]
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -13,6 +15,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "lib/ftdetect.h"
 
@@ -44,13 +47,16 @@ int main(int argc, char **argv)
 {
 	unsigned int job = 0, rank = 0;
 	long count = -1, timeout_s = -1;
-	bool do_register = false, quiet = false;
+	bool do_register = false, quiet = false, scoped = false;
+	uint32_t scope[FTD_SCOPE_MAX];
+	uint32_t nscope = 0;
+	char *tok;
 	struct ftd_handle *h;
 	uint64_t deadline = 0;
 	struct ftd_event ev;
 	int opt, ret;
 
-	while ((opt = getopt(argc, argv, "r:c:t:q")) != -1) {
+	while ((opt = getopt(argc, argv, "r:c:t:qSs:")) != -1) {
 		switch (opt) {
 		case 'r':
 			if (sscanf(optarg, "%u:%u", &job, &rank) != 2) {
@@ -68,8 +74,18 @@ int main(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
+		case 'S':
+			scoped = true;
+			break;
+		case 's':
+			scoped = true;
+			for (tok = strtok(optarg, ","); tok && nscope < FTD_SCOPE_MAX;
+			     tok = strtok(NULL, ","))
+				scope[nscope++] = (uint32_t)strtoul(tok, NULL, 10);
+			break;
 		default:
-			fprintf(stderr, "usage: ftd-devwatch [-r JOB:RANK] [-c COUNT] [-t SECONDS] [-q]\n");
+			fprintf(stderr, "usage: ftd-devwatch [-r JOB:RANK [-S] [-s NODES]] [-c COUNT] "
+				"[-t SECONDS] [-q]\n");
 			return 2;
 		}
 	}
@@ -80,9 +96,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (do_register) {
-		ret = ftd_register(h, job, rank);
+		ret = scoped ? ftd_register_scoped(h, job, rank) : ftd_register(h, job, rank);
 		if (ret) {
 			fprintf(stderr, "ftd-devwatch: register: %s\n", ftd_strerror(ret));
+			return 1;
+		}
+		ret = nscope ? ftd_scope(h, scope, nscope) : 0;
+		if (ret) {
+			fprintf(stderr, "ftd-devwatch: scope: %s\n", ftd_strerror(ret));
 			return 1;
 		}
 	}

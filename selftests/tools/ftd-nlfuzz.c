@@ -1745,6 +1745,45 @@ static bool vfs_ioctl_type(unsigned int type, unsigned int nr)
 	       (type == 0 && nr <= 2);
 }
 
+/* Where a generated scope's node ids are: in good, past what a request carries. */
+#define SCOPE_IDS_AT	4096
+
+/*
+ * FTD_IOC_SCOPE, in the kernel's order: the request itself (flags,
+ * reserved, count, the ids' address, each id), then the file's state.
+ */
+static int scope_expect(unsigned int cmd, enum ptr p, int fdi, bool *maybe_ok, int *alt)
+{
+	struct ftd_scope sc;
+	uint32_t i, id;
+
+	if (cmd != FTD_IOC_SCOPE)
+		return EINVAL;
+	if (!ptr_ok(p, sizeof(sc), false))
+		return EFAULT;
+	memcpy(&sc, ptr_of(p), sizeof(sc));
+	if (sc.flags || sc.reserved)
+		return EINVAL;
+	if (sc.count > FTD_SCOPE_MAX)
+		return E2BIG;
+	if (sc.count) {
+		/* Only the ids dev_ioctl() put in good are known to be there. */
+		if (sc.nodes != (uintptr_t)(good + SCOPE_IDS_AT))
+			return EFAULT;
+		for (i = 0; i < sc.count; i++) {
+			memcpy(&id, good + SCOPE_IDS_AT + 4 * i, sizeof(id));
+			if (id == FTD_NODE_NONE)
+				return EINVAL;
+		}
+	}
+	if (!registered[fdi])
+		return ENOENT;
+	/* Scoped (success), unscoped (EINVAL), or another uid's (EPERM). */
+	*maybe_ok = true;
+	*alt = EPERM;
+	return EINVAL;
+}
+
 static int ioctl_expect(unsigned int cmd, enum ptr p, int fdi, const struct ftd_rank_reg *reg,
 			bool *maybe_ok, int *alt)
 {
@@ -1792,8 +1831,28 @@ static int ioctl_expect(unsigned int cmd, enum ptr p, int fdi, const struct ftd_
 			return EFAULT;
 		*maybe_ok = true;
 		return 0;
+	case _IOC_NR(FTD_IOC_SCOPE):
+		return scope_expect(cmd, p, fdi, maybe_ok, alt);
 	}
 	return ENOTTY;
+}
+
+/* A scope in good, mostly well formed, its ids at SCOPE_IDS_AT. */
+static void good_scope(void)
+{
+	struct ftd_scope sc = {
+		.count = (uint32_t)PICK(0, 1, 3, FTD_SCOPE_MAX, FTD_SCOPE_MAX + 1),
+		.flags = chance(90) ? 0 : (uint32_t)rnd64(),
+		.nodes = chance(80) ? (uintptr_t)(good + SCOPE_IDS_AT) : (uint64_t)rnd64(),
+		.reserved = chance(90) ? 0 : rnd64(),
+	};
+	uint32_t i, id;
+
+	for (i = 0; i < FTD_SCOPE_MAX; i++) {
+		id = chance(99) ? (uint32_t)rnd(64) : FTD_NODE_NONE;
+		memcpy(good + SCOPE_IDS_AT + 4 * i, &id, sizeof(id));
+	}
+	memcpy(good, &sc, sizeof(sc));
 }
 
 static void dev_ioctl(void)
@@ -1806,15 +1865,16 @@ static void dev_ioctl(void)
 	bool maybe_ok;
 	int alt;
 
-	static const unsigned int real[] = { FTD_IOC_REGISTER, FTD_IOC_DEREGISTER, FTD_IOC_INFO };
+	static const unsigned int real[] = { FTD_IOC_REGISTER, FTD_IOC_DEREGISTER, FTD_IOC_INFO,
+					     FTD_IOC_SCOPE };
 
 	dir = rnd(4);
 	size = chance(60) ? (unsigned int)PICK(0, 1, 4, 8, 12, 16, 20, 24, 32, 64, 4096)
 			  : rnd(_IOC_SIZEMASK + 1);
 	if (r < 30) {
-		cmd = real[rnd(3)];
+		cmd = real[rnd(4)];
 	} else if (r < 55) {
-		cmd = _IOC(dir, FTD_IOC_MAGIC, 1 + rnd(3), size);
+		cmd = _IOC(dir, FTD_IOC_MAGIC, 1 + rnd(4), size);
 	} else if (r < 75) {
 		cmd = _IOC(dir, FTD_IOC_MAGIC, rnd(256), size);
 	} else {
@@ -1833,12 +1893,15 @@ static void dev_ioctl(void)
 	} else if (p == P_GOOD) {
 		reg.job = 1 + rnd(4);
 		reg.rank = rnd(4);
-		reg.flags = chance(70) ? 0 : chance(50) ? FTD_REG_F_OWNER : (uint32_t)rnd64();
+		reg.flags = chance(70) ? 0 : chance(50) ? FTD_REG_F_OWNER :
+			    chance(50) ? FTD_REG_F_SCOPED : (uint32_t)rnd64();
 		reg.owner = reg.flags & FTD_REG_F_OWNER ? (uint32_t)PICK(0, 65534, 0xffffffff, 1000)
 							 : chance(85) ? 0 : (uint32_t)rnd64();
 		if (!opt_admin)
 			reg.flags |= 0x80000000U;
 		memcpy(good, &reg, sizeof(reg));
+		if (_IOC_NR(cmd) == _IOC_NR(FTD_IOC_SCOPE))
+			good_scope();
 	} else if (p == P_EDGE) {
 		memset(edge, 0, 8);
 	}

@@ -65,6 +65,20 @@ int ftd_register(struct ftd_handle *h, uint32_t job, uint32_t rank)
 	return ioctl_ret(ioctl(h->fd, FTD_IOC_REGISTER, &reg));
 }
 
+int ftd_register_scoped(struct ftd_handle *h, uint32_t job, uint32_t rank)
+{
+	struct ftd_rank_reg reg = { .job = job, .rank = rank, .flags = FTD_REG_F_SCOPED };
+
+	return ioctl_ret(ioctl(h->fd, FTD_IOC_REGISTER, &reg));
+}
+
+int ftd_scope(struct ftd_handle *h, const uint32_t *nodes, uint32_t count)
+{
+	struct ftd_scope s = { .count = count, .nodes = (uintptr_t)nodes };
+
+	return ioctl_ret(ioctl(h->fd, FTD_IOC_SCOPE, &s));
+}
+
 int ftd_deregister(struct ftd_handle *h)
 {
 	return ioctl_ret(ioctl(h->fd, FTD_IOC_DEREGISTER));

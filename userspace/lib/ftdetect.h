@@ -52,6 +52,15 @@ void ftd_close(struct ftd_handle *h);
 int ftd_fd(const struct ftd_handle *h);
 
 int ftd_register(struct ftd_handle *h, uint32_t job, uint32_t rank);
+/*
+ * A scoped registration (the uapi header's "Scoped registrations"): told
+ * to no other node; ftd_scope() then names the nodes its end goes to
+ * (count node ids, at most FTD_SCOPE_MAX; given again, it replaces them).
+ * -EINVAL from ftd_register_scoped: a module without scoped
+ * registrations (fall back to ftd_register).
+ */
+int ftd_register_scoped(struct ftd_handle *h, uint32_t job, uint32_t rank);
+int ftd_scope(struct ftd_handle *h, const uint32_t *nodes, uint32_t count);
 int ftd_deregister(struct ftd_handle *h);
 int ftd_info(struct ftd_handle *h, struct ftd_info *info);
 

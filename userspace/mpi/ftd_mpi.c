@@ -142,7 +142,7 @@ void ftdm_sweep(void)
 
 struct member_msg {
 	int32_t err;
-	uint32_t node, job, rank;
+	uint32_t node, job, rank, incarnation;
 };
 
 static uint32_t random_job(void)
@@ -180,7 +180,7 @@ static int register_default(uint32_t comm_job, int comm_rank)
 		job = ftd_pmix_job_id(ftdm_proc.pmix.nspace);
 		rank = ftdm_proc.pmix.rank;
 	}
-	err = ftd_register(ftdm_proc.dev, job, rank);
+	err = ftdm_scope_register(job, rank);
 	if (err)
 		return err;
 	ftdm_process_registered(job, rank, false);
@@ -206,6 +206,7 @@ static void json_attached(const struct attachment *a, int me, int size, unsigned
 	ftu_json_kv_bool(j, "revoke", !ftdm_proc.no_ulfm_why && !ftdm_proc.no_revoke_why &&
 				      !(flags & FTD_MPI_NO_REVOKE));
 	ftu_json_kv_bool(j, "thread", ftdm_watch.running);
+	ftdm_scope_json(j);
 	ftdm_json_end(&line);
 }
 
@@ -246,6 +247,7 @@ static int attach_locked(MPI_Comm comm, ftd_mpi_callback_fn cb, void *arg, unsig
 	mine.node = member_err ? FTD_NODE_NONE : ftdm_proc.info.node;
 	mine.job = member_err ? 0 : ftdm_proc.job;
 	mine.rank = member_err ? 0 : ftdm_proc.rank;
+	mine.incarnation = member_err ? 0 : ftdm_proc.info.incarnation;
 	ftdm_unlock();
 
 	/* 3. Who runs where, under which identity. */
@@ -259,12 +261,13 @@ static int attach_locked(MPI_Comm comm, ftd_mpi_callback_fn cb, void *arg, unsig
 		goto mpi_failed;
 	if (err)
 		goto out;
-	if (MPI_Allgather(&mine, 4, MPI_UINT32_T, all, 4, MPI_UINT32_T, comm) != MPI_SUCCESS)
+	if (MPI_Allgather(&mine, 5, MPI_UINT32_T, all, 5, MPI_UINT32_T, comm) != MPI_SUCCESS)
 		goto mpi_failed;
 	for (i = 0, first = -1; i < size; i++) {
 		members[i].node = all[i].node;
 		members[i].job = all[i].job;
 		members[i].rank = all[i].rank;
+		members[i].incarnation = all[i].incarnation;
 		members[i].state = all[i].err ? FTD_MEMBER_UNMONITORED : FTD_MEMBER_ALIVE;
 		if (all[i].err && first < 0)
 			first = i;
@@ -290,6 +293,7 @@ static int attach_locked(MPI_Comm comm, ftd_mpi_callback_fn cb, void *arg, unsig
 		goto out;
 	}
 	ftdm_lock();
+	ftdm_scope_add(&a->group);
 	a->next = ftdm.list;
 	ftdm.list = a;
 	if (ftdm_proc.dev && !ftdm_proc.no_thread && !ftdm_watch.running) {
@@ -393,7 +397,7 @@ int ftd_mpi_register(uint32_t job, uint32_t rank)
 	if (!err)
 		err = ftdm_process_open(ftdm_env.no_thread);
 	if (!err)
-		err = ftd_register(ftdm_proc.dev, job, rank);
+		err = ftdm_scope_register(job, rank);
 	if (!err) {
 		ftdm_process_registered(job, rank, true);
 		ftdm_debug("registered as job %u rank %u on node %u (ftd_mpi_register)", job, rank,

@@ -74,6 +74,7 @@ struct ftdm_env {
 	int pmix;			/* FTD_MPI_PMIX: -1 unset, 0, 1 */
 	int revoke;			/* FTD_MPI_REVOKE: -1 unset, 0, 1 */
 	bool keep_sigpipe;		/* FTD_MPI_SIGPIPE=keep */
+	bool scope;			/* FTD_MPI_SCOPE (default 1): register scoped */
 	int json_fd;			/* -1: no JSON lines (closed at the clean exit) */
 	int reporters;
 	unsigned int pmix_timeout_ms, fence_grace_ms, revoke_wait_ms;
@@ -150,6 +151,16 @@ unsigned long ftdm_env_ulong(const char *name, unsigned long def);
 int ftdm_hooks_init(void);
 int ftdm_process_open(bool no_thread);
 void ftdm_process_registered(uint32_t job, uint32_t rank, bool explicit_id);
+
+/* ftd_mpi_scope.c, under ftdm.lock: where this process's end goes. */
+/* Register (job, rank), scoped unless FTD_MPI_SCOPE=0 or the module has none. */
+int ftdm_scope_register(uint32_t job, uint32_t rank);
+/* A group attached: its nodes join the scope. */
+void ftdm_scope_add(const struct ftd_group *g);
+/* The attach line's "scoped" and "scope_nodes" (-1: every node told). */
+void ftdm_scope_json(struct ftu_json *j);
+/* The registration ended. */
+void ftdm_scope_forget(void);
 void ftdm_process_close_if_idle(void);
 
 /* ftd_mpi_watch.c */

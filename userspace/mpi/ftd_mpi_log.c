@@ -114,6 +114,8 @@ void ftdm_env_read(void)
 	ftdm_env.revoke = v && *v ? !!strcmp(v, "0") : -1;
 	v = getenv("FTD_MPI_SIGPIPE");
 	ftdm_env.keep_sigpipe = v && !strcmp(v, "keep");
+	v = getenv("FTD_MPI_SCOPE");
+	ftdm_env.scope = !(v && !strcmp(v, "0"));
 	ftdm_env.reporters = (int)ftdm_env_ulong("FTD_MPI_PMIX_REPORTERS", 2);
 	ftdm_env.pmix_timeout_ms = (unsigned int)ftdm_env_ulong("FTD_MPI_PMIX_TIMEOUT_MS", 5000);
 	ftdm_env.fence_grace_ms = (unsigned int)ftdm_env_ulong("FTD_MPI_FENCE_GRACE_MS", 1000);

@@ -170,6 +170,7 @@ static void process_close(void)
 		if (ftd_deregister(ftdm_proc.dev))
 			ftdm_debug("deregistering failed");
 		ftdm_proc.registered = false;
+		ftdm_scope_forget();
 		if ((j = ftdm_json_begin(&line, "deregistered"))) {
 			ftu_json_kv_bool(j, "clean", true);
 			ftdm_json_end(&line);

@@ -76,13 +76,16 @@ static void dispatch(const struct ftd_event *ev, bool app_thread)
 /*
  * The kernel dropped events this process did not read in time (OVERFLOW):
  * the status table it keeps (libftdetect's ftd_rank_status()) still knows
- * which registrations ended. Every member still believed alive is looked
- * up there, and each one found dead or exited is acted on as if its event
- * had come, timed by the OVERFLOW record (the table keeps no time).
+ * which registrations ended, and which nodes died. Every member still
+ * believed alive is looked up there, and each one found dead or exited, or
+ * whose node is gone (ftd_group_node_gone: a scoped rank's node holds no
+ * entry of it elsewhere), is acted on as if its event had come, timed by
+ * the OVERFLOW record (the table keeps no time).
  */
 static void resync(const struct ftd_event *of, bool app_thread)
 {
-	struct { uint32_t job, rank, uid; } *ids = NULL;
+	struct { uint32_t job, rank, uid, node, inc; bool gone; } *ids = NULL;
+	struct ftd_node_status ns;
 	struct ftd_rank_status rs;
 	struct ftd_event ev;
 	struct attachment *a;
@@ -105,11 +108,27 @@ static void resync(const struct ftd_event *of, bool app_thread)
 			}
 			ids[n].job = m->job;
 			ids[n].uid = a->group.uid;
-			ids[n++].rank = m->rank;
+			ids[n].rank = m->rank;
+			ids[n].node = m->node;
+			ids[n].gone = !ftd_node_status(ftdm_proc.dev, m->node, &ns) &&
+				      ftd_group_node_gone(&a->group, r, ns.state, ns.incarnation);
+			ids[n++].inc = ns.incarnation;
 		}
 	}
 	/* dispatch() may free attachments: act only once the walk is over */
 	for (i = 0; i < n; i++) {
+		if (ids[i].gone) {
+			ev = (struct ftd_event){
+				.version = FTD_EVENT_VERSION, .size = sizeof(ev),
+				.type = FTD_EV_NODE_DEAD, .time_ns = of->time_ns,
+				.mono_ns = of->mono_ns, .node = ids[i].node,
+				.incarnation = ids[i].inc, .origin = FTD_NODE_NONE,
+				.rail = FTD_RAIL_NONE, .uid = FTD_UID_NONE,
+			};
+			dispatch(&ev, app_thread);	/* its node's other members too */
+			found++;
+			continue;
+		}
 		if (ftd_rank_status_of(ftdm_proc.dev, ids[i].job, ids[i].rank, ids[i].uid, &rs))
 			continue;	/* not known here: still believed alive */
 		if (rs.state != FTD_RANK_DEAD && rs.state != FTD_RANK_EXITED)

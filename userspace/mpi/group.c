@@ -136,6 +136,42 @@ enum ftd_verdict ftd_group_apply(struct ftd_group *g, const struct ftd_event *ev
 	}
 }
 
+static int id_u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int ftd_group_scope_merge(const struct ftd_group *g, uint32_t **nodes, uint32_t *n)
+{
+	uint32_t *set = realloc(*nodes, ((size_t)*n + g->size) * sizeof(*set));
+	uint32_t i, kept = 0, all = *n;
+	int r;
+
+	if (!set)
+		return -ENOMEM;
+	for (r = 0; r < g->size; r++)
+		if (g->m[r].state != FTD_MEMBER_UNMONITORED && g->m[r].node != FTD_NODE_NONE)
+			set[all++] = g->m[r].node;
+	qsort(set, all, sizeof(*set), id_u32_cmp);
+	for (i = 0; i < all; i++)
+		if (!kept || set[kept - 1] != set[i])
+			set[kept++] = set[i];
+	*nodes = set;
+	*n = kept;
+	return 0;
+}
+
+bool ftd_group_node_gone(const struct ftd_group *g, int r, uint8_t state, uint32_t incarnation)
+{
+	const struct ftd_member *m = &g->m[r];
+
+	if (incarnation > m->incarnation)
+		return true;
+	return incarnation == m->incarnation && state == FTD_NODE_DEAD;
+}
+
 bool ftd_group_is_reporter(const struct ftd_group *g, int reporters)
 {
 	int r, before = 0;

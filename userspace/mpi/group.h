@@ -41,6 +41,7 @@ enum ftd_member_state {
 
 struct ftd_member {
 	uint32_t node;		/* ftdetect node id */
+	uint32_t incarnation;	/* the node's when the group was attached */
 	uint32_t job;		/* registered identity */
 	uint32_t rank;
 	uint8_t state;		/* enum ftd_member_state */
@@ -70,6 +71,22 @@ enum ftd_verdict {
 int ftd_group_init(struct ftd_group *g, int size, int self, const struct ftd_member *members,
 		   uint32_t uid);
 void ftd_group_free(struct ftd_group *g);
+
+/*
+ * Merge the nodes of g's registered members into the sorted set *nodes
+ * of *n ids (grown with realloc; FTD_NODE_NONE never in it): the scope of
+ * this process's registration (the uapi header's "Scoped registrations").
+ * 0 or -ENOMEM (the set unchanged).
+ */
+int ftd_group_scope_merge(const struct ftd_group *g, uint32_t **nodes, uint32_t *n);
+
+/*
+ * Events were lost: is member r's node gone, seen from the status table's
+ * entry of it (state, incarnation)? Held dead at the incarnation it had
+ * at the attach or a later one, or up again at a later one: its processes
+ * are gone either way.
+ */
+bool ftd_group_node_gone(const struct ftd_group *g, int r, uint8_t state, uint32_t incarnation);
 
 /* The group rank registered as (job, rank), or -1. */
 int ftd_group_find(const struct ftd_group *g, uint32_t job, uint32_t rank);

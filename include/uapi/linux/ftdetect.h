@@ -154,7 +154,8 @@ enum ftd_frame_type {
  *   FTD_NOTICE_DEAD      declared node        the origin observed it silent for the timeout
  *   FTD_NOTICE_LEFT      leaving node         it left cleanly (ftctl down)
  *   FTD_NOTICE_ALIVE     joining node         first heard by an observer, at this incarnation
- *   FTD_NOTICE_PROC_REG  the rank's node      a rank registered (job, rank, regid)
+ *   FTD_NOTICE_PROC_REG  the rank's node      a rank registered (job, rank, regid);
+ *                                             never for a scoped one (section 3)
  *   FTD_NOTICE_PROC_DEAD the rank's node      it died registered: no timeout involved
  *   FTD_NOTICE_PROC_EXIT the rank's node      it deregistered cleanly
  *   FTD_NOTICE_IFACE_DEAD the rail's node     an observer stopped hearing it on rail `regid`
@@ -540,7 +541,57 @@ struct ftd_rank_reg {
 };
 
 #define FTD_REG_F_OWNER		(1U << 0)	/* register on behalf of uid `owner` */
-#define __FTD_REG_F_ALL		0x1U
+#define FTD_REG_F_SCOPED	(1U << 1)	/* tell nobody; its end to its scope only */
+#define __FTD_REG_F_ALL		0x3U
+
+/*
+ * Scoped registrations: a rank's end told to its job's nodes only
+ * ---------------------------------------------------------------
+ * An unscoped registration is told to every node (PROC_REG), and so is
+ * its end: a job start of R ranks costs every node R notices, and every
+ * node keeps every rank of the cluster. An MPI job knows where its ranks
+ * run (libftdetect_mpi learns it when it attaches a communicator), and
+ * only those nodes need to hear that one of them ended; the death of a
+ * node they learn from NODE_DEAD, which every node gets anyway.
+ *
+ *  - FTD_IOC_REGISTER with FTD_REG_F_SCOPED records the rank here (the
+ *    status table, events, ownership as above) and tells no other node:
+ *    no PROC_REG, nothing in views or digests. Other nodes have no entry
+ *    for it and deliver no RANKS_DEAD for it when its node dies (NODE_DEAD
+ *    says it: the job maps nodes to ranks itself).
+ *  - FTD_IOC_SCOPE then gives the nodes to tell its end to (struct
+ *    ftd_scope: count node ids at the user address nodes, in any order,
+ *    duplicates and this node allowed). Given again, it replaces the set;
+ *    count 0 takes it away (the end goes to every node again: a job that
+ *    grew past FTD_SCOPE_MAX nodes).
+ *    The end (PROC_DEAD, PROC_EXIT) goes to each of them directly, the ends
+ *    of ranks that end together one frame per node, each acknowledged and
+ *    sent again until it is, its receiver is held dead, or four timeouts
+ *    went by (a notice for its receiver alone, never forwarded). Its
+ *    receivers deliver PROC_DEAD or PROC_EXIT and keep an ended entry, as
+ *    for an unscoped rank. A scoped end lost past its resends is not
+ *    repaired by the digests (the other nodes never held the rank).
+ *  - A scoped registration whose scope was never given has its end told
+ *    to every node, as an unscoped one: nobody who might wait for it
+ *    misses it.
+ *
+ * FTD_IOC_SCOPE errors, each leaving the scope as it was: -ENOENT when
+ * the file holds no registration, -EINVAL when it is not scoped, flags or
+ * reserved are non-zero or a node id is FTD_NODE_NONE,
+ * -E2BIG when count exceeds FTD_SCOPE_MAX (a job on more nodes leaves its
+ * scope unset: past that size the spanning broadcast costs the rank's node
+ * less than a frame per node of the job), -EFAULT for a bad address,
+ * -EPERM for a caller that may not act for the rank's owner. A node id the
+ * node table does not hold (any more) is skipped when the end is sent.
+ */
+#define FTD_SCOPE_MAX		1024
+
+struct ftd_scope {
+	__u32 count;		/* node ids at nodes */
+	__u32 flags;		/* none defined: zero */
+	__u64 nodes;		/* user address of __u32[count] */
+	__u64 reserved;		/* zero */
+};
 
 struct ftd_info {
 	__u32 version;		/* FTD_EVENT_VERSION */
@@ -554,6 +605,7 @@ struct ftd_info {
 #define FTD_IOC_REGISTER	_IOW(FTD_IOC_MAGIC, 1, struct ftd_rank_reg)
 #define FTD_IOC_DEREGISTER	_IO(FTD_IOC_MAGIC, 2)
 #define FTD_IOC_INFO		_IOR(FTD_IOC_MAGIC, 3, struct ftd_info)
+#define FTD_IOC_SCOPE		_IOW(FTD_IOC_MAGIC, 4, struct ftd_scope)
 
 /*
  * The status table: mmap(2) of /dev/ftdetect
