@@ -25,8 +25,13 @@
 #      while the node is still cut off: no zombie.
 #   4. node 3 reconnected: it rejoins, fenced once; nobody reports rank 2
 #      a second time.
-#   5. the survivors detach: PROC_EXIT at every live node, not PROC_DEAD.
+#   5. the survivors detach: PROC_EXIT at every live node of the job, not
+#      PROC_DEAD.
 #   No node but node 3 is ever declared dead.
+#
+# The glue registers scoped (ftdetect_mpi(3), Identity): a rank's end goes
+# to the nodes of the communicator it attached, nodes 1-4, and never to
+# node 5, whose one rank never attached.
 #
 # The killed ranks are alone on their nodes: MPICH 4.0.2's launcher (hydra)
 # ends the other ranks of a node ~2 s after one of them dies by a signal,
@@ -108,6 +113,12 @@ for ((r = 0; r < RANKS; r++)); do
 		fail "rank $r: the glue says node $node, the launcher put it on node $(mpi_node_of_rank "$r" $NODES)"
 done
 log "every rank but rank $UNATTACHED attached, each on the node the launcher chose"
+# The nodes of the attached ranks (the scope of every registration), and the others.
+JOB_NODES=$(for ((r = 0; r < RANKS; r++)); do
+	[ "$r" = "$UNATTACHED" ] || mpi_node_of_rank "$r" $NODES
+done | sort -nu | paste -sd ' ')
+OUTSIDE=$(for i in $NODES; do [[ " $JOB_NODES " == *" $i "* ]] || echo "$i"; done | paste -sd ' ')
+[ -n "$OUTSIDE" ] || fail "every node hosts an attached rank: nothing shows the scope"
 
 # --- 1. kill -9 of an attached rank
 SURVIVORS=(0 1 2 5)
@@ -141,9 +152,14 @@ for r in "${SURVIVORS[@]}"; do
 	detail+="${detail:+, }rank $r $delay us (library $own us)"
 done
 log "kill -9 of rank $KILLED: every survivor's callback reported it (PROC_DEAD) once, the last $worst us after the kill (bound $BOUND_MS ms, node timeout $TIMEOUT_MS ms): $detail"
-for i in $NODES; do
+for i in $JOB_NODES; do
 	[ "$(event_count "$i" PROC_DEAD)" = 1 ] || fail "node $i: $(event_count "$i" PROC_DEAD) PROC_DEAD events after one kill"
 done
+for i in $OUTSIDE; do
+	[ "$(event_count "$i" PROC_DEAD)" = 0 ] ||
+		fail "node $i, no node of the job's communicator: told of rank $KILLED's end: $(grep PROC_DEAD "$FTD_TMP/dev.$i")"
+done
+log "rank $KILLED's end: PROC_DEAD once at the job's nodes ($JOB_NODES), none at node(s) $OUTSIDE"
 
 # --- 2. kill -9 of the rank that never attached
 kill -9 "${pid[$UNATTACHED]}"
@@ -153,7 +169,8 @@ for r in "${SURVIVORS[@]}"; do
 	[ "$(ncallbacks "$r")" = 1 ] || fail "rank $r: a callback after the death of a rank that never attached: $(callbacks "$r")"
 done
 for i in $NODES; do
-	[ "$(event_count "$i" PROC_DEAD)" = 1 ] ||
+	want=$([[ " $OUTSIDE " == *" $i "* ]] && echo 0 || echo 1)
+	[ "$(event_count "$i" PROC_DEAD)" = "$want" ] ||
 		fail "node $i: an event for a process that never registered: $(grep PROC_DEAD "$FTD_TMP/dev.$i")"
 done
 log "kill -9 of rank $UNATTACHED, never attached: no callback, no event anywhere after 2 s"
@@ -204,17 +221,24 @@ log "node $CUT reconnected: NODE_RESTORED at every other node, no second fence, 
 touch "$W/stop"
 exited() { local r; for r in "${LIVE[@]}"; do grep -q '^exit .* detach=0$' "$W/watch.$r" || return 1; done; }
 wait_until 30 exited || fail "the survivors did not detach and exit: $(cat "$W"/watch.*)"
-all_exit() { local i; for i in $OTHERS; do [ "$(event_count "$i" PROC_EXIT)" -ge ${#LIVE[@]} ] || return 1; done; }
-wait_until 10 all_exit || fail "PROC_EXIT not at every node but $CUT for the ${#LIVE[@]} survivors"
+JOB_OTHERS=$(for i in $JOB_NODES; do [ "$i" = "$CUT" ] || echo "$i"; done)
+all_exit() { local i; for i in $JOB_OTHERS; do [ "$(event_count "$i" PROC_EXIT)" -ge ${#LIVE[@]} ] || return 1; done; }
+wait_until 10 all_exit || fail "PROC_EXIT not at every node of the job but $CUT for the ${#LIVE[@]} survivors"
 for i in $OTHERS; do
 	# Rank 2's own end came while its node was cut off: the others had
-	# already ended it with its node (RANKS_DEAD).
-	[ "$(event_count "$i" PROC_DEAD)" = 1 ] ||
-		fail "node $i: $(event_count "$i" PROC_DEAD) PROC_DEAD events, expected 1 (rank $KILLED)"
+	# already ended it with its node (NODE_DEAD), and it was its fenced
+	# incarnation's: never sent.
+	want=$([[ " $OUTSIDE " == *" $i "* ]] && echo 0 || echo 1)
+	[ "$(event_count "$i" PROC_DEAD)" = "$want" ] ||
+		fail "node $i: $(event_count "$i" PROC_DEAD) PROC_DEAD events, expected $want (rank $KILLED)"
 	dead=$(grep '"event":"NODE_DEAD"' "$FTD_TMP/dev.$i" | grep -vc "\"node\":$CUT," || true)
 	[ "$dead" = 0 ] || fail "node $i declared another node than $CUT dead"
 done
-log "the survivors detached: PROC_EXIT for each at every node but $CUT, no more PROC_DEAD"
+for i in $OUTSIDE; do
+	[ "$(event_count "$i" PROC_EXIT)" = 0 ] ||
+		fail "node $i, no node of the job: told of the survivors' exits: $(grep PROC_EXIT "$FTD_TMP/dev.$i")"
+done
+log "the survivors detached: PROC_EXIT for each at every node of the job but $CUT, none at node(s) $OUTSIDE, no more PROC_DEAD"
 # The launcher's end after lost ranks and no finalize is its own business:
 # logged, not checked; cleanup stops it if it lingers.
 if wait_until 5 eval '! kill -0 $launcher 2>/dev/null'; then

@@ -7,9 +7,11 @@
 #   1. rank 1:1 on node 2, scope {2, 3}: while it runs no other node has
 #      an entry of it (no PROC_REG); its kill -9 is PROC_DEAD at nodes 2
 #      and 3, once, and at no other node
-#   2. twelve ranks on node 5, scope {1, 5, 6}, killed together:
-#      PROC_DEAD of each at nodes 1 and 6, once, nowhere else; the frames
-#      that carried them are counted (ends that come together share one)
+#   2. twelve ranks on node 5, scope {1, 5, 6}: no node's rank tables
+#      grow (mem_ranks, where unscoped every node's grows: ranks.sh);
+#      killed together: PROC_DEAD of each at nodes 1 and 6, once, nowhere
+#      else; the frames that carried them are counted (ends that come
+#      together share one)
 #   3. every frame to node 6 lost at 30 %: three scoped ends on node 4
 #      still reach it, once each (acknowledged, sent again)
 #   4. a scoped rank whose scope was never given: its end goes to every
@@ -74,10 +76,17 @@ log "scoped rank 1:1: no other node knew of it; PROC_DEAD at nodes 2 and 3 only"
 
 # --- 2. twelve ends together: a frame or so per node of the scope
 ranks=$(seq 100 111)
+mem_ranks_all() { local i; for ((i = 1; i <= N; i++)); do stat_counter "$i" mem_ranks; done | paste -sd ' '; }
+mem_before=$(mem_ranks_all)
 pids=()
 for r in $ranks; do
 	pids+=("$(start_rank 5 2:$r -s 6,1,5,6)")
 done
+sleep 1
+mem_after=$(mem_ranks_all)
+[ "$mem_after" = "$mem_before" ] ||
+	fail "rank tables (bytes, nodes 1-$N) grew for 12 scoped ranks: $mem_before -> $mem_after"
+log "12 scoped ranks registered on node 5: rank tables at nodes 1-$N unchanged ($mem_after bytes)"
 before6=$(notice_frames 6)
 kill -9 "${pids[@]}"
 wait_until 10 ends_at PROC_DEAD 2 "$ranks" 1 5 6 || fail "PROC_DEAD of node 5's 12 scoped ranks not once each at nodes 1, 5 and 6"
