@@ -10,6 +10,7 @@
 #include "peer.h"
 #include "span.h"
 #include "proto/scope.h"
+#include "proto/span.h"
 
 struct ftd_scope_end *ftd_scope_from_user(const struct ftd_scope *arg, u32 self)
 {
@@ -105,40 +106,99 @@ static void send_walk(struct ftd_net *fn, struct walk *wk, u32 n)
 	}
 }
 
+/* The nodes a walk of n ends would send to (a dry run; the cursors start over). */
+static u32 walk_nodes(struct walk *wk, u32 n)
+{
+	struct ftd_scope_walk w = {
+		.nodes = wk->nodes, .count = wk->count, .cursor = wk->cursor, .n = n,
+	};
+	u32 id = 0, nodes = 0, i;
+
+	while (ftd_scope_next(&w, &id)) {
+		for (i = 0; i < n; i++)
+			ftd_scope_holds(&w, i, id);
+		nodes++;
+	}
+	memset(wk->cursor, 0, n * sizeof(*wk->cursor));
+	return nodes;
+}
+
+/* The ends not sent yet go back to the front of the queue, for a later run. */
+static void put_back(struct ftd_net *fn, struct list_head *ends)
+{
+	spin_lock_bh(&fn->scope_lock);
+	list_splice(ends, &fn->scope_ends);
+	spin_unlock_bh(&fn->scope_lock);
+	queue_delayed_work(system_wq, &fn->scope_work, nsecs_to_jiffies(FTD_SCOPE_BATCH_NS));
+}
+
+/*
+ * Send the walk of wk's n ends, the first ones of the list ends, and free
+ * them; or, if its shares would not fit beside those waiting, put every
+ * end of the list back and say so (false).
+ */
+static bool run_walk(struct ftd_net *fn, struct walk *wk, u32 n, struct list_head *ends)
+{
+	u32 waiting, i;
+
+	spin_lock_bh(&fn->shares_lock);
+	waiting = fn->n_shares;
+	spin_unlock_bh(&fn->shares_lock);
+	if (!ftd_scope_walk_fits(waiting, walk_nodes(wk, n), FTD_SHARES_WAITING_MAX)) {
+		put_back(fn, ends);
+		return false;
+	}
+	send_walk(fn, wk, n);
+	for (i = 0; i < n; i++) {
+		list_del(&wk->end[i]->list);
+		ftd_scope_free(wk->end[i]);
+	}
+	return true;
+}
+
 static void scope_work(struct work_struct *work)
 {
 	struct ftd_net *fn = container_of(to_delayed_work(work), struct ftd_net, scope_work);
 	struct ftd_scope_end *s, *tmp;
 	LIST_HEAD(ends);
 	struct walk *wk;
-	u32 n = 0;
+	u32 n = 0, sum = 0;
 
-	wk = kmalloc(sizeof(*wk), GFP_KERNEL);
-	if (!wk) {
-		/* Nothing lost: they wait for the next try. */
-		queue_delayed_work(system_wq, &fn->scope_work, nsecs_to_jiffies(FTD_SCOPE_BATCH_NS));
-		return;
-	}
 	spin_lock_bh(&fn->scope_lock);
 	list_splice_init(&fn->scope_ends, &ends);
 	spin_unlock_bh(&fn->scope_lock);
+	wk = kmalloc(sizeof(*wk), GFP_KERNEL);
+	if (!wk) {
+		put_back(fn, &ends);	/* nothing lost: they wait for the next try */
+		return;
+	}
+	/*
+	 * A walk takes a frame's worth of ends whose scopes add up to no
+	 * more shares than may wait (one end alone always fits: its scope is
+	 * at most FTD_SCOPE_MAX), so that it can go once nothing waits.
+	 */
 	list_for_each_entry_safe(s, tmp, &ends, list) {
+		if (n && (n == WALK_ENDS || sum + s->n > FTD_SHARES_WAITING_MAX)) {
+			if (!run_walk(fn, wk, n, &ends))
+				goto out;
+			n = sum = 0;
+		}
 		wk->end[n] = s;
 		wk->nodes[n] = s->nodes;
 		wk->count[n] = s->n;
-		wk->cursor[n] = 0;
-		if (++n == WALK_ENDS || list_is_last(&s->list, &ends)) {
-			send_walk(fn, wk, n);
-			n = 0;
-		}
+		wk->cursor[n++] = 0;
+		sum += s->n;
 	}
-	list_for_each_entry_safe(s, tmp, &ends, list)
-		ftd_scope_free(s);
+	if (n)
+		run_walk(fn, wk, n, &ends);
+out:
 	kfree(wk);
 }
 
 void ftd_scope_init(struct ftd_net *fn)
 {
+	/* One end's walk must fit with nothing waiting (run_walk). */
+	BUILD_BUG_ON(FTD_SCOPE_MAX > FTD_SHARES_WAITING_MAX);
 	spin_lock_init(&fn->scope_lock);
 	INIT_LIST_HEAD(&fn->scope_ends);
 	INIT_DELAYED_WORK(&fn->scope_work, scope_work);

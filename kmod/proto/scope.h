@@ -27,6 +27,22 @@
 #define FTD_SCOPE_BATCH_NS	(10 * 1000 * 1000ULL)
 
 /*
+ * May a walk that sends to `nodes` nodes start while `waiting` shares
+ * wait for their acknowledgement, at most `max` (FTD_SHARES_WAITING_MAX:
+ * past it the oldest is given up, and nothing repairs a scoped end)? Only
+ * if they all fit, or nothing waits (the module's walks are sized to fit
+ * alone: the scopes of their ends add up to at most max). Otherwise its
+ * ends wait another batch while the acknowledgements come back: the ends
+ * of many ranks with 1024-node scopes, from a node whose receivers are
+ * slow to answer, go out a walk at a time instead of losing the oldest
+ * shares.
+ */
+static inline bool ftd_scope_walk_fits(u32 waiting, u32 nodes, u32 max)
+{
+	return !waiting || waiting + nodes <= max;
+}
+
+/*
  * A scope as FTD_IOC_SCOPE gives it: 0, or the uapi header's errno for
  * it (every id must be checked with ftd_scope_id_ok as well). count 0 is
  * no scope: the end goes to every node.

@@ -72,6 +72,16 @@ TEST(walk_gives_each_node_its_ends_at_once)
 	EXPECT_EQ(5, k);
 }
 
+/* A walk goes when its shares fit beside those waiting, or when none wait. */
+TEST(walk_waits_for_room_among_the_waiting_shares)
+{
+	EXPECT_TRUE(ftd_scope_walk_fits(0, FTD_SHARES_WAITING_MAX, FTD_SHARES_WAITING_MAX));
+	EXPECT_TRUE(ftd_scope_walk_fits(0, 2 * FTD_SHARES_WAITING_MAX, FTD_SHARES_WAITING_MAX));
+	EXPECT_TRUE(ftd_scope_walk_fits(3072, 1024, FTD_SHARES_WAITING_MAX));
+	EXPECT_FALSE(ftd_scope_walk_fits(3073, 1024, FTD_SHARES_WAITING_MAX));
+	EXPECT_FALSE(ftd_scope_walk_fits(1, FTD_SHARES_WAITING_MAX, FTD_SHARES_WAITING_MAX));
+}
+
 /* A share to a holder alone: its arc holds no other member in any ring. */
 TEST(alone_end_is_past_the_holder_only)
 {
