@@ -191,12 +191,13 @@ static void net_down_locked(struct ftd_net *fn)
 	lockdep_assert_held(&fn->lock);
 	if (!fn->up)
 		return;
+	ftd_scope_flush(fn);		/* ranks' ends of the last moment go before we leave */
 	ftd_dissem_announce_left(fn);	/* not a failure: tell the group */
 	WRITE_ONCE(fn->up, false);
 	ftd_timer_stop(fn);
 	ftd_routes_stop(fn);	/* after the timer: the only one that uses them */
+	ftd_scope_stop(fn);	/* before the shares: it makes some */
 	ftd_span_stop(fn);	/* after the timer: no share is sent again */
-	ftd_scope_stop(fn);
 	ftd_ud_stop(fn);	/* after the timer: nothing sends on it now */
 	ftd_socket_close(fn);
 	/*

@@ -216,6 +216,13 @@ void ftd_scope_reset(struct ftd_net *fn)
 		ftd_scope_free(s);
 }
 
+void ftd_scope_flush(struct ftd_net *fn)
+{
+	/* A walk that does not fit puts its ends back: they are dropped at the stop. */
+	mod_delayed_work(system_wq, &fn->scope_work, 0);
+	flush_delayed_work(&fn->scope_work);
+}
+
 void ftd_scope_stop(struct ftd_net *fn)
 {
 	WARN_ON(READ_ONCE(fn->up));

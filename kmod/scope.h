@@ -30,8 +30,14 @@ void ftd_scope_free(struct ftd_scope_end *s);
 void ftd_scope_tell(struct ftd_net *fn, struct ftd_scope_end *s, const struct ftd_notice *n);
 
 void ftd_scope_init(struct ftd_net *fn);
-/* Forget the ends waiting: they were our old incarnation's (a fence). */
+/*
+ * Forget the ends waiting: they were our old incarnation's (a fence). A
+ * send already under way may still get a few out, which their receivers
+ * take only while they hold that incarnation.
+ */
 void ftd_scope_reset(struct ftd_net *fn);
+/* Send the ends waiting now, and wait until they went (we are about to leave). */
+void ftd_scope_flush(struct ftd_net *fn);
 /* The instance went down: nothing is sent any more. */
 void ftd_scope_stop(struct ftd_net *fn);
 

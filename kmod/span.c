@@ -18,6 +18,7 @@ struct ftd_share {
 	u32 to, end;			/* the arc [to, end), node ids */
 	u32 sends;
 	u16 len;
+	bool scoped;			/* a scoped rank's end: nothing repairs it */
 	u8 notices[];
 };
 
@@ -44,12 +45,8 @@ static void share_tx(struct ftd_net *fn, struct ftd_peer *peer, struct ftd_share
 	s->sends++;
 }
 
-/* The oldest share goes when too many wait: the digests repair what it carried. */
-static void drop_oldest_locked(struct ftd_net *fn)
+static void drop_locked(struct ftd_net *fn, struct ftd_share *old)
 {
-	struct ftd_share *old;
-
-	old = list_first_entry(&fn->shares, struct ftd_share, list);
 	list_del(&old->list);
 	fn->n_shares--;
 	atomic64_inc(&fn->stats.shares_dropped);
@@ -57,11 +54,28 @@ static void drop_oldest_locked(struct ftd_net *fn)
 }
 
 /*
+ * Too many wait: the oldest share the digests repair goes (a broadcast's).
+ * False when every one waiting is a scoped end's, which nothing repairs.
+ */
+static bool drop_repairable_locked(struct ftd_net *fn)
+{
+	struct ftd_share *old;
+
+	list_for_each_entry(old, &fn->shares, list) {
+		if (!old->scoped) {
+			drop_locked(fn, old);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * A new share [peer, end) of the len bytes of notices, sent now and kept
  * waiting. The caller arms the timer (none from its own callback).
  */
 static void share_new(struct ftd_net *fn, struct ftd_peer *peer, u32 end, const u8 *notices,
-		      u16 len, u64 now)
+		      u16 len, u64 now, bool scoped)
 {
 	struct ftd_share *s = kmalloc(struct_size(s, notices, len), GFP_ATOMIC | __GFP_NOWARN);
 
@@ -73,12 +87,21 @@ static void share_new(struct ftd_net *fn, struct ftd_peer *peer, u32 end, const 
 	s->end = end;
 	s->len = len;
 	s->sends = 0;
+	s->scoped = scoped;
 	s->first_ns = now;
 	memcpy(s->notices, notices, len);
 	share_tx(fn, peer, s, now);
 	spin_lock_bh(&fn->shares_lock);
-	if (fn->n_shares >= FTD_SHARES_WAITING_MAX)
-		drop_oldest_locked(fn);
+	if (fn->n_shares >= FTD_SHARES_WAITING_MAX && !drop_repairable_locked(fn)) {
+		if (!scoped) {
+			/* Sent once, not kept: it is the digests' to repair. */
+			atomic64_inc(&fn->stats.shares_dropped);
+			spin_unlock_bh(&fn->shares_lock);
+			kfree(s);
+			return;
+		}
+		drop_locked(fn, list_first_entry(&fn->shares, struct ftd_share, list));
+	}
 	list_add_tail(&s->list, &fn->shares);
 	fn->n_shares++;
 	spin_unlock_bh(&fn->shares_lock);
@@ -103,7 +126,7 @@ static u32 split(struct ftd_net *fn, u32 from, u32 end, const u8 *notices, u16 l
 
 	n = ftd_members_shares(fn, from, end, to, ends, FTD_MAX_FINGERS);
 	for (i = 0; i < n; i++)
-		share_new(fn, to[i], ends[i], notices, len, now);
+		share_new(fn, to[i], ends[i], notices, len, now, false);
 	return n;
 }
 
@@ -115,7 +138,7 @@ void ftd_span_send(struct ftd_net *fn, u32 end, const u8 *notices, u16 len)
 
 void ftd_span_send_alone(struct ftd_net *fn, struct ftd_peer *peer, const u8 *notices, u16 len)
 {
-	share_new(fn, peer, ftd_span_alone_end(peer->id), notices, len, ktime_get_ns());
+	share_new(fn, peer, ftd_span_alone_end(peer->id), notices, len, ktime_get_ns(), true);
 	arm(fn);
 }
 
@@ -186,7 +209,7 @@ static bool share_due(struct ftd_net *fn, struct ftd_share *s, u64 now)
 	case FTD_SPAN_HAND_OVER:
 		atomic64_inc(&fn->stats.shares_handed_over);
 		for (i = 0; i < n; i++)
-			share_new(fn, to[i], ends[i], s->notices, s->len, now);
+			share_new(fn, to[i], ends[i], s->notices, s->len, now, false);
 		/* The holder keeps itself alone, unless it is dead. */
 		s->end = to[0]->id;
 		s->sent_ns = now;
@@ -230,7 +253,8 @@ static enum hrtimer_restart share_timer_fired(struct hrtimer *timer)
 		fn->n_shares++;
 	list_splice_tail(&due, &fn->shares);
 	while (fn->n_shares > FTD_SHARES_WAITING_MAX)
-		drop_oldest_locked(fn);
+		if (!drop_repairable_locked(fn))
+			drop_locked(fn, list_first_entry(&fn->shares, struct ftd_share, list));
 	list_for_each_entry(s, &fn->shares, list) {
 		at = ftd_span_due_at(s->sent_ns, s->sends, after, timeout);
 		if (!next || at < next)

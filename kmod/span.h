@@ -31,8 +31,9 @@ void ftd_span_send(struct ftd_net *fn, u32 end, const u8 *notices, u16 len);
 /*
  * The len bytes of notices (batchable kinds) to peer alone, as a share
  * that its receiver acknowledges and never forwards, sent again until it
- * is acknowledged, peer is held dead or FTD_SPAN_ALONE_TIMEOUTS went by.
- * Under rcu_read_lock.
+ * is acknowledged, peer is held dead or FTD_SPAN_ALONE_TIMEOUTS went by;
+ * a scoped rank's end, which nothing repairs: kept before any broadcast
+ * share when too many wait. Under rcu_read_lock.
  */
 void ftd_span_send_alone(struct ftd_net *fn, struct ftd_peer *peer, const u8 *notices, u16 len);
 

@@ -45,8 +45,9 @@
  */
 #define FTD_SPAN_ALONE_TIMEOUTS	4
 /*
- * Shares a node keeps waiting at most: past it the oldest is given up
- * (the digests repair what it carried). A rack's deaths declared at once
+ * Shares a node keeps waiting at most: past it the oldest broadcast share
+ * is given up (the digests repair what it carried), a scoped rank's end
+ * (proto/scope.h) only when every one waiting is one. A rack's deaths declared at once
  * make a few dozen frames, each with ~log2 N shares.
  */
 #define FTD_SHARES_WAITING_MAX	4096

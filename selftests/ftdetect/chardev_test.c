@@ -161,8 +161,9 @@ static int reg_scoped(int fd, uint32_t job, uint32_t rank)
 
 /*
  * FTD_IOC_SCOPE's error contract (the uapi header's "Scoped
- * registrations"): each bad request fails alone and leaves the scope as
- * it was; the rank's end is still delivered here, once.
+ * registrations"): each bad request fails with its errno and ends
+ * nothing; the rank's end is still delivered here, once. (Where the end
+ * goes, and that a refused scope changed nothing, net/scope.sh sees.)
  */
 TEST_F(dev, scope_rules)
 {

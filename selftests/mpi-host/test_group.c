@@ -42,6 +42,7 @@ static struct ftd_event ev(uint16_t type, uint32_t node, uint32_t job, uint32_t 
 	struct ftd_event e = {
 		.version = FTD_EVENT_VERSION, .size = sizeof(e), .type = type,
 		.node = node, .job = job, .rank = rank, .origin = FTD_NODE_NONE, .uid = UID,
+		.incarnation = 100 + node,	/* make_group's members were attached at it */
 	};
 	return e;
 }
@@ -246,6 +247,23 @@ TEST(scope_is_the_nodes_of_registered_members_merged)
 	free(set);
 	ftd_group_free(&g);
 	ftd_group_free(&h);
+}
+
+/* A late NODE_DEAD of an incarnation before the attach's is not about these ranks. */
+TEST(node_dead_of_an_older_incarnation_is_not_theirs)
+{
+	struct ftd_group g;
+	struct ftd_event e;
+	char r[64];
+
+	make_group(&g);	/* ranks 2, 3, 4 on node 20, attached at incarnation 120 */
+	e = ev(FTD_EV_NODE_DEAD, 20, 0, 0);
+	e.incarnation = 119;
+	EXPECT_EQ(FTD_VERDICT_NONE, apply(&g, e, r));
+	e.incarnation = 120;
+	EXPECT_EQ(FTD_VERDICT_FAILED, apply(&g, e, r));
+	EXPECT_STREQ("2,3,4", r);
+	ftd_group_free(&g);
 }
 
 /* Events were lost: the status table's node entry says whether a member's node is gone. */

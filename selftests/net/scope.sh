@@ -12,8 +12,9 @@
 #      killed together: PROC_DEAD of each at nodes 1 and 6, once, nowhere
 #      else; the frames that carried them are counted (ends that come
 #      together share one)
-#   3. every frame to node 6 lost at 30 %: three scoped ends on node 4
-#      still reach it, once each (acknowledged, sent again)
+#   3. node 6 deaf to notices for 200 ms (its heartbeats pass): a scoped
+#      end from node 4 killed then is sent again until it gets through,
+#      once (shares_resent grows at node 4)
 #   4. a scoped rank whose scope was never given: its end goes to every
 #      node, as an unscoped one's
 #
@@ -94,23 +95,25 @@ read -r _ rx0 items0 <<< "$before6"
 read -r _ rx items < <(notice_frames 6)
 sleep 1
 none_at PROC_DEAD 2 "$ranks" 2 3 4
-log "12 scoped ranks killed together: node 6 received $((rx - rx0)) notice frame(s) carrying $((items - items0)) notices meanwhile (12 ends, and any digest or probe)"
-[ $((rx - rx0)) -lt 12 ] || fail "12 ends that came together took $((rx - rx0)) frames to node 6: not batched"
+frames=$((rx - rx0)) notices=$((items - items0))
+log "12 scoped ranks killed together: node 6 received $frames notice frame(s) carrying $notices notices meanwhile (12 ends, and any digest or probe)"
+# Every frame beyond the first of each carried notice is one that rode
+# along: at least half of the 12 ends must have shared a frame.
+[ $((notices - frames)) -ge 6 ] ||
+	fail "12 ends that came together: $notices notices in $frames frames at node 6, fewer than 6 sharing a frame"
 
-# --- 3. a lossy way to node 6
-sw tc qdisc add dev s6r0 root netem loss 30% || fail "netem on the switch port of node 6"
-pids=()
-for r in 1 2 3; do
-	pids+=("$(start_rank 4 3:$r -s 6)")
-done
-for p in "${pids[@]}"; do
-	kill -9 "$p"
-	sleep 0.2
-done
-wait_until 20 ends_at PROC_DEAD 3 "1 2 3" 6 || fail "scoped ends lost on the way to node 6 (30 % loss) were not sent again"
-sw tc qdisc del dev s6r0 root || fail "netem off"
-none_at PROC_DEAD 3 "1 2 3" 1 2 3 5
-log "30 % loss to node 6: its three scoped ends arrived, once each ($(stat_counter 4 shares_resent) shares sent again by node 4)"
+# --- 3. node 6 deaf to notices for a moment
+resent0=$(stat_counter 4 shares_resent)
+pid=$(start_rank 4 3:1 -s 6)
+deaf_to_notices 6
+kill -9 "$pid"
+sleep 0.2
+hears_notices 6
+wait_until 10 ends_at PROC_DEAD 3 1 4 6 || fail "a scoped end node 6 missed while deaf was not sent again"
+resent=$(( $(stat_counter 4 shares_resent) - resent0 ))
+[ "$resent" -gt 0 ] || fail "node 6 got the end without any share sent again: it was not deaf"
+none_at PROC_DEAD 3 1 1 2 3 5
+log "node 6 deaf to notices for 200 ms: the scoped end arrived once, after $resent share(s) sent again by node 4"
 
 # --- 4. scoped, no scope given: every node is told of its end
 pid=$(start_rank 3 4:1 -S)

@@ -247,6 +247,9 @@ static int attach_locked(MPI_Comm comm, ftd_mpi_callback_fn cb, void *arg, unsig
 	mine.node = member_err ? FTD_NODE_NONE : ftdm_proc.info.node;
 	mine.job = member_err ? 0 : ftdm_proc.job;
 	mine.rank = member_err ? 0 : ftdm_proc.rank;
+	/* The node's incarnation now: a fence since the device was opened raised it. */
+	if (!member_err && ftd_info(ftdm_proc.dev, &ftdm_proc.info))
+		ftdm_debug("cannot read this node's incarnation again: the one of the open stands");
 	mine.incarnation = member_err ? 0 : ftdm_proc.info.incarnation;
 	ftdm_unlock();
 

@@ -62,12 +62,20 @@ void ftdm_scope_add(const struct ftd_group *g)
 	}
 	err = scope.everywhere ? ftd_scope(ftdm_proc.dev, NULL, 0) :
 				 ftd_scope(ftdm_proc.dev, scope.nodes, scope.n);
-	if (err) {
-		/* The kernel kept the scope it had, or none: still a superset of nobody new. */
+	if (err && !scope.everywhere) {
+		/*
+		 * The kernel kept the scope it had, without the new nodes: take
+		 * it away (that allocates nothing), so that its end goes to every
+		 * node rather than miss them.
+		 */
+		scope.everywhere = true;
+		err = ftd_scope(ftdm_proc.dev, NULL, 0);
+		ftdm_debug("giving this rank's scope to ftdetect failed: its end goes to every node");
+	}
+	if (err)
 		fprintf(stderr, "ftd_mpi[%d]: cannot give this rank's scope to ftdetect (%s): "
 			"nodes that joined it may not learn of its end\n", ftdm_proc.world_rank,
 			strerror(-err));
-	}
 }
 
 void ftdm_scope_json(struct ftu_json *j)

@@ -110,9 +110,10 @@ static void resync(const struct ftd_event *of, bool app_thread)
 			ids[n].uid = a->group.uid;
 			ids[n].rank = m->rank;
 			ids[n].node = m->node;
-			ids[n].gone = !ftd_node_status(ftdm_proc.dev, m->node, &ns) &&
-				      ftd_group_node_gone(&a->group, r, ns.state, ns.incarnation);
-			ids[n++].inc = ns.incarnation;
+			/* the incarnation its members were attached at: later ones are not it */
+			ids[n].inc = m->incarnation;
+			ids[n++].gone = !ftd_node_status(ftdm_proc.dev, m->node, &ns) &&
+					ftd_group_node_gone(&a->group, r, ns.state, ns.incarnation);
 		}
 	}
 	/* dispatch() may free attachments: act only once the walk is over */

@@ -104,8 +104,9 @@ enum ftd_verdict ftd_group_apply(struct ftd_group *g, const struct ftd_event *ev
 	switch (ev->type) {
 	case FTD_EV_NODE_DEAD:
 		for (r = 0; r < g->size; r++) {
+			/* a death of an incarnation older than the one it was attached at is not its own */
 			if (r == g->self || g->m[r].node != ev->node ||
-			    g->m[r].state != FTD_MEMBER_ALIVE)
+			    g->m[r].state != FTD_MEMBER_ALIVE || g->m[r].incarnation > ev->incarnation)
 				continue;
 			g->m[r].state = FTD_MEMBER_FAILED;
 			ranks[(*n)++] = r;

@@ -10,7 +10,8 @@
  * reported, and each at most once:
  *
  *   event               members concerned                  becomes
- *   NODE_DEAD node      ALIVE members on that node         FAILED  (cause NODE)
+ *   NODE_DEAD node      ALIVE members on that node, not    FAILED  (cause NODE)
+ *                       attached at a later incarnation
  *   RANKS_DEAD job:r    the ALIVE member with that id      FAILED  (cause NODE)
  *   PROC_DEAD job:r     the ALIVE member with that id      FAILED  (cause PROC)
  *   PROC_EXIT job:r     the ALIVE member with that id      EXITED  (a clean exit)

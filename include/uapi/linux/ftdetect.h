@@ -571,18 +571,20 @@ struct ftd_rank_reg {
  *    receivers deliver PROC_DEAD or PROC_EXIT and keep an ended entry, as
  *    for an unscoped rank. A scoped end lost past its resends is not
  *    repaired by the digests (the other nodes never held the rank).
- *  - A scoped registration whose scope was never given has its end told
- *    to every node, as an unscoped one: nobody who might wait for it
- *    misses it.
+ *  - A scoped registration whose scope was never given (or was taken
+ *    away) has its end broadcast to every node, as an unscoped one's; no
+ *    node held the rank, so the digests do not repair a lost copy of it
+ *    either.
  *
- * FTD_IOC_SCOPE errors, each leaving the scope as it was: -ENOENT when
- * the file holds no registration, -EINVAL when it is not scoped, flags or
- * reserved are non-zero or a node id is FTD_NODE_NONE,
- * -E2BIG when count exceeds FTD_SCOPE_MAX (a job on more nodes leaves its
- * scope unset: past that size the spanning broadcast costs the rank's node
- * less than a frame per node of the job), -EFAULT for a bad address,
- * -EPERM for a caller that may not act for the rank's owner. A node id the
- * node table does not hold (any more) is skipped when the end is sent.
+ * FTD_IOC_SCOPE errors, in the order they are checked, each leaving the
+ * scope as it was: -EINVAL when flags or reserved are non-zero; -E2BIG
+ * when count exceeds FTD_SCOPE_MAX (a job on more nodes leaves its scope
+ * unset: past that size the spanning broadcast costs the rank's node
+ * less than a frame per node of the job); -ENOMEM; -EFAULT for a bad
+ * address; -EINVAL when a node id is FTD_NODE_NONE; then -ENOENT when the
+ * file holds no registration, -EINVAL when it is not scoped, -EPERM for a
+ * caller that may not act for the rank's owner. A node id the node table
+ * does not hold (any more) is skipped when the end is sent.
  */
 #define FTD_SCOPE_MAX		1024
 
