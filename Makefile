@@ -278,7 +278,7 @@ bench-sim-loss: $(B)/bin/ftdsim
 # run in one boot (bench/vm/run-all), on one vCPU unless FTD_VM_CPUS says
 # otherwise: docs/benchmarks.md's numbers were measured there. `make
 # bench-NAME` runs one.
-BENCH_VM := detect procdead suspect cost memory
+BENCH_VM := detect procdead suspect cost memory coldstart
 bench-vm $(patsubst %,bench-%,$(BENCH_VM)) bench-lossy bench-suspect-runs bench-ulfm: export FTD_VM_CPUS ?= 1
 BENCH_BINS := $(patsubst bench/tools/%.c,$(B)/bench/bin/%,$(wildcard bench/tools/*.c))
 

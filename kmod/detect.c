@@ -12,7 +12,7 @@
 #include "members.h"
 #include "dissem.h"
 #include "stab.h"
-#include "view.h"
+#include "repair.h"
 #include "majority.h"
 #include "reach.h"
 #include "relay.h"
@@ -37,6 +37,7 @@ struct hearing {
 	enum ftd_event_type ev;
 	enum ftd_node_state was;	/* before */
 	bool announce, tell_dead, restarted, stale, changed;
+	bool by_heartbeat;		/* not a PROBE's answer, nor a relay */
 	u32 ended;			/* an incarnation held alive that ended unseen */
 	struct ftd_rank_table *old_ranks;	/* the old incarnation's, detached */
 };
@@ -142,8 +143,11 @@ static void heard_done(struct ftd_net *fn, struct ftd_peer *peer, u32 incarnatio
 	if (h->announce) {
 		/* What we sent it while it could not answer may hold the rest back. */
 		ftd_tx_hurry_neighbours(fn, peer);
-		ftd_dissem_announce_alive(fn, peer->id, incarnation);
-		ftd_view_request(fn, peer, true);	/* exchange views */
+		if (ftd_detect_tells_arrival(h->by_heartbeat, h->ended != 0,
+					     READ_ONCE(fn->caught_up)))
+			ftd_dissem_announce_alive(fn, peer->id, incarnation);
+		/* Our digests, not our views: each asks the other's if they differ. */
+		ftd_repair_contact(fn, peer);
 	}
 }
 
@@ -151,7 +155,7 @@ void ftd_detect_heard(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 		      struct ftd_arrival at)
 {
 	struct ftd_rail *rail = &peer->rails[f->rail];
-	struct hearing h = {};
+	struct hearing h = { .by_heartbeat = true };
 	bool rail_back = false, replayed = false;
 	u32 incarnation;
 

@@ -8,7 +8,7 @@
 #include "hb_tx.h"
 #include "members.h"
 #include "relay.h"
-#include "view.h"
+#include "repair.h"
 #include "proto/fresh.h"
 
 /*
@@ -164,11 +164,11 @@ bool ftd_fresh_accept(struct ftd_net *fn, struct ftd_peer *peer, const struct ft
 		ftd_relay_answered(fn, peer, f->incarnation, now, nonce_ns);
 	}
 	/*
-	 * What it sent before we could believe it was dropped: exchange views
-	 * now, so that nothing it told us (or we told it) is missing.
+	 * What it sent before we could believe it was dropped: our digests
+	 * tell whether that was news, and each asks the other's view if so.
 	 */
 	if (v == FTD_FRESH_PROVEN)
-		ftd_view_request(fn, peer, true);
+		ftd_repair_contact(fn, peer);
 	return v == FTD_FRESH_OK;
 }
 

@@ -146,6 +146,11 @@ struct ftd_net {
 	struct ftd_digest_track digest;	/* our view's digest, settled when */
 	u64 digest_walk_ns;		/* we last computed it */
 	u64 digest_next_ns;		/* we send it next */
+	u64 digest_sum_now;		/* the last walk's digest, for contacts on */
+	u32 digest_nodes_now;		/* the receive path: WRITE_ONCE/READ_ONCE */
+	atomic64_t view_asked_ns;	/* repair.c: we last asked a view at a contact */
+	bool caught_up;			/* repair.c: our digest settled once since we
+					 * came up (proto/detect.h: who tells arrivals) */
 
 	spinlock_t readers_lock;	/* readers, event sequence and order,
 					 * status table writes; _bh */

@@ -198,6 +198,8 @@ static void peer_carry(struct ftd_net *fn, struct ftd_peer *peer, struct ftd_pee
 	peer->view_sent_ns = old->view_sent_ns;
 	peer->digest_pending = old->digest_pending;
 	peer->digest = old->digest;
+	peer->contact_sent_ns = old->contact_sent_ns;
+	peer->contact_answered_ns = old->contact_answered_ns;
 	for (i = 0; i < min(peer->nrails, old->nrails); i++) {
 		peer->rails[i].rx_seq = old->rails[i].rx_seq;
 		peer->rails[i].rx_tx_ns = old->rails[i].rx_tx_ns;
@@ -468,6 +470,8 @@ void ftd_peer_reset_all(struct ftd_net *fn)
 		peer->fresh.ask.probe_ns = 0;
 		peer->view_pending = 0;
 		peer->digest_pending = false;
+		peer->contact_sent_ns = 0;
+		peer->contact_answered_ns = 0;
 		peer->last_heard_ns = 0;
 		WRITE_ONCE(peer->badmac_ns, 0);
 		peer->baseline_ns = 0;

@@ -100,6 +100,8 @@ struct ftd_peer {
 	u64 view_sent_ns;		/* view.c: when we last sent it our view */
 	bool digest_pending;		/* repair.c: its digest, to compare with ours */
 	struct ftd_digest digest;
+	u64 contact_sent_ns;		/* repair.c: we last sent it a contact digest */
+	u64 contact_answered_ns;	/* repair.c: and last answered one of its own */
 	struct ftd_peer *successor;	/* set when a changed node table replaced it
 					 * (ftd_peer_add): its state moved there, and
 					 * what is changed here is lost */

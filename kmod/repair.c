@@ -59,22 +59,92 @@ static void walk(struct ftd_net *fn, struct ftd_digest *mine, struct received *r
 	}
 }
 
-static void send_digest(struct ftd_net *fn, const struct ftd_digest *d)
+static struct ftd_notice digest_notice(struct ftd_net *fn, const struct ftd_digest *d, u8 flags)
 {
 	struct ftd_notice n = {
 		.kind = FTD_NOTICE_DIGEST,
+		.flags = flags,
 		.subject = fn->cfg.node,
 		.subject_incarnation = READ_ONCE(fn->incarnation),
 		.origin = fn->cfg.node,
 		.nonce = d->sum,
 		.regid = d->nodes,
 	};
+
+	return n;
+}
+
+static void send_digest(struct ftd_net *fn, const struct ftd_digest *d)
+{
+	struct ftd_notice n = digest_notice(fn, d, 0);
 	struct ftd_peer *to;
 
 	rcu_read_lock();
 	if (ftd_members_random(fn, &to, 1) == 1)
 		ftd_dissem_send_to(fn, to, &n);
 	rcu_read_unlock();
+}
+
+/*
+ * The last walk's digest: on the receive path a walk (O(nodes)) is out of
+ * the question, and one a timeout stale at most costs a view asked in vain
+ * or left to the settled digests.
+ */
+static struct ftd_digest last_digest(struct ftd_net *fn)
+{
+	struct ftd_digest d = {
+		.sum = READ_ONCE(fn->digest_sum_now),
+		.nodes = READ_ONCE(fn->digest_nodes_now),
+	};
+
+	return d;
+}
+
+/* Our contact digest to peer (flags: 0 or FTD_NOTICE_F_ANSWER), if due. */
+static void send_contact(struct ftd_net *fn, struct ftd_peer *peer, u8 flags, u64 now,
+			 u64 timeout)
+{
+	struct ftd_digest d = last_digest(fn);
+	struct ftd_notice n = digest_notice(fn, &d, FTD_NOTICE_F_CONTACT | flags);
+	bool due;
+
+	spin_lock_bh(&peer->lock);
+	if (flags & FTD_NOTICE_F_ANSWER) {
+		due = ftd_digest_contact_due(now, peer->contact_answered_ns, timeout);
+		if (due)
+			peer->contact_answered_ns = now;
+	} else {
+		due = ftd_digest_contact_due(now, peer->contact_sent_ns, timeout);
+	}
+	if (due)
+		peer->contact_sent_ns = now;
+	spin_unlock_bh(&peer->lock);
+	if (!due)
+		return;
+	rcu_read_lock();
+	ftd_dissem_send_to(fn, peer, &n);
+	rcu_read_unlock();
+}
+
+void ftd_repair_contact(struct ftd_net *fn, struct ftd_peer *peer)
+{
+	send_contact(fn, peer, 0, ktime_get_ns(), READ_ONCE(fn->cfg.timeout_ns));
+}
+
+/* A member's contact digest: answer it, and ask its view if we know less. */
+static void contact_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd_notice *n)
+{
+	u64 timeout = READ_ONCE(fn->cfg.timeout_ns), now = ktime_get_ns();
+	struct ftd_digest theirs = { .sum = n->nonce, .nodes = n->regid }, mine = last_digest(fn);
+	s64 asked = atomic64_read(&fn->view_asked_ns);
+
+	if (!(n->flags & FTD_NOTICE_F_ANSWER))
+		send_contact(fn, sender, FTD_NOTICE_F_ANSWER, now, timeout);
+	if (ftd_digest_ask_on_contact(&mine, &theirs, now, asked, timeout) &&
+	    atomic64_try_cmpxchg(&fn->view_asked_ns, &asked, now)) {
+		ftd_view_ask(fn, sender);
+		atomic64_inc(&fn->stats.views_asked);
+	}
 }
 
 static void repair_work(struct work_struct *work)
@@ -93,8 +163,12 @@ static void repair_work(struct work_struct *work)
 	now = ktime_get_ns();
 	WRITE_ONCE(fn->digest_walk_ns, now);
 	ftd_digest_track(&fn->digest, &mine, now);
+	WRITE_ONCE(fn->digest_sum_now, mine.sum);
+	WRITE_ONCE(fn->digest_nodes_now, mine.nodes);
 	/* Unsettled: a notice may be on its way to us, no loss yet. */
 	settled = ftd_digest_settled(&fn->digest, now, timeout);
+	if (settled && !fn->caught_up)
+		WRITE_ONCE(fn->caught_up, true);
 	for (i = 0; settled && i < nrx; i++) {
 		if (!ftd_digest_exchange(&fn->digest, &mine, &rx[i].digest, now, timeout))
 			continue;
@@ -126,6 +200,10 @@ void ftd_repair_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 {
 	u64 timeout = READ_ONCE(fn->cfg.timeout_ns), since, delay = 0;
 
+	if (n->flags & FTD_NOTICE_F_CONTACT) {
+		contact_rx(fn, sender, n);
+		return;
+	}
 	spin_lock_bh(&sender->lock);
 	sender->digest.sum = n->nonce;
 	sender->digest.nodes = n->regid;
@@ -151,6 +229,10 @@ void ftd_repair_start(struct ftd_net *fn)
 {
 	memset(&fn->digest, 0, sizeof(fn->digest));
 	fn->digest_next_ns = 0;
+	WRITE_ONCE(fn->digest_sum_now, 0);
+	WRITE_ONCE(fn->digest_nodes_now, 0);
+	atomic64_set(&fn->view_asked_ns, 0);
+	WRITE_ONCE(fn->caught_up, false);
 	mod_delayed_work(system_wq, &fn->repair_work, 0);
 }
 

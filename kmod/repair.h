@@ -14,8 +14,19 @@
 #include "peer.h"
 #include "proto/wire.h"
 
-/* A DIGEST notice from sender (fresh, its own): compared off the receive path. */
+/*
+ * A DIGEST notice from sender (fresh, its own): a settled one is compared
+ * off the receive path; a first contact's (FTD_NOTICE_F_CONTACT) is
+ * answered, and may make us ask for the sender's view, at once.
+ */
 void ftd_repair_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd_notice *n);
+
+/*
+ * First contact with peer (we begin to hear it, hear it at a new
+ * incarnation, or just proved its incarnation): our last digest to it,
+ * instead of our view (proto/digest.h). Any context.
+ */
+void ftd_repair_contact(struct ftd_net *fn, struct ftd_peer *peer);
 
 void ftd_repair_init(struct ftd_net *fn);
 /* The instance came up: the first digest goes out once the view settled. */

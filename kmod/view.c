@@ -13,13 +13,23 @@ enum {
 	VIEW_ASK = BIT(1),	/* and ask for its own (SYNC) */
 };
 
-void ftd_view_request(struct ftd_net *fn, struct ftd_peer *peer, bool ask_back)
+static void request(struct ftd_net *fn, struct ftd_peer *peer, u8 what)
 {
 	spin_lock_bh(&peer->lock);
-	peer->view_pending |= VIEW_SEND | (ask_back ? VIEW_ASK : 0);
+	peer->view_pending |= what;
 	spin_unlock_bh(&peer->lock);
 	if (READ_ONCE(fn->up))
 		mod_delayed_work(system_wq, &fn->view_work, 0);
+}
+
+void ftd_view_request(struct ftd_net *fn, struct ftd_peer *peer, bool ask_back)
+{
+	request(fn, peer, VIEW_SEND | (ask_back ? VIEW_ASK : 0));
+}
+
+void ftd_view_ask(struct ftd_net *fn, struct ftd_peer *peer)
+{
+	request(fn, peer, VIEW_ASK);
 }
 
 /*
@@ -93,7 +103,7 @@ static bool notice_of(struct ftd_net *fn, struct ftd_peer *subject, struct ftd_n
  * A slice of nodes at a time under RCU, rescheduling between them: both
  * nodes may be removed meanwhile, which ends the view.
  */
-static void send_view(struct ftd_net *fn, u32 to_id, bool ask_back)
+static void send_view(struct ftd_net *fn, u32 to_id)
 {
 	struct ftd_notice n = { .origin = fn->cfg.node };
 	struct ftd_peer *to, *subject;
@@ -127,8 +137,13 @@ static void send_view(struct ftd_net *fn, u32 to_id, bool ask_back)
 		ftd_outbox_end();
 		cond_resched();
 	}
-	if (!ask_back)
-		return;
+}
+
+/* A SYNC to node to_id: "send me your view". */
+static void send_sync(struct ftd_net *fn, u32 to_id)
+{
+	struct ftd_peer *to;
+
 	rcu_read_lock();
 	to = xa_load(&fn->peers, to_id);
 	if (to) {
@@ -164,17 +179,21 @@ static void view_work(struct work_struct *work)
 		todo = 0;
 		spin_lock_bh(&peer->lock);
 		since = ftd_elapsed(now, peer->view_sent_ns);
-		if (peer->view_pending && peer->view_sent_ns && since < every) {
+		/* Only views are paced: a SYNC alone is one notice. */
+		if ((peer->view_pending & VIEW_SEND) && peer->view_sent_ns && since < every) {
 			wait = min_not_zero(wait, every - since);
 		} else if (peer->view_pending) {
 			todo = peer->view_pending;
 			peer->view_pending = 0;
-			peer->view_sent_ns = now;
+			if (todo & VIEW_SEND)
+				peer->view_sent_ns = now;
 		}
 		spin_unlock_bh(&peer->lock);
 		rcu_read_unlock();
-		if (todo)
-			send_view(fn, id, todo & VIEW_ASK);
+		if (todo & VIEW_SEND)
+			send_view(fn, id);
+		if ((todo & VIEW_ASK) && READ_ONCE(fn->up))
+			send_sync(fn, id);
 		cond_resched();
 		if (id == ULONG_MAX)
 			break;

@@ -15,6 +15,8 @@
 
 /* Send our view to peer; with ask_back, ask for its own in return. Any context. */
 void ftd_view_request(struct ftd_net *fn, struct ftd_peer *peer, bool ask_back);
+/* Only ask peer for its view (a SYNC), sending none of ours. Any context. */
+void ftd_view_ask(struct ftd_net *fn, struct ftd_peer *peer);
 
 void ftd_view_init(struct ftd_net *fn);
 /* The instance is down and its socket closed: returns with no view in flight. */

@@ -189,6 +189,27 @@ enum ftd_node_state ftd_detect_on_silence(enum ftd_node_state st, u64 silence_ns
 /* State after a valid frame of the node's current incarnation. */
 enum ftd_node_state ftd_detect_on_heard(enum ftd_node_state st);
 
+/*
+ * Who tells the group (an ALIVE broadcast) that a node arrived: a node
+ * that hears its heartbeats (one of its observers), or a new incarnation
+ * of a node it held alive, suspect or dead (a restart, a rejoin: the group
+ * held the old one; ftd_detect_restart_ends), or
+ * any node that has caught up with the group since it came up (its digest
+ * has been settled once). Not a node that has just come up and begins to
+ * hear, by a PROBE's answer, a node it never knew: at a start every node
+ * probes each member it has not heard (the sweep, fresh.h), and knows no
+ * one yet, so were every such answer told a start of N nodes would cost
+ * each node N broadcasts of what the group knew. The new node learns the
+ * others from the view it asks (proto/digest.h), the others learn it from
+ * its observers. A node back from a minority, which forgot its view, does
+ * tell what it hears again: its island peers learn the majority from it.
+ */
+static inline bool ftd_detect_tells_arrival(bool by_heartbeat, bool ended_one,
+					    bool caught_up)
+{
+	return by_heartbeat || ended_one || caught_up;
+}
+
 /* The event a transition emits, or 0 for none. */
 enum ftd_event_type ftd_detect_event(enum ftd_node_state from, enum ftd_node_state to);
 

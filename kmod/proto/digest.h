@@ -24,6 +24,7 @@
 #define FTD_PROTO_DIGEST_H
 
 #include "compat.h"
+#include "elapsed.h"
 #include <linux/ftdetect.h>
 
 struct ftd_digest {
@@ -80,6 +81,43 @@ static inline bool ftd_digest_exchange(const struct ftd_digest_track *t,
 				       const struct ftd_digest *theirs, u64 now_ns, u64 timeout_ns)
 {
 	return ftd_digest_settled(t, now_ns, timeout_ns) && !ftd_digest_equal(mine, theirs);
+}
+
+/*
+ * First contact (a node we begin to hear, or hear at a new incarnation:
+ * it joined, restarted or rejoined after a fence; or whose incarnation we
+ * just proved, having refused what it sent before): each side sends the
+ * other its last digest, marked FTD_NOTICE_F_CONTACT, instead of its view,
+ * and answers one it receives with its own (ftd_digest_contact_due).
+ * Its receiver asks the sender for the view (a SYNC) if the two differ:
+ * a joiner catches up from one member, and a member learns what the
+ * joiner knows that it does not (a rejoining island's new incarnations).
+ * A view costs what its sender knows, so asking one of a node that knows
+ * little is cheap; sending every node one's view at every first contact,
+ * as before, cost a view of the whole cluster per contact. Neither side
+ * need be settled (a joiner never is), so a contact digest is never
+ * compared as a settled one; at most one ask per timeout, as contacts
+ * come in bursts (a cold start, a heal). What an ask misses, the settled
+ * digests above repair.
+ */
+static inline bool ftd_digest_ask_on_contact(const struct ftd_digest *mine,
+					     const struct ftd_digest *theirs, u64 now_ns,
+					     u64 asked_ns, u64 timeout_ns)
+{
+	if (ftd_digest_equal(mine, theirs))
+		return false;
+	return !asked_ns || ftd_elapsed(now_ns, asked_ns) >= timeout_ns;
+}
+
+/*
+ * Is a contact digest due to a member, last sent (or, for an answer, last
+ * answered) at last_ns? At most once a timeout per member and role: a
+ * first contact comes twice (we proved it, then heard it), and a member's
+ * contacts are answered once (an answer never is), so nothing loops.
+ */
+static inline bool ftd_digest_contact_due(u64 now_ns, u64 last_ns, u64 timeout_ns)
+{
+	return !last_ns || ftd_elapsed(now_ns, last_ns) >= timeout_ns;
 }
 
 /*

@@ -134,6 +134,20 @@ void ftd_notice_encode(u8 *p, const struct ftd_notice *n)
 		ftd_put_be32(p + N(uid), n->uid);
 }
 
+/* The flags a notice of kind may carry: any other is malformed. */
+static u8 ftd_notice_flags_of(u8 kind)
+{
+	switch (kind) {
+	case FTD_NOTICE_PROC_DEAD:
+	case FTD_NOTICE_PROC_EXIT:
+		return FTD_NOTICE_F_VIEW;
+	case FTD_NOTICE_DIGEST:
+		return FTD_NOTICE_F_CONTACT | FTD_NOTICE_F_ANSWER;
+	default:
+		return 0;
+	}
+}
+
 bool ftd_notice_decode(const u8 *p, u16 len, struct ftd_notice *n)
 {
 	if (len != FTD_WIRE_NOTICE_LEN || p[N(reserved[0])] || p[N(reserved[1])])
@@ -142,8 +156,9 @@ bool ftd_notice_decode(const u8 *p, u16 len, struct ftd_notice *n)
 	if (n->kind == 0 || n->kind >= __FTD_NOTICE_MAX)
 		return false;
 	n->flags = p[N(flags)];
-	if (n->flags & ~FTD_NOTICE_F_VIEW ||
-	    (n->flags && n->kind != FTD_NOTICE_PROC_DEAD && n->kind != FTD_NOTICE_PROC_EXIT))
+	if (n->flags & ~ftd_notice_flags_of(n->kind))
+		return false;
+	if ((n->flags & FTD_NOTICE_F_ANSWER) && !(n->flags & FTD_NOTICE_F_CONTACT))
 		return false;
 	n->hb_floor = 0;
 	if (n->kind == FTD_NOTICE_PROBE_ACK) {

@@ -123,6 +123,10 @@ static void wire_seeds(void)
 	n = (struct ftd_notice){ .kind = FTD_NOTICE_DIGEST, .subject = 3, .origin = 3,
 				 .nonce = 0xfedcba9876543210ULL, .regid = 16 };
 	frame_seed("notice-digest", FTD_FRAME_NOTICE, &n, 0);
+	n.flags = FTD_NOTICE_F_CONTACT;	/* a first contact's */
+	frame_seed("notice-digest-contact", FTD_FRAME_NOTICE, &n, 0);
+	n.flags = FTD_NOTICE_F_CONTACT | FTD_NOTICE_F_ANSWER;	/* and its answer */
+	frame_seed("notice-digest-contact-answer", FTD_FRAME_NOTICE, &n, 0);
 	/* A batch: a rack's deaths, then a rank of one of them, in one frame. */
 	{
 		struct ftd_notice run[4];

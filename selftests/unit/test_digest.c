@@ -171,6 +171,42 @@ TEST(settled_after_a_timeout_without_change)
 	ASSERT_TRUE(ftd_digest_settled(&t, 100 * ms + 1, 100 * ms));
 }
 
+/*
+ * At first contact each side asks the other's view if the digests differ
+ * (a joiner's is small, and may hold what the cluster lacks), and a burst
+ * of contacts costs one ask a timeout; nothing need be settled.
+ */
+TEST(at_first_contact_a_differing_digest_is_asked_once_a_timeout)
+{
+	struct ftd_digest joiner = { .sum = 11, .nodes = 1 }, cluster = { .sum = 99, .nodes = 40 };
+	struct ftd_digest missed = { .sum = 98, .nodes = 40 };
+	const u64 ms = 1000000, t = 100 * ms;
+
+	/* Each side of a join asks the other. */
+	EXPECT_TRUE(ftd_digest_ask_on_contact(&joiner, &cluster, 5 * ms, 0, t));
+	EXPECT_TRUE(ftd_digest_ask_on_contact(&cluster, &joiner, 5 * ms, 0, t));
+	/* The same count, another word (a missed death): either asks. */
+	EXPECT_TRUE(ftd_digest_ask_on_contact(&missed, &cluster, 5 * ms, 0, t));
+	EXPECT_TRUE(ftd_digest_ask_on_contact(&cluster, &missed, 5 * ms, 0, t));
+	/* Alike: no ask. */
+	EXPECT_FALSE(ftd_digest_ask_on_contact(&cluster, &cluster, 5 * ms, 0, t));
+	/* Once a timeout: asked at 1000 ms, not again before 1100 ms. */
+	EXPECT_FALSE(ftd_digest_ask_on_contact(&joiner, &cluster, 1000 * ms, 1000 * ms, t));
+	EXPECT_FALSE(ftd_digest_ask_on_contact(&joiner, &cluster, 1099 * ms, 1000 * ms, t));
+	EXPECT_TRUE(ftd_digest_ask_on_contact(&joiner, &cluster, 1100 * ms, 1000 * ms, t));
+}
+
+/* A contact digest goes (or is answered) at most once a timeout per member. */
+TEST(a_contact_digest_at_most_once_a_timeout)
+{
+	const u64 ms = 1000000, t = 100 * ms;
+
+	EXPECT_TRUE(ftd_digest_contact_due(5 * ms, 0, t));
+	EXPECT_FALSE(ftd_digest_contact_due(1050 * ms, 1000 * ms, t));
+	EXPECT_TRUE(ftd_digest_contact_due(1100 * ms, 1000 * ms, t));
+	EXPECT_FALSE(ftd_digest_contact_due(900 * ms, 1000 * ms, t));
+}
+
 TEST(sent_every_four_timeouts_at_least_a_second_spread_25_percent)
 {
 	const u64 s = 1000000000ULL;

@@ -111,13 +111,54 @@ TEST(the_view_flag_only_on_a_rank_end)
 	out = round_trip(&in);
 	EXPECT_EQ(FTD_NOTICE_PROC_EXIT, out.kind);
 	EXPECT_EQ(0, out.flags);
-	in.flags = FTD_NOTICE_F_VIEW << 1;
+	in.flags = FTD_NOTICE_F_CONTACT;
+	ftd_notice_encode(buf, &in);
+	EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
+	in.flags = 0x80;
 	ftd_notice_encode(buf, &in);
 	EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
 	in.kind = FTD_NOTICE_PROC_REG;
 	in.flags = FTD_NOTICE_F_VIEW;
 	ftd_notice_encode(buf, &in);
 	EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
+}
+
+/* A first contact's digest says so; the flag on any other kind is malformed. */
+TEST(the_contact_flag_only_on_a_digest)
+{
+	struct ftd_notice in = {
+		.kind = FTD_NOTICE_DIGEST, .subject = 2, .subject_incarnation = 1,
+		.origin = 2, .nonce = 0x1234567890abcdefULL, .regid = 9,
+		.flags = FTD_NOTICE_F_CONTACT,
+	}, out = round_trip(&in);
+	u8 buf[FTD_WIRE_NOTICE_LEN];
+	u8 kind;
+
+	EXPECT_EQ(FTD_NOTICE_DIGEST, out.kind);
+	EXPECT_EQ(FTD_NOTICE_F_CONTACT, out.flags);
+	EXPECT_EQ(in.nonce, out.nonce);
+	EXPECT_EQ(9, out.regid);
+	in.flags = FTD_NOTICE_F_CONTACT | FTD_NOTICE_F_ANSWER;
+	out = round_trip(&in);
+	EXPECT_EQ(FTD_NOTICE_F_CONTACT | FTD_NOTICE_F_ANSWER, out.flags);
+	/* An answer is to a contact digest: alone it is malformed. */
+	in.flags = FTD_NOTICE_F_ANSWER;
+	ftd_notice_encode(buf, &in);
+	EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
+	in.flags = FTD_NOTICE_F_VIEW;
+	ftd_notice_encode(buf, &in);
+	EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
+	for (kind = 1; kind < __FTD_NOTICE_MAX; kind++) {
+		if (kind == FTD_NOTICE_DIGEST)
+			continue;
+		in.kind = kind;
+		in.flags = FTD_NOTICE_F_CONTACT;
+		ftd_notice_encode(buf, &in);
+		EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
+		in.flags = FTD_NOTICE_F_CONTACT | FTD_NOTICE_F_ANSWER;
+		ftd_notice_encode(buf, &in);
+		EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
+	}
 }
 
 TEST(reserved_bytes_and_unknown_kinds_are_malformed)

@@ -243,6 +243,9 @@ static void instance(FILE *f, const struct ftu_config *cfg, const struct ftu_sta
 		     "Times this node was fenced.", st->fenced);
 	stat_counter(f, st, FTDETECT_A_STATS_REPAIRS, "repairs_total",
 		     "Views exchanged because a member's digest differed.", st->repairs);
+	stat_counter(f, st, FTDETECT_A_STATS_VIEWS_ASKED, "views_asked_total",
+		     "Views asked of a member at a first contact (its digest differed).",
+		     st->views_asked);
 	if (FTU_HAS(st, FTDETECT_A_STATS_MINORITY)) {
 		family(f, "minority", "gauge", "1 while this node is in the minority of a "
 		       "partition (it applies no death), else 0.");

@@ -103,7 +103,9 @@
 					 * 7: notices spread as shares of a
 					 * spanning broadcast (FTD_WIRE_F_SHARE,
 					 * span_end, SHARE_ACK);
-					 * 8: OUTDATED */
+					 * 8: OUTDATED;
+					 * 9: first contact sends a DIGEST
+					 * (FTD_NOTICE_F_CONTACT), not a view */
 #define FTD_DEFAULT_PORT	7061
 #define FTD_KEY_LEN		16		/* SipHash-2-4 key */
 #define FTD_KEYS_ACCEPTED_MAX	3		/* keys accepted besides the one we send with */
@@ -185,8 +187,10 @@ enum ftd_frame_type {
  *                                             once its view has been settled for a
  *                                             timeout, every max(1 s, 4 timeouts)
  *                                             +-25 %; a receiver whose own settled view
- *                                             differs exchanges views with the sender
- *                                             (never forwarded)
+ *                                             differs exchanges views with the sender;
+ *                                             with FTD_NOTICE_F_CONTACT: sent at first
+ *                                             contact, settled or not (see below and
+ *                                             the flag) (never forwarded)
  *   FTD_NOTICE_PROBE_REQ the suspect          "probe it for me": an observer that
  *                                             suspects the subject (at subject_incarnation)
  *                                             asks 3 random live members (FTD_RELAY_HELPERS),
@@ -218,14 +222,17 @@ enum ftd_frame_type {
  *                                             most once a period per prober, on the rail
  *                                             the PROBE came on (never forwarded)
  *
- * A node that first hears a node (it joined, or restarted) sends it its
- * view: one notice per node it knows (ALIVE, DEAD or LEFT, itself included),
- * and for each node up the registrations it holds of it (PROC_REG for a
- * live one, PROC_DEAD or PROC_EXIT with FTD_NOTICE_F_VIEW for one that
- * ended), directly, with a SYNC asking for the other's view in return. Whatever is
- * news in a view is applied (not forwarded: it is for its receiver), so a
- * node that starts late, or was cut off, catches up with the group's
- * state. The DIGEST exchange does the same between any two members whose
+ * A node that first hears a node (it joined, restarted or rejoined) sends
+ * it its digest, marked FTD_NOTICE_F_CONTACT; if the two differ, each
+ * asks the other for its view with a SYNC, at most once a timeout (a
+ * view costs what its sender knows: a joiner's is small). A view is one notice per
+ * node its sender knows (ALIVE, DEAD or LEFT, itself included), and for
+ * each node up the registrations it holds of it (PROC_REG for a live one,
+ * PROC_DEAD or PROC_EXIT with FTD_NOTICE_F_VIEW for one that ended), sent
+ * directly. Whatever is news in a view is applied (not forwarded: it is
+ * for its receiver), so a node that starts late, or was cut off, catches
+ * up with the group's state from one member, and a cold start costs no
+ * view between nodes that learn each other from the announcements. The DIGEST exchange does the same between any two members whose
  * views differ after a notice was lost (a share lost past its resends, a
  * holder that crashed while forwarding), so every notice reaches every
  * live node in the end: a death or a leave at most once per incarnation,
@@ -296,10 +303,26 @@ enum ftd_notice_kind {
  * forwarded. Any other bit, or the flag on another kind, is malformed.
  */
 #define FTD_NOTICE_F_VIEW	0x01
+/*
+ * FTD_NOTICE_F_CONTACT, on a DIGEST only: sent at first contact (the
+ * sender begins to hear the receiver, hears it at a new incarnation, or
+ * has just proven its incarnation, having refused its frames until then),
+ * from a view that need not be settled. Its receiver never compares it as
+ * a settled digest; it asks the sender for its view (a SYNC) if the words
+ * or counts differ, at most once a timeout (kmod/proto/digest.h,
+ * ftd_digest_ask_on_contact), and answers
+ * with its own, FTD_NOTICE_F_CONTACT | FTD_NOTICE_F_ANSWER, at most once
+ * a timeout per sender (an answer is not answered). So both sides learn
+ * the other's digest even if one refused the other's first one.
+ */
+#define FTD_NOTICE_F_CONTACT	0x02
+#define FTD_NOTICE_F_ANSWER	0x04
 
 struct ftd_wire_notice {
 	__u8   kind;			/* enum ftd_notice_kind */
-	__u8   flags;			/* FTD_NOTICE_F_*: PROC_DEAD, PROC_EXIT only */
+	__u8   flags;			/* FTD_NOTICE_F_*: F_VIEW on PROC_DEAD,
+					 * PROC_EXIT; F_CONTACT, F_CONTACT |
+					 * F_ANSWER on DIGEST */
 	__u8   reserved[2];		/* zero */
 	__be32 subject;
 	__be32 subject_incarnation;
@@ -1040,6 +1063,9 @@ static __inline__ __u32 ftd_status_rank_hash(__u32 job, __u32 rank)
  *                                             (after the ring changed). At most 2 x
  *                                             FTD_MAX_OBSERVERS x FTD_MAX_RAILS; others'
  *                                             routes are looked up per frame
+ *       FTDETECT_A_STATS_VIEWS_ASKED u64      views asked of a member at a first contact:
+ *                                             its contact digest (FTD_NOTICE_F_CONTACT)
+ *                                             differed from ours (at most one a timeout)
  *
  *   FTDETECT_CMD_EVENT               (multicast on "events"; never sent by user space)
  *     FTDETECT_A_EVENT               nest
@@ -1301,6 +1327,7 @@ enum ftdetect_stats_attr {
 	FTDETECT_A_STATS_MEM_NODES,
 	FTDETECT_A_STATS_MEM_RANKS,
 	FTDETECT_A_STATS_ROUTE_CACHES,
+	FTDETECT_A_STATS_VIEWS_ASKED,
 	__FTDETECT_A_STATS_MAX
 };
 #define FTDETECT_A_STATS_MAX (__FTDETECT_A_STATS_MAX - 1)
@@ -1348,7 +1375,8 @@ enum ftdetect_stats_attr {
 	X(SHARES_DROPPED,	shares_dropped,		counter)	\
 	X(MEM_NODES,		mem_nodes,		gauge)		\
 	X(MEM_RANKS,		mem_ranks,		gauge)		\
-	X(ROUTE_CACHES,		route_caches,		gauge)
+	X(ROUTE_CACHES,		route_caches,		gauge)		\
+	X(VIEWS_ASKED,		views_asked,		counter)
 /* The attributes of FTDETECT_A_STATS that are not in FTDETECT_STATS_U64. */
 #define FTDETECT_STATS_NOT_U64	7	/* UNSPEC, PAD, EVENTS_BY_TYPE, 2 x (_HIST, _SUM_NS) */
 
