@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "group.h"
+#include "proto/scope.h"
 
 static int id_cmp(const struct ftd_member *a, const struct ftd_member *b)
 {
@@ -137,17 +138,10 @@ enum ftd_verdict ftd_group_apply(struct ftd_group *g, const struct ftd_event *ev
 	}
 }
 
-static int id_u32_cmp(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int ftd_group_scope_merge(const struct ftd_group *g, uint32_t **nodes, uint32_t *n)
 {
 	uint32_t *set = realloc(*nodes, ((size_t)*n + g->size) * sizeof(*set));
-	uint32_t i, kept = 0, all = *n;
+	uint32_t all = *n;
 	int r;
 
 	if (!set)
@@ -155,12 +149,9 @@ int ftd_group_scope_merge(const struct ftd_group *g, uint32_t **nodes, uint32_t 
 	for (r = 0; r < g->size; r++)
 		if (g->m[r].state != FTD_MEMBER_UNMONITORED && g->m[r].node != FTD_NODE_NONE)
 			set[all++] = g->m[r].node;
-	qsort(set, all, sizeof(*set), id_u32_cmp);
-	for (i = 0; i < all; i++)
-		if (!kept || set[kept - 1] != set[i])
-			set[kept++] = set[i];
+	/* The module's own rule: sorted, once each (no id is FTD_NODE_NONE). */
 	*nodes = set;
-	*n = kept;
+	*n = ftd_scope_normalize(set, all, FTD_NODE_NONE);
 	return 0;
 }
 

@@ -53,10 +53,12 @@ MPI_B := $(B)/mpi
 MPI_SRC_DIR := userspace/mpi
 MPI_HDRS := $(wildcard $(MPI_SRC_DIR)/*.h) $(wildcard userspace/lib/*.h) userspace/common/json.h \
 	include/uapi/linux/ftdetect.h
-# Objects without MPI: the decision logic, the JSON writer and libftdetect
-# itself, compiled in with hidden symbols so that libftdetect_mpi needs no libftdetect.so at
-# run time and clashes with no libftdetect an application also links.
-MPI_COMMON_SRC = $(MPI_SRC_DIR)/group.c userspace/common/json.c $(LIB_SRC)
+# Objects without MPI: the decision logic, the module's scope rule
+# (kmod/proto/scope.c: a scope sorted and deduplicated as the module does),
+# the JSON writer and libftdetect itself, compiled in with hidden symbols so
+# that libftdetect_mpi needs no libftdetect.so at run time and clashes with
+# no libftdetect an application also links.
+MPI_COMMON_SRC = $(MPI_SRC_DIR)/group.c kmod/proto/scope.c userspace/common/json.c $(LIB_SRC)
 MPI_COMMON_OBJS = $(patsubst %.c,$(MPI_B)/obj/%.o,$(notdir $(MPI_COMMON_SRC)))
 # The files compiled once per MPI: those that call MPI (ftd_mpi_internal.h
 # lists them) and the PMIx reports, against that MPI's own PMIx.
@@ -75,6 +77,10 @@ $(MPI_B)/obj/%.o: userspace/lib/%.c $(MPI_HDRS)
 	$(CC) $(MPI_CFLAGS) -c -o $@ $<
 
 $(MPI_B)/obj/json.o: userspace/common/json.c $(MPI_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(MPI_CFLAGS) -c -o $@ $<
+
+$(MPI_B)/obj/scope.o: kmod/proto/scope.c kmod/proto/scope.h kmod/proto/compat.h $(MPI_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(MPI_CFLAGS) -c -o $@ $<
 
@@ -205,10 +211,11 @@ ifeq ($(MPI_PMIX),1)
 MPI_TEST_BINS += $(MPI_T)/test_pmix_notify $(MPI_T)/pmix-notify-client
 endif
 
-$(MPI_T)/test_group: selftests/mpi-host/test_group.c $(MPI_SRC_DIR)/group.c $(MPI_HDRS) selftests/harness.h
+$(MPI_T)/test_group: selftests/mpi-host/test_group.c $(MPI_SRC_DIR)/group.c kmod/proto/scope.c \
+		$(MPI_HDRS) selftests/harness.h
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -fsanitize=address,undefined -I$(CURDIR)/selftests -I$(CURDIR)/$(MPI_SRC_DIR) \
-		-Wno-missing-prototypes -o $@ $< $(MPI_SRC_DIR)/group.c
+		-Wno-missing-prototypes -o $@ $< $(MPI_SRC_DIR)/group.c kmod/proto/scope.c
 
 $(MPI_T)/test_pmix_notify: selftests/mpi-host/test_pmix_notify.c selftests/harness.h
 	@mkdir -p $(@D)
