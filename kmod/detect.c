@@ -104,7 +104,7 @@ static void hear_node(struct ftd_net *fn, struct ftd_peer *peer, u64 at_ns, u64 
 	peer->state = ftd_detect_on_heard(old);
 	if (!h->ev)
 		h->ev = ftd_detect_event(old, peer->state);
-	/* The first to hear a node join tells the group. */
+	/* A node we begin to hear: a first contact (heard_done says who tells the group). */
 	if (old == FTD_NODE_UNKNOWN) {
 		h->announce = true;
 		ftd_peer_alive_again(peer);

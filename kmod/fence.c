@@ -12,13 +12,15 @@
 #include "outbox.h"
 #include "span.h"
 #include "scope.h"
+#include "repair.h"
 
 /*
  * What a fenced node concluded while it was cut off is not to be trusted:
  * it may hold live nodes dead, and would tell them so after the heal.
  * It forgets its deaths: out of the ring until heard again (the sweep asks
- * them), and the view exchange with the first node it hears again gives it
- * the group's. Its suspicions are taken back, not forgotten: the group
+ * them), and the first member it hears again that has caught up sends it
+ * a contact digest that differs from ours (repair.c publishes none until
+ * the walk after the fence), so it asks that member's view: the group's. Its suspicions are taken back, not forgotten: the group
  * holds those nodes alive, and they keep their places in our ring. Taken
  * out, our predecessors would be nodes that do not send to us, and we
  * would declare them a timeout later (the cluster16 test saw it: a node
@@ -141,6 +143,7 @@ static void fence(struct ftd_net *fn, u32 origin, bool minority, u32 old, u32 ab
 	else
 		forget_own_verdicts(fn);
 	rcu_read_unlock();
+	ftd_repair_fenced(fn);
 	/*
 	 * Our shares went out under the old incarnation, and what we forwarded
 	 * then is to be learnt (and forwarded) again.

@@ -13,6 +13,7 @@
 #include <linux/hrtimer.h>
 #include <linux/workqueue.h>
 #include <linux/spinlock.h>
+#include <linux/seqlock.h>
 #include <linux/list.h>
 #include <linux/wait.h>
 #include <linux/ftdetect.h>
@@ -146,8 +147,8 @@ struct ftd_net {
 	struct ftd_digest_track digest;	/* our view's digest, settled when */
 	u64 digest_walk_ns;		/* we last computed it */
 	u64 digest_next_ns;		/* we send it next */
-	u64 digest_sum_now;		/* the last walk's digest, for contacts on */
-	u32 digest_nodes_now;		/* the receive path: WRITE_ONCE/READ_ONCE */
+	seqlock_t digest_now_lock;	/* the last walk's digest (or none since a */
+	struct ftd_digest digest_now;	/* fence), for contacts on the receive path */
 	atomic64_t view_asked_ns;	/* repair.c: we last asked a view at a contact */
 	bool caught_up;			/* repair.c: our digest settled once since we
 					 * came up (proto/detect.h: who tells arrivals) */

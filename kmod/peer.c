@@ -442,6 +442,9 @@ struct ftd_rank_table *ftd_peer_new_incarnation(struct ftd_peer *peer, u32 incar
 	peer->rails_down = 0;
 	peer->votes.n = 0;
 	peer->slow = (struct ftd_slowness){};
+	/* A new incarnation is a first contact of its own (repair.c). */
+	peer->contact_sent_ns = 0;
+	peer->contact_answered_ns = 0;
 	peer->ranks = NULL;	/* the old incarnation's: the caller's now */
 	for (i = 0; i < peer->nrails; i++) {
 		peer->rails[i].rx_seq = 0;

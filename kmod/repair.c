@@ -87,17 +87,29 @@ static void send_digest(struct ftd_net *fn, const struct ftd_digest *d)
 
 /*
  * The last walk's digest: on the receive path a walk (O(nodes)) is out of
- * the question, and one a timeout stale at most costs a view asked in vain
- * or left to the settled digests.
+ * the question. A settled node walks about once per digest period (a
+ * second or more), so it may be that stale: at worst a view asked in vain,
+ * or a difference left to the settled digests. A fence, which changes our
+ * view at once, publishes none ({0, 0}: apart from every node's) until the
+ * walk it starts.
  */
 static struct ftd_digest last_digest(struct ftd_net *fn)
 {
-	struct ftd_digest d = {
-		.sum = READ_ONCE(fn->digest_sum_now),
-		.nodes = READ_ONCE(fn->digest_nodes_now),
-	};
+	struct ftd_digest d;
+	unsigned int seq;
 
+	do {
+		seq = read_seqbegin(&fn->digest_now_lock);
+		d = fn->digest_now;
+	} while (read_seqretry(&fn->digest_now_lock, seq));
 	return d;
+}
+
+static void publish_digest(struct ftd_net *fn, const struct ftd_digest *d)
+{
+	write_seqlock_bh(&fn->digest_now_lock);
+	fn->digest_now = *d;
+	write_sequnlock_bh(&fn->digest_now_lock);
 }
 
 /* Our contact digest to peer (flags: 0 or FTD_NOTICE_F_ANSWER), if due. */
@@ -105,11 +117,16 @@ static void send_contact(struct ftd_net *fn, struct ftd_peer *peer, u8 flags, u6
 			 u64 timeout)
 {
 	struct ftd_digest d = last_digest(fn);
-	struct ftd_notice n = digest_notice(fn, &d, FTD_NOTICE_F_CONTACT | flags);
+	struct ftd_notice n = digest_notice(fn, &d, FTD_NOTICE_F_CONTACT | flags |
+					    (READ_ONCE(fn->caught_up) ? FTD_NOTICE_F_CAUGHT_UP : 0));
 	bool due;
 
-	spin_lock_bh(&peer->lock);
-	if (flags & FTD_NOTICE_F_ANSWER) {
+	rcu_read_lock();
+	/* Replaced by a changed node table meanwhile: its successor's stamps. */
+	peer = ftd_peer_lock_current(peer);
+	if (peer->deleted) {
+		due = false;
+	} else if (flags & FTD_NOTICE_F_ANSWER) {
 		due = ftd_digest_contact_due(now, peer->contact_answered_ns, timeout);
 		if (due)
 			peer->contact_answered_ns = now;
@@ -119,10 +136,8 @@ static void send_contact(struct ftd_net *fn, struct ftd_peer *peer, u8 flags, u6
 	if (due)
 		peer->contact_sent_ns = now;
 	spin_unlock_bh(&peer->lock);
-	if (!due)
-		return;
-	rcu_read_lock();
-	ftd_dissem_send_to(fn, peer, &n);
+	if (due)
+		ftd_dissem_send_to(fn, peer, &n);
 	rcu_read_unlock();
 }
 
@@ -140,7 +155,8 @@ static void contact_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct
 
 	if (!(n->flags & FTD_NOTICE_F_ANSWER))
 		send_contact(fn, sender, FTD_NOTICE_F_ANSWER, now, timeout);
-	if (ftd_digest_ask_on_contact(&mine, &theirs, now, asked, timeout) &&
+	if (ftd_digest_ask_on_contact(&mine, &theirs, n->flags & FTD_NOTICE_F_CAUGHT_UP, now, asked,
+				      timeout) &&
 	    atomic64_try_cmpxchg(&fn->view_asked_ns, &asked, now)) {
 		ftd_view_ask(fn, sender);
 		atomic64_inc(&fn->stats.views_asked);
@@ -163,8 +179,7 @@ static void repair_work(struct work_struct *work)
 	now = ktime_get_ns();
 	WRITE_ONCE(fn->digest_walk_ns, now);
 	ftd_digest_track(&fn->digest, &mine, now);
-	WRITE_ONCE(fn->digest_sum_now, mine.sum);
-	WRITE_ONCE(fn->digest_nodes_now, mine.nodes);
+	publish_digest(fn, &mine);
 	/* Unsettled: a notice may be on its way to us, no loss yet. */
 	settled = ftd_digest_settled(&fn->digest, now, timeout);
 	if (settled && !fn->caught_up)
@@ -223,21 +238,40 @@ void ftd_repair_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 void ftd_repair_init(struct ftd_net *fn)
 {
 	INIT_DELAYED_WORK(&fn->repair_work, repair_work);
+	seqlock_init(&fn->digest_now_lock);
+}
+
+/* What a run of the instance learnt of its digest, forgotten before the next. */
+static void forget_digest(struct ftd_net *fn)
+{
+	static const struct ftd_digest none;
+
+	memset(&fn->digest, 0, sizeof(fn->digest));
+	fn->digest_next_ns = 0;
+	publish_digest(fn, &none);
+	atomic64_set(&fn->view_asked_ns, 0);
+	WRITE_ONCE(fn->caught_up, false);
 }
 
 void ftd_repair_start(struct ftd_net *fn)
 {
-	memset(&fn->digest, 0, sizeof(fn->digest));
-	fn->digest_next_ns = 0;
-	WRITE_ONCE(fn->digest_sum_now, 0);
-	WRITE_ONCE(fn->digest_nodes_now, 0);
-	atomic64_set(&fn->view_asked_ns, 0);
-	WRITE_ONCE(fn->caught_up, false);
+	forget_digest(fn);
 	mod_delayed_work(system_wq, &fn->repair_work, 0);
+}
+
+void ftd_repair_fenced(struct ftd_net *fn)
+{
+	static const struct ftd_digest none;
+
+	publish_digest(fn, &none);
+	if (READ_ONCE(fn->up))
+		mod_delayed_work(system_wq, &fn->repair_work, 0);
 }
 
 void ftd_repair_stop(struct ftd_net *fn)
 {
 	WARN_ON(READ_ONCE(fn->up));
 	cancel_delayed_work_sync(&fn->repair_work);
+	/* The next start's probes may come before its ftd_repair_start. */
+	forget_digest(fn);
 }

@@ -24,9 +24,17 @@ void ftd_repair_rx(struct ftd_net *fn, struct ftd_peer *sender, const struct ftd
 /*
  * First contact with peer (we begin to hear it, hear it at a new
  * incarnation, or just proved its incarnation): our last digest to it,
- * instead of our view (proto/digest.h). Any context.
+ * instead of our view (proto/digest.h). Softirq or process context,
+ * without peer->lock.
  */
 void ftd_repair_contact(struct ftd_net *fn, struct ftd_peer *peer);
+
+/*
+ * We fenced (fence.c): our view changed at once. Contacts carry no digest
+ * of ours ({0, 0}) until a walk, started now, gives the new one: the
+ * first members we hear again must not find it equal to theirs.
+ */
+void ftd_repair_fenced(struct ftd_net *fn);
 
 void ftd_repair_init(struct ftd_net *fn);
 /* The instance came up: the first digest goes out once the view settled. */

@@ -191,7 +191,7 @@ enum ftd_node_state ftd_detect_on_heard(enum ftd_node_state st);
 
 /*
  * Who tells the group (an ALIVE broadcast) that a node arrived: a node
- * that hears its heartbeats (one of its observers), or a new incarnation
+ * that hears its heartbeats, or a new incarnation
  * of a node it held alive, suspect or dead (a restart, a rejoin: the group
  * held the old one; ftd_detect_restart_ends), or
  * any node that has caught up with the group since it came up (its digest
@@ -200,12 +200,12 @@ enum ftd_node_state ftd_detect_on_heard(enum ftd_node_state st);
  * probes each member it has not heard (the sweep, fresh.h), and knows no
  * one yet, so were every such answer told a start of N nodes would cost
  * each node N broadcasts of what the group knew. The new node learns the
- * others from the view it asks (proto/digest.h), the others learn it from
- * its observers. A node back from a minority, which forgot its view, does
+ * others from the view it asks of a member (proto/digest.h) and from its
+ * own probes (nodes that start together, none caught up, ask no view),
+ * the others learn it from the nodes that hear its heartbeats. A node back from a minority, which forgot its view, does
  * tell what it hears again: its island peers learn the majority from it.
  */
-static inline bool ftd_detect_tells_arrival(bool by_heartbeat, bool ended_one,
-					    bool caught_up)
+static inline bool ftd_detect_tells_arrival(bool by_heartbeat, bool ended_one, bool caught_up)
 {
 	return by_heartbeat || ended_one || caught_up;
 }

@@ -89,22 +89,23 @@ static inline bool ftd_digest_exchange(const struct ftd_digest_track *t,
  * just proved, having refused what it sent before): each side sends the
  * other its last digest, marked FTD_NOTICE_F_CONTACT, instead of its view,
  * and answers one it receives with its own (ftd_digest_contact_due).
- * Its receiver asks the sender for the view (a SYNC) if the two differ:
- * a joiner catches up from one member, and a member learns what the
- * joiner knows that it does not (a rejoining island's new incarnations).
- * A view costs what its sender knows, so asking one of a node that knows
- * little is cheap; sending every node one's view at every first contact,
- * as before, cost a view of the whole cluster per contact. Neither side
- * need be settled (a joiner never is), so a contact digest is never
- * compared as a settled one; at most one ask per timeout, as contacts
- * come in bursts (a cold start, a heal). What an ask misses, the settled
- * digests above repair.
+ * Its receiver asks the sender for the view (a SYNC) if the two differ
+ * and the sender has caught up with the group since it came up (its view
+ * settled once: FTD_NOTICE_F_CAUGHT_UP): a joiner catches up from one
+ * member, no member asks the joiner (it knows nothing the group lacks, and
+ * would be asked by every member it contacts), and a member does ask a
+ * node back from a minority (caught up long ago), which knows what only
+ * its island saw (the island's new incarnations). Neither side need be
+ * settled now (a joiner never is), so a contact digest is never compared
+ * as a settled one; at most one ask per timeout, as contacts come in
+ * bursts (a cold start, a heal). What an ask misses, the settled digests
+ * above repair.
  */
 static inline bool ftd_digest_ask_on_contact(const struct ftd_digest *mine,
-					     const struct ftd_digest *theirs, u64 now_ns,
-					     u64 asked_ns, u64 timeout_ns)
+					     const struct ftd_digest *theirs, bool theirs_caught_up,
+					     u64 now_ns, u64 asked_ns, u64 timeout_ns)
 {
-	if (ftd_digest_equal(mine, theirs))
+	if (!theirs_caught_up || ftd_digest_equal(mine, theirs))
 		return false;
 	return !asked_ns || ftd_elapsed(now_ns, asked_ns) >= timeout_ns;
 }

@@ -142,7 +142,7 @@ static u8 ftd_notice_flags_of(u8 kind)
 	case FTD_NOTICE_PROC_EXIT:
 		return FTD_NOTICE_F_VIEW;
 	case FTD_NOTICE_DIGEST:
-		return FTD_NOTICE_F_CONTACT | FTD_NOTICE_F_ANSWER;
+		return FTD_NOTICE_F_CONTACT | FTD_NOTICE_F_ANSWER | FTD_NOTICE_F_CAUGHT_UP;
 	default:
 		return 0;
 	}
@@ -158,7 +158,8 @@ bool ftd_notice_decode(const u8 *p, u16 len, struct ftd_notice *n)
 	n->flags = p[N(flags)];
 	if (n->flags & ~ftd_notice_flags_of(n->kind))
 		return false;
-	if ((n->flags & FTD_NOTICE_F_ANSWER) && !(n->flags & FTD_NOTICE_F_CONTACT))
+	if ((n->flags & (FTD_NOTICE_F_ANSWER | FTD_NOTICE_F_CAUGHT_UP)) &&
+	    !(n->flags & FTD_NOTICE_F_CONTACT))
 		return false;
 	n->hb_floor = 0;
 	if (n->kind == FTD_NOTICE_PROBE_ACK) {

@@ -125,7 +125,8 @@ static void wire_seeds(void)
 	frame_seed("notice-digest", FTD_FRAME_NOTICE, &n, 0);
 	n.flags = FTD_NOTICE_F_CONTACT;	/* a first contact's */
 	frame_seed("notice-digest-contact", FTD_FRAME_NOTICE, &n, 0);
-	n.flags = FTD_NOTICE_F_CONTACT | FTD_NOTICE_F_ANSWER;	/* and its answer */
+	n.flags = FTD_NOTICE_F_CONTACT | FTD_NOTICE_F_ANSWER |	/* and its answer, */
+		  FTD_NOTICE_F_CAUGHT_UP;			/* from a caught-up node */
 	frame_seed("notice-digest-contact-answer", FTD_FRAME_NOTICE, &n, 0);
 	/* A batch: a rack's deaths, then a rank of one of them, in one frame. */
 	{

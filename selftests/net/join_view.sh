@@ -6,7 +6,8 @@
 #   6 nodes listed, k = 2; nodes 1-5 start, node 5 is cut off and declared
 #   dead, the cluster settles. Node 6 then starts. At first contact every
 #   side sends the other its digest (FTD_NOTICE_F_CONTACT) instead of its
-#   view, and each asks the other's if they differ:
+#   view, and asks the other's if they differ and the other has caught up
+#   since it came up (FTD_NOTICE_F_CAUGHT_UP: nodes 1-4, not node 6):
 #   - node 6 delivers node 5's death (NODE_DEAD, at node 5's incarnation),
 #     which it can only have learnt from a view: the death is older than
 #     node 6's start;

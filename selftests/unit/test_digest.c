@@ -172,28 +172,31 @@ TEST(settled_after_a_timeout_without_change)
 }
 
 /*
- * At first contact each side asks the other's view if the digests differ
- * (a joiner's is small, and may hold what the cluster lacks), and a burst
- * of contacts costs one ask a timeout; nothing need be settled.
+ * At first contact a side asks the other's view if the digests differ and
+ * the other has caught up since it came up (a joiner asks a member, no
+ * member asks a joiner), and a burst of contacts costs one ask a timeout;
+ * neither side need be settled now.
  */
-TEST(at_first_contact_a_differing_digest_is_asked_once_a_timeout)
+TEST(at_first_contact_a_caught_up_differing_digest_is_asked_once_a_timeout)
 {
 	struct ftd_digest joiner = { .sum = 11, .nodes = 1 }, cluster = { .sum = 99, .nodes = 40 };
 	struct ftd_digest missed = { .sum = 98, .nodes = 40 };
 	const u64 ms = 1000000, t = 100 * ms;
 
-	/* Each side of a join asks the other. */
-	EXPECT_TRUE(ftd_digest_ask_on_contact(&joiner, &cluster, 5 * ms, 0, t));
-	EXPECT_TRUE(ftd_digest_ask_on_contact(&cluster, &joiner, 5 * ms, 0, t));
-	/* The same count, another word (a missed death): either asks. */
-	EXPECT_TRUE(ftd_digest_ask_on_contact(&missed, &cluster, 5 * ms, 0, t));
-	EXPECT_TRUE(ftd_digest_ask_on_contact(&cluster, &missed, 5 * ms, 0, t));
+	/* The joiner asks the member; the member does not ask the joiner. */
+	EXPECT_TRUE(ftd_digest_ask_on_contact(&joiner, &cluster, true, 5 * ms, 0, t));
+	EXPECT_FALSE(ftd_digest_ask_on_contact(&cluster, &joiner, false, 5 * ms, 0, t));
+	/* Two caught-up nodes apart (a missed death, an island's news): either asks. */
+	EXPECT_TRUE(ftd_digest_ask_on_contact(&missed, &cluster, true, 5 * ms, 0, t));
+	EXPECT_TRUE(ftd_digest_ask_on_contact(&cluster, &missed, true, 5 * ms, 0, t));
+	/* A node back from a minority knows fewer nodes, and is asked all the same. */
+	EXPECT_TRUE(ftd_digest_ask_on_contact(&cluster, &joiner, true, 5 * ms, 0, t));
 	/* Alike: no ask. */
-	EXPECT_FALSE(ftd_digest_ask_on_contact(&cluster, &cluster, 5 * ms, 0, t));
+	EXPECT_FALSE(ftd_digest_ask_on_contact(&cluster, &cluster, true, 5 * ms, 0, t));
 	/* Once a timeout: asked at 1000 ms, not again before 1100 ms. */
-	EXPECT_FALSE(ftd_digest_ask_on_contact(&joiner, &cluster, 1000 * ms, 1000 * ms, t));
-	EXPECT_FALSE(ftd_digest_ask_on_contact(&joiner, &cluster, 1099 * ms, 1000 * ms, t));
-	EXPECT_TRUE(ftd_digest_ask_on_contact(&joiner, &cluster, 1100 * ms, 1000 * ms, t));
+	EXPECT_FALSE(ftd_digest_ask_on_contact(&joiner, &cluster, true, 1000 * ms, 1000 * ms, t));
+	EXPECT_FALSE(ftd_digest_ask_on_contact(&joiner, &cluster, true, 1099 * ms, 1000 * ms, t));
+	EXPECT_TRUE(ftd_digest_ask_on_contact(&joiner, &cluster, true, 1100 * ms, 1000 * ms, t));
 }
 
 /* A contact digest goes (or is answered) at most once a timeout per member. */

@@ -138,11 +138,14 @@ TEST(the_contact_flag_only_on_a_digest)
 	EXPECT_EQ(FTD_NOTICE_F_CONTACT, out.flags);
 	EXPECT_EQ(in.nonce, out.nonce);
 	EXPECT_EQ(9, out.regid);
-	in.flags = FTD_NOTICE_F_CONTACT | FTD_NOTICE_F_ANSWER;
+	in.flags = FTD_NOTICE_F_CONTACT | FTD_NOTICE_F_ANSWER | FTD_NOTICE_F_CAUGHT_UP;
 	out = round_trip(&in);
-	EXPECT_EQ(FTD_NOTICE_F_CONTACT | FTD_NOTICE_F_ANSWER, out.flags);
-	/* An answer is to a contact digest: alone it is malformed. */
+	EXPECT_EQ(FTD_NOTICE_F_CONTACT | FTD_NOTICE_F_ANSWER | FTD_NOTICE_F_CAUGHT_UP, out.flags);
+	/* An answer, a caught-up sender: of a contact digest only, alone malformed. */
 	in.flags = FTD_NOTICE_F_ANSWER;
+	ftd_notice_encode(buf, &in);
+	EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
+	in.flags = FTD_NOTICE_F_CAUGHT_UP;
 	ftd_notice_encode(buf, &in);
 	EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
 	in.flags = FTD_NOTICE_F_VIEW;
@@ -155,7 +158,7 @@ TEST(the_contact_flag_only_on_a_digest)
 		in.flags = FTD_NOTICE_F_CONTACT;
 		ftd_notice_encode(buf, &in);
 		EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
-		in.flags = FTD_NOTICE_F_CONTACT | FTD_NOTICE_F_ANSWER;
+		in.flags = FTD_NOTICE_F_CONTACT | FTD_NOTICE_F_ANSWER | FTD_NOTICE_F_CAUGHT_UP;
 		ftd_notice_encode(buf, &in);
 		EXPECT_FALSE(ftd_notice_decode(buf, sizeof(buf), &out));
 	}

@@ -94,7 +94,7 @@
 #include <linux/ioctl.h>
 
 #define FTD_WIRE_MAGIC		0x46544454U	/* "FTDT" */
-#define FTD_WIRE_VERSION	8	/* 2: notice seq, receiver, PROBE, rank owner;
+#define FTD_WIRE_VERSION	9	/* 2: notice seq, receiver, PROBE, rank owner;
 					 * 3: DIGEST; 4: PROBE_REQ, PROBE_RELAY;
 					 * 5: DIGEST counts live ranks, views
 					 * carry ended ones (FTD_NOTICE_F_VIEW);
@@ -224,8 +224,10 @@ enum ftd_frame_type {
  *
  * A node that first hears a node (it joined, restarted or rejoined) sends
  * it its digest, marked FTD_NOTICE_F_CONTACT; if the two differ, each
- * asks the other for its view with a SYNC, at most once a timeout (a
- * view costs what its sender knows: a joiner's is small). A view is one notice per
+ * asks the other for its view with a SYNC if the other has caught up with
+ * the group since it came up (FTD_NOTICE_F_CAUGHT_UP), at most once a
+ * timeout: a joiner asks one member's view, no member asks the joiner's.
+ * A view is one notice per
  * node its sender knows (ALIVE, DEAD or LEFT, itself included), and for
  * each node up the registrations it holds of it (PROC_REG for a live one,
  * PROC_DEAD or PROC_EXIT with FTD_NOTICE_F_VIEW for one that ended), sent
@@ -309,20 +311,25 @@ enum ftd_notice_kind {
  * has just proven its incarnation, having refused its frames until then),
  * from a view that need not be settled. Its receiver never compares it as
  * a settled digest; it asks the sender for its view (a SYNC) if the words
- * or counts differ, at most once a timeout (kmod/proto/digest.h,
- * ftd_digest_ask_on_contact), and answers
+ * or counts differ and the sender has caught up (F_CAUGHT_UP), at most
+ * once a timeout (kmod/proto/digest.h, ftd_digest_ask_on_contact), and answers
  * with its own, FTD_NOTICE_F_CONTACT | FTD_NOTICE_F_ANSWER, at most once
  * a timeout per sender (an answer is not answered). So both sides learn
  * the other's digest even if one refused the other's first one.
+ * FTD_NOTICE_F_CAUGHT_UP, with F_CONTACT only: the sender's view has been
+ * settled once since it came up; a view is asked only of such a sender
+ * (one that just came up knows nothing the group lacks, and its answers
+ * would spend the receiver's one ask a timeout).
  */
 #define FTD_NOTICE_F_CONTACT	0x02
 #define FTD_NOTICE_F_ANSWER	0x04
+#define FTD_NOTICE_F_CAUGHT_UP	0x08
 
 struct ftd_wire_notice {
 	__u8   kind;			/* enum ftd_notice_kind */
 	__u8   flags;			/* FTD_NOTICE_F_*: F_VIEW on PROC_DEAD,
-					 * PROC_EXIT; F_CONTACT, F_CONTACT |
-					 * F_ANSWER on DIGEST */
+					 * PROC_EXIT; F_CONTACT, with F_ANSWER
+					 * and F_CAUGHT_UP, on DIGEST */
 	__u8   reserved[2];		/* zero */
 	__be32 subject;
 	__be32 subject_incarnation;
